@@ -1,0 +1,129 @@
+//===- BlockOps.td - block dialect operations ------------------*- tablegen -*-===//
+
+#ifndef MIRAGE_BLOCK_OPS_TD
+#define MIRAGE_BLOCK_OPS_TD
+
+include "Dialect/Block/BlockBase.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class Block_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Block_Dialect, mnemonic, !listconcat([Pure, Block_InBlockGraph], traits)>;
+
+//===----------------------------------------------------------------------===//
+// Input iterators, accumulators and output savers
+//===----------------------------------------------------------------------===//
+
+def Block_InputOp : Block_Op<"input"> {
+  let summary = "input iterator: loads this block's tile of a device tensor";
+  let description = [{
+    Reads a device tensor that the enclosing graph-defined kernel takes. For
+    each tensor dimension `d` the tile has size
+    `shape[d] / grid[g] (if imap[g] = d) / forloop (if fmap = d)`; a dimension
+    partitioned by both is split across blocks first, then across iterations.
+
+    ```mlir
+    %x = block.input %X imap = <x: replicate> fmap = <i: 1>
+        : tensor<16x4096xf16> -> !block.tile<16x256xf16>
+    ```
+  }];
+  let arguments = (ins MirageTensor:$source, Block_GridMapAttr:$imap,
+                       Block_LoopMapAttr:$fmap);
+  let results = (outs Block_Tile:$tile);
+  let assemblyFormat = "$source `imap` `=` $imap `fmap` `=` $fmap attr-dict "
+                       "`:` qualified(type($source)) `->` qualified(type($tile))";
+  let hasVerifier = 1;
+}
+
+def Block_AccumOp : Block_Op<"accum"> {
+  let summary = "for-loop accumulator";
+  let description = [{
+    Combines a tile computed in the for-loop body over all iterations: `sum`
+    and `max` elementwise, `concat` along `dim` (in iteration order, so that
+    dimension grows by the for-loop range). Its result is available after the
+    loop.
+  }];
+  let arguments = (ins Block_Tile:$input, Block_AccumKind:$kind,
+                       OptionalAttr<I64Attr>:$dim);
+  let results = (outs Block_Tile:$result);
+  let assemblyFormat = "$kind $input (`,` `dim` `=` $dim^)? attr-dict `:` "
+                       "qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Block_OutputOp : Block_Op<"output"> {
+  let summary = "output saver: writes each block's tile into a device tensor";
+  let description = [{
+    The device tensor is the concatenation of all blocks' tiles: grid
+    dimension g with `omap[g] = d` multiplies output dimension d by grid[g].
+
+    ```mlir
+    %o = block.output %y omap = <x: 1>
+        : !block.tile<16x64xf16> -> tensor<16x6144xf16>
+    ```
+  }];
+  let arguments = (ins Block_Tile:$tile, Block_GridMapAttr:$omap);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$tile `omap` `=` $omap attr-dict `:` qualified(type($tile)) `->` "
+                       "qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Block_YieldOp : Block_Op<"yield", [Terminator, ReturnLike]> {
+  let summary = "terminates a block graph with the saved device tensors";
+  let arguments = (ins Variadic<MirageTensor>:$results);
+  let assemblyFormat = "attr-dict ($results^ `:` qualified(type($results)))?";
+}
+
+//===----------------------------------------------------------------------===//
+// Shared-memory ops
+//===----------------------------------------------------------------------===//
+
+def Block_MatmulOp : Block_Op<"matmul", [SameOperandsAndResultElementType,
+                                         InferTypeOpAdaptor]> {
+  let summary = "tile matrix product";
+  let arguments = (ins Block_Tile:$lhs, Block_Tile:$rhs);
+  let results = (outs Block_Tile:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+def Block_UnaryOp : Block_Op<"unary", [SameOperandsAndResultType]> {
+  let summary = "elementwise unary op on a tile";
+  let arguments = (ins UnaryKind:$kind, Block_Tile:$input,
+                       OptionalAttr<DenseF64ArrayAttr>:$params);
+  let results = (outs Block_Tile:$result);
+  let assemblyFormat = "$kind $input (`params` `=` custom<UnaryParams>($params)^)? attr-dict `:` "
+                       "qualified(type($input))";
+  let hasVerifier = 1;
+}
+
+def Block_BinaryOp : Block_Op<"binary", [SameOperandsAndResultElementType,
+                                         InferTypeOpAdaptor]> {
+  let summary = "elementwise binary op on tiles, NumPy broadcasting";
+  let arguments = (ins BinaryKind:$kind, Block_Tile:$lhs, Block_Tile:$rhs);
+  let results = (outs Block_Tile:$result);
+  let assemblyFormat =
+      "$kind $lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+def Block_ReduceOp : Block_Op<"reduce", [SameOperandsAndResultElementType,
+                                         InferTypeOpAdaptor]> {
+  let summary = "reduces one tile dimension to size 1";
+  let arguments = (ins ReduceKind:$kind, Block_Tile:$input, I64Attr:$dim);
+  let results = (outs Block_Tile:$result);
+  let assemblyFormat = "$kind $input `,` `dim` `=` $dim attr-dict `:` "
+                       "qualified(type($input)) `->` qualified(type($result))";
+}
+
+def Block_ConcatOp : Block_Op<"concat", [SameOperandsAndResultElementType,
+                                         InferTypeOpAdaptor]> {
+  let summary = "concatenates tiles along one dimension";
+  let arguments = (ins Variadic<Block_Tile>:$inputs, I64Attr:$dim);
+  let results = (outs Block_Tile:$result);
+  let assemblyFormat = "$inputs `,` `dim` `=` $dim attr-dict `:` "
+                       "functional-type($inputs, results)";
+}
+
+#endif // MIRAGE_BLOCK_OPS_TD

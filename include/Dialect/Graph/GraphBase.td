@@ -1,0 +1,73 @@
+//===- GraphBase.td - graph dialect, shared enums and types ---*- tablegen -*-===//
+//
+// The graph level is the tensor program as users write it. The operation
+// kinds defined here (unary, binary, reduction, pooling) are shared by every
+// lower level: kernel, block and thread ops name their computation with them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_GRAPH_BASE_TD
+#define MIRAGE_GRAPH_BASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/EnumAttr.td"
+
+def Graph_Dialect : Dialect {
+  let name = "graph";
+  let cppNamespace = "::mirage::graph";
+  let summary = "Tensor programs as users write them";
+  let description = [{
+    The top level of a µGraph: value-semantics operations on statically
+    shaped tensors of f16, bf16 or f32. Every operation's result type follows
+    from its operands and attributes, except where a shape is the user's choice
+    (reshape, broadcast), and every verifier enforces the shape and dtype
+    rules of the operation. Elementwise binary operations broadcast like NumPy.
+    Reductions keep the reduced dimension with size 1.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Operation kinds shared by the graph, kernel, block and thread levels.
+//===----------------------------------------------------------------------===//
+
+def UnaryKind : I32EnumAttr<"UnaryKind", "elementwise unary computation", [
+    I32EnumAttrCase<"exp", 0>, I32EnumAttrCase<"sqrt", 1>,
+    I32EnumAttrCase<"square", 2>, I32EnumAttrCase<"silu", 3>,
+    I32EnumAttrCase<"gelu", 4>, I32EnumAttrCase<"relu", 5>,
+    // clamp(x) = min(max(x, params[0]), params[1])
+    I32EnumAttrCase<"clamp", 6>,
+    // scale(x) = x * params[0]
+    I32EnumAttrCase<"scale", 7>,
+    // pow(x) = x ** params[0]
+    I32EnumAttrCase<"pow", 8>]> {
+  let cppNamespace = "::mirage";
+}
+
+def BinaryKind : I32EnumAttr<"BinaryKind", "elementwise binary computation", [
+    I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"sub", 1>,
+    I32EnumAttrCase<"mul", 2>, I32EnumAttrCase<"div", 3>]> {
+  let cppNamespace = "::mirage";
+}
+
+def ReduceKind : I32EnumAttr<"ReduceKind", "reduction over one dimension", [
+    I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"max", 1>]> {
+  let cppNamespace = "::mirage";
+}
+
+def PoolKind : I32EnumAttr<"PoolKind", "2-d pooling window reduction", [
+    I32EnumAttrCase<"max", 0>, I32EnumAttrCase<"avg", 1>]> {
+  let cppNamespace = "::mirage";
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+// Dtypes a µGraph computes in.
+def MirageFloat : AnyTypeOf<[F16, BF16, F32]>;
+
+// Tensors in a user program or in device memory: static shapes only, since
+// the search partitions every dimension.
+def MirageTensor : StaticShapeTensorOf<[F16, BF16, F32]>;
+
+#endif // MIRAGE_GRAPH_BASE_TD

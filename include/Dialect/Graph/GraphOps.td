@@ -1,0 +1,297 @@
+//===- GraphOps.td - graph dialect operations ------------------*- tablegen -*-===//
+
+#ifndef MIRAGE_GRAPH_OPS_TD
+#define MIRAGE_GRAPH_OPS_TD
+
+include "Dialect/Graph/GraphBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class Graph_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Graph_Dialect, mnemonic, !listconcat([Pure], traits)>;
+
+//===----------------------------------------------------------------------===//
+// Matmul
+//===----------------------------------------------------------------------===//
+
+def Graph_MatmulOp : Graph_Op<"matmul", [SameOperandsAndResultElementType,
+                                         InferTypeOpAdaptor]> {
+  let summary = "matrix product, batched over leading dimensions";
+  let description = [{
+    `lhs` is `[B..., M, K]`, `rhs` is `[B..., K, N]`, the result `[B..., M, N]`.
+    Both operands have the same rank (at least 2) and the same batch
+    dimensions; rank 3 and above is a batch matmul.
+
+    ```mlir
+    %c = graph.matmul %a, %b : (tensor<16x4096xf16>, tensor<4096x6144xf16>) -> tensor<16x6144xf16>
+    ```
+  }];
+  let arguments = (ins MirageTensor:$lhs, MirageTensor:$rhs);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+class Graph_UnaryOp<string mnemonic, string kind, list<Trait> traits = []>
+    : Graph_Op<mnemonic, !listconcat([SameOperandsAndResultType], traits)> {
+  let arguments = (ins MirageTensor:$input);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  string kindName = kind;
+  let extraClassDeclaration = [{
+    /// The shared unary kind this op computes, for lowering to lower levels.
+    static constexpr ::mirage::UnaryKind getKind() {
+      return ::mirage::UnaryKind::}] # kind # [{;
+    }
+    /// Scalar parameters of the kind (see UnaryKind).
+    ::llvm::SmallVector<double> getKindParams() { return {}; }
+  }];
+}
+
+def Graph_ExpOp : Graph_UnaryOp<"exp", "exp"> {
+  let summary = "elementwise e^x";
+}
+def Graph_SqrtOp : Graph_UnaryOp<"sqrt", "sqrt"> {
+  let summary = "elementwise square root";
+}
+def Graph_SquareOp : Graph_UnaryOp<"square", "square"> {
+  let summary = "elementwise x * x";
+}
+def Graph_SiluOp : Graph_UnaryOp<"silu", "silu"> {
+  let summary = "elementwise x * sigmoid(x)";
+}
+def Graph_GeluOp : Graph_UnaryOp<"gelu", "gelu"> {
+  let summary = "elementwise Gaussian error linear unit (erf form)";
+}
+def Graph_ReluOp : Graph_UnaryOp<"relu", "relu"> {
+  let summary = "elementwise max(x, 0)";
+}
+
+def Graph_ClampOp : Graph_UnaryOp<"clamp", "clamp"> {
+  let summary = "elementwise min(max(x, min), max)";
+  let arguments = (ins MirageTensor:$input, F64Attr:$min, F64Attr:$max);
+  let assemblyFormat =
+      "$input `,` `min` `=` $min `,` `max` `=` $max attr-dict `:` type($input)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static constexpr ::mirage::UnaryKind getKind() {
+      return ::mirage::UnaryKind::clamp;
+    }
+    ::llvm::SmallVector<double> getKindParams() {
+      return {getMin().convertToDouble(), getMax().convertToDouble()};
+    }
+  }];
+}
+
+def Graph_ScalarMulOp : Graph_UnaryOp<"scalar_mul", "scale"> {
+  let summary = "elementwise x * scalar";
+  let arguments = (ins MirageTensor:$input, F64Attr:$scalar);
+  let assemblyFormat = "$input `,` $scalar attr-dict `:` type($input)";
+  let extraClassDeclaration = [{
+    static constexpr ::mirage::UnaryKind getKind() {
+      return ::mirage::UnaryKind::scale;
+    }
+    ::llvm::SmallVector<double> getKindParams() {
+      return {getScalar().convertToDouble()};
+    }
+  }];
+}
+
+def Graph_PowOp : Graph_UnaryOp<"pow", "pow"> {
+  let summary = "elementwise x ** exponent";
+  let arguments = (ins MirageTensor:$input, F64Attr:$exponent);
+  let assemblyFormat = "$input `,` $exponent attr-dict `:` type($input)";
+  let extraClassDeclaration = [{
+    static constexpr ::mirage::UnaryKind getKind() {
+      return ::mirage::UnaryKind::pow;
+    }
+    ::llvm::SmallVector<double> getKindParams() {
+      return {getExponent().convertToDouble()};
+    }
+  }];
+}
+
+class Graph_BinaryOp<string mnemonic, string kind>
+    : Graph_Op<mnemonic, [SameOperandsAndResultElementType,
+                          InferTypeOpAdaptor]> {
+  let description = [{
+    Operands broadcast like NumPy: shapes are aligned at the trailing
+    dimension and each pair of sizes is equal or one of them is 1.
+  }];
+  let arguments = (ins MirageTensor:$lhs, MirageTensor:$rhs);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    static constexpr ::mirage::BinaryKind getKind() {
+      return ::mirage::BinaryKind::}] # kind # [{;
+    }
+  }];
+}
+
+def Graph_AddOp : Graph_BinaryOp<"add", "add"> { let summary = "elementwise sum"; }
+def Graph_SubOp : Graph_BinaryOp<"sub", "sub"> { let summary = "elementwise difference"; }
+def Graph_MulOp : Graph_BinaryOp<"mul", "mul"> { let summary = "elementwise product"; }
+def Graph_DivOp : Graph_BinaryOp<"div", "div"> { let summary = "elementwise quotient"; }
+
+//===----------------------------------------------------------------------===//
+// Reductions and normalizations
+//===----------------------------------------------------------------------===//
+
+class Graph_ReduceOp<string mnemonic, string kind>
+    : Graph_Op<mnemonic, [SameOperandsAndResultElementType,
+                          InferTypeOpAdaptor]> {
+  let description = [{
+    Reduces dimension `dim`; the result keeps it with size 1.
+  }];
+  let arguments = (ins MirageTensor:$input, I64Attr:$dim);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat =
+      "$input `,` `dim` `=` $dim attr-dict `:` type($input) `->` type($result)";
+  let extraClassDeclaration = [{
+    static constexpr ::mirage::ReduceKind getKind() {
+      return ::mirage::ReduceKind::}] # kind # [{;
+    }
+  }];
+}
+
+def Graph_ReduceSumOp : Graph_ReduceOp<"reduce_sum", "sum"> {
+  let summary = "sum over one dimension";
+}
+def Graph_ReduceMaxOp : Graph_ReduceOp<"reduce_max", "max"> {
+  let summary = "maximum over one dimension";
+}
+
+def Graph_RMSNormOp : Graph_Op<"rms_norm", [SameOperandsAndResultType]> {
+  let summary = "root-mean-square normalization over the last dimension";
+  let description = [{
+    `y[..., j] = x[..., j] / sqrt(mean_k(x[..., k]^2) + eps)` with the mean over
+    the last dimension. Scale by a weight with `graph.mul` afterwards.
+  }];
+  let arguments = (ins MirageTensor:$input,
+                       DefaultValuedAttr<F64Attr, "0.0">:$eps);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Graph_SoftmaxOp : Graph_Op<"softmax", [SameOperandsAndResultType]> {
+  let summary = "softmax over one dimension";
+  let description = [{
+    `y = exp(x - max_dim(x)) / sum_dim(exp(x - max_dim(x)))`. The search may
+    decompose it (dropping the max subtraction is exact in real arithmetic).
+  }];
+  let arguments = (ins MirageTensor:$input, I64Attr:$dim);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$input `,` `dim` `=` $dim attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def Graph_TransposeOp : Graph_Op<"transpose", [SameOperandsAndResultElementType,
+                                               InferTypeOpAdaptor]> {
+  let summary = "permutes dimensions";
+  let description = [{ `result.shape[i] = input.shape[perm[i]]`. }];
+  let arguments = (ins MirageTensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat =
+      "$input `,` `perm` `=` $perm attr-dict `:` type($input) `->` type($result)";
+}
+
+def Graph_ReshapeOp : Graph_Op<"reshape", [SameOperandsAndResultElementType]> {
+  let summary = "reinterprets the row-major elements with a new shape";
+  let arguments = (ins MirageTensor:$input);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Graph_BroadcastOp : Graph_Op<"broadcast", [SameOperandsAndResultElementType]> {
+  let summary = "NumPy-style broadcast to the result shape";
+  let arguments = (ins MirageTensor:$input);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Graph_RepeatOp : Graph_Op<"repeat", [SameOperandsAndResultElementType,
+                                         InferTypeOpAdaptor]> {
+  let summary = "tiles the input `repeats[i]` times along dimension i";
+  let arguments = (ins MirageTensor:$input, DenseI64ArrayAttr:$repeats);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$input `,` `repeats` `=` $repeats attr-dict `:` "
+                       "type($input) `->` type($result)";
+}
+
+def Graph_ConcatOp : Graph_Op<"concat", [SameOperandsAndResultElementType,
+                                         InferTypeOpAdaptor]> {
+  let summary = "concatenates tensors along one dimension";
+  let arguments = (ins Variadic<MirageTensor>:$inputs, I64Attr:$dim);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$inputs `,` `dim` `=` $dim attr-dict `:` "
+                       "functional-type($inputs, results)";
+}
+
+def Graph_SplitOp : Graph_Op<"split", [InferTypeOpAdaptor]> {
+  let summary = "splits a tensor along one dimension into pieces of given sizes";
+  let arguments = (ins MirageTensor:$input, I64Attr:$dim,
+                       DenseI64ArrayAttr:$sizes);
+  let results = (outs Variadic<MirageTensor>:$results);
+  let assemblyFormat = "$input `,` `dim` `=` $dim `,` `sizes` `=` $sizes "
+                       "attr-dict `:` type($input) `->` type($results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution and pooling (NCHW)
+//===----------------------------------------------------------------------===//
+
+def Graph_Conv2DOp : Graph_Op<"conv2d", [SameOperandsAndResultElementType,
+                                         InferTypeOpAdaptor]> {
+  let summary = "2-d convolution, input NCHW, weight [O, C/groups, KH, KW]";
+  let description = [{
+    Padding is symmetric (`[pad_h, pad_w]`).
+    `OH = (H + 2 pad_h - dil_h (KH - 1) - 1) / stride_h + 1`, likewise OW.
+  }];
+  let arguments = (ins MirageTensor:$input, MirageTensor:$weight,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+      DefaultValuedAttr<I64Attr, "1">:$groups);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat =
+      "$input `,` $weight attr-dict `:` functional-type(operands, results)";
+}
+
+class Graph_Pool2DOp<string mnemonic, string kind>
+    : Graph_Op<mnemonic, [SameOperandsAndResultElementType,
+                          InferTypeOpAdaptor]> {
+  let description = [{
+    NCHW input; window `kernel`, symmetric `padding`. Padded positions are
+    ignored by max and counted as zeros by avg.
+  }];
+  let arguments = (ins MirageTensor:$input, DenseI64ArrayAttr:$kernel,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$input `,` `kernel` `=` $kernel attr-dict `:` "
+                       "type($input) `->` type($result)";
+  let extraClassDeclaration = [{
+    static constexpr ::mirage::PoolKind getKind() {
+      return ::mirage::PoolKind::}] # kind # [{;
+    }
+  }];
+}
+
+def Graph_MaxPool2DOp : Graph_Pool2DOp<"max_pool2d", "max"> {
+  let summary = "2-d max pooling";
+}
+def Graph_AvgPool2DOp : Graph_Pool2DOp<"avg_pool2d", "avg"> {
+  let summary = "2-d average pooling";
+}
+
+#endif // MIRAGE_GRAPH_OPS_TD

@@ -1,0 +1,90 @@
+//===- ShapeRules.h - shape rules shared by all levels ----------*- C++ -*-===//
+//
+// The shape and parameter rules of each tensor operation, written once. The
+// graph, kernel and block ops of the same computation verify and infer their
+// result shapes with these functions, so the levels cannot drift apart.
+// Each function reports a violation at `loc` (when given) and fails.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_DIALECT_GRAPH_SHAPERULES_H
+#define MIRAGE_DIALECT_GRAPH_SHAPERULES_H
+
+#include "Dialect/Graph/GraphDialect.h"
+#include "mlir/IR/Location.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+
+namespace mirage {
+
+using Shape = llvm::SmallVector<int64_t>;
+using OptLoc = std::optional<mlir::Location>;
+
+/// [B..., M, K] x [B..., K, N] -> [B..., M, N].
+mlir::FailureOr<Shape> inferMatmulShape(OptLoc loc, llvm::ArrayRef<int64_t> lhs,
+                                        llvm::ArrayRef<int64_t> rhs);
+
+/// NumPy broadcast of two shapes.
+mlir::FailureOr<Shape> inferBroadcastShape(OptLoc loc,
+                                           llvm::ArrayRef<int64_t> lhs,
+                                           llvm::ArrayRef<int64_t> rhs);
+
+/// Whether `from` NumPy-broadcasts to exactly `to`.
+mlir::LogicalResult verifyBroadcastTo(OptLoc loc, llvm::ArrayRef<int64_t> from,
+                                      llvm::ArrayRef<int64_t> to);
+
+/// Checks 0 <= dim < rank.
+mlir::LogicalResult verifyDim(OptLoc loc, int64_t rank, int64_t dim);
+
+/// The input shape with `dim` reduced to size 1.
+mlir::FailureOr<Shape> inferReduceShape(OptLoc loc,
+                                        llvm::ArrayRef<int64_t> input,
+                                        int64_t dim);
+
+/// result[i] = input[perm[i]]; perm must be a permutation of [0, rank).
+mlir::FailureOr<Shape> inferTransposeShape(OptLoc loc,
+                                           llvm::ArrayRef<int64_t> input,
+                                           llvm::ArrayRef<int64_t> perm);
+
+/// result[i] = input[i] * repeats[i].
+mlir::FailureOr<Shape> inferRepeatShape(OptLoc loc,
+                                        llvm::ArrayRef<int64_t> input,
+                                        llvm::ArrayRef<int64_t> repeats);
+
+/// Same element count.
+mlir::LogicalResult verifyReshape(OptLoc loc, llvm::ArrayRef<int64_t> input,
+                                  llvm::ArrayRef<int64_t> result);
+
+/// Equal ranks, equal sizes except along `dim`, which is summed.
+mlir::FailureOr<Shape>
+inferConcatShape(OptLoc loc, llvm::ArrayRef<llvm::SmallVector<int64_t>> inputs,
+                 int64_t dim);
+
+/// One shape per size in `sizes`; the sizes must add up to input[dim].
+mlir::FailureOr<llvm::SmallVector<Shape>>
+inferSplitShapes(OptLoc loc, llvm::ArrayRef<int64_t> input, int64_t dim,
+                 llvm::ArrayRef<int64_t> sizes);
+
+/// NCHW input, [O, C/groups, KH, KW] weight -> [N, O, OH, OW].
+mlir::FailureOr<Shape>
+inferConv2DShape(OptLoc loc, llvm::ArrayRef<int64_t> input,
+                 llvm::ArrayRef<int64_t> weight, llvm::ArrayRef<int64_t> strides,
+                 llvm::ArrayRef<int64_t> padding,
+                 llvm::ArrayRef<int64_t> dilations, int64_t groups);
+
+/// NCHW input -> [N, C, OH, OW].
+mlir::FailureOr<Shape> inferPool2DShape(OptLoc loc,
+                                        llvm::ArrayRef<int64_t> input,
+                                        llvm::ArrayRef<int64_t> kernel,
+                                        llvm::ArrayRef<int64_t> strides,
+                                        llvm::ArrayRef<int64_t> padding);
+
+/// The number of scalar parameters each unary kind takes, and their rules
+/// (clamp: min <= max).
+mlir::LogicalResult verifyUnaryParams(OptLoc loc, UnaryKind kind,
+                                      llvm::ArrayRef<double> params);
+
+} // namespace mirage
+
+#endif // MIRAGE_DIALECT_GRAPH_SHAPERULES_H

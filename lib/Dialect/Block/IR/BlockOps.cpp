@@ -1,0 +1,198 @@
+//===- BlockOps.cpp - block dialect operations ----------------------------===//
+//
+// Per-op rules: how the maps determine tile and output shapes. The rules that
+// relate ops to each other (the order of the block graph's parts) are in
+// BlockGraphVerifier.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Dialect/Block/BlockOps.h"
+#include "Dialect/Graph/ParamsFormat.h"
+#include "Dialect/Graph/InferShapedType.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::block;
+
+
+//===----------------------------------------------------------------------===//
+// Placement in a block graph
+//===----------------------------------------------------------------------===//
+
+LogicalResult mirage::block::OpTrait::verifyInBlockGraph(Operation *op) {
+  if (!isa_and_nonnull<BlockGraphOpInterface>(op->getParentOp()))
+    return op->emitOpError("must be directly inside a block graph (the body "
+                           "of a kernel.graph_def)");
+  return success();
+}
+
+FailureOr<GridInfo> mirage::block::getGridInfo(Operation *op) {
+  auto graph = dyn_cast_or_null<BlockGraphOpInterface>(op->getParentOp());
+  if (!graph)
+    return failure();
+  GridInfo info{graph.getGridDims(), graph.getForloopRange()};
+  if (info.grid.empty() || info.grid.size() > 3 || info.forloop < 1 ||
+      llvm::any_of(info.grid, [](int64_t g) { return g < 1; }))
+    return failure();
+  return info;
+}
+
+/// Checks a grid map's length and entries against the grid and a rank, and
+/// that no two grid dimensions map to the same tensor dimension.
+static LogicalResult verifyGridMap(Operation *op, StringRef name,
+                                   GridMapAttr map, ArrayRef<int64_t> grid,
+                                   int64_t rank) {
+  ArrayRef<int64_t> dims = map.getDims();
+  if (dims.size() != grid.size())
+    return op->emitOpError() << name << " has " << dims.size()
+                             << " entries for a " << grid.size() << "-d grid";
+  for (auto [g, d] : llvm::enumerate(dims)) {
+    if (d >= rank)
+      return op->emitOpError()
+             << name << " maps grid dimension " << "xyz"[g]
+             << " to dimension " << d << " of a rank-" << rank << " value";
+    for (size_t h = 0; h < g; ++h)
+      if (d != GridMapAttr::kReplicate && dims[h] == d)
+        return op->emitOpError()
+               << name << " maps grid dimensions " << "xyz"[h] << " and "
+               << "xyz"[g] << " to the same dimension " << d;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// InputOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult InputOp::verify() {
+  auto source = dyn_cast<BlockArgument>(getSource());
+  if (!source || source.getOwner() != getOperation()->getBlock())
+    return emitOpError("reads ") << getSource()
+                                 << ", which is not a device tensor taken by "
+                                    "the kernel (an argument of the block "
+                                    "graph)";
+  FailureOr<GridInfo> info = getGridInfo(*this);
+  if (failed(info))
+    return success(); // The enclosing kernel reports its malformed grid.
+  ArrayRef<int64_t> shape = getSource().getType().getShape();
+  int64_t rank = shape.size();
+  if (failed(verifyGridMap(*this, "imap", getImap(), info->grid, rank)))
+    return failure();
+  int64_t fdim = getFmap().getDim();
+  if (fdim >= rank)
+    return emitOpError("fmap maps the loop to dimension ")
+           << fdim << " of a rank-" << rank << " tensor";
+
+  Shape expected(shape);
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t parts = 1;
+    std::string by;
+    for (auto [g, m] : llvm::enumerate(getImap().getDims()))
+      if (m == d) {
+        parts *= info->grid[g];
+        by += std::string("grid dimension ") + "xyz"[g] + " (" +
+              std::to_string(info->grid[g]) + " blocks)";
+      }
+    if (fdim == d) {
+      parts *= info->forloop;
+      by += std::string(by.empty() ? "" : " and ") + "the for-loop (" +
+            std::to_string(info->forloop) + " iterations)";
+    }
+    if (shape[d] % parts)
+      return emitOpError("tensor dimension ")
+             << d << " of size " << shape[d] << " is partitioned by " << by
+             << " into " << parts << " parts, which does not divide it";
+    expected[d] = shape[d] / parts;
+  }
+  TileType tile = getTile().getType();
+  if (tile.getShape() != ArrayRef<int64_t>(expected) ||
+      tile.getElementType() != getSource().getType().getElementType())
+    return emitOpError("tile type ")
+           << tile << " does not follow from the maps: expected "
+           << TileType::get(expected, getSource().getType().getElementType());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AccumOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AccumOp::verify() {
+  TileType in = getInput().getType(), out = getResult().getType();
+  if (getKind() != AccumKind::concat) {
+    if (getDim())
+      return emitOpError("only concat accumulators take a dimension");
+    if (in != out)
+      return emitOpError("result type ")
+             << out << " must equal the accumulated tile type " << in;
+    return success();
+  }
+  if (!getDim())
+    return emitOpError("concat accumulator needs `dim`");
+  int64_t dim = *getDim();
+  if (failed(verifyDim(getLoc(), in.getRank(), dim)))
+    return failure();
+  FailureOr<GridInfo> info = getGridInfo(*this);
+  if (failed(info))
+    return success();
+  Shape expected(in.getShape());
+  expected[dim] *= info->forloop;
+  if (out != TileType::get(expected, in.getElementType()))
+    return emitOpError("result type ")
+           << out << " does not concatenate " << info->forloop
+           << " iterations along dimension " << dim << ": expected "
+           << TileType::get(expected, in.getElementType());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// OutputOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult OutputOp::verify() {
+  FailureOr<GridInfo> info = getGridInfo(*this);
+  if (failed(info))
+    return success();
+  TileType tile = getTile().getType();
+  if (failed(verifyGridMap(*this, "omap", getOmap(), info->grid,
+                           tile.getRank())))
+    return failure();
+  Shape expected(tile.getShape());
+  for (auto [g, d] : llvm::enumerate(getOmap().getDims())) {
+    if (d == GridMapAttr::kReplicate) {
+      if (info->grid[g] != 1)
+        return emitOpError("omap maps grid dimension ")
+               << "xyz"[g] << " (" << info->grid[g]
+               << " blocks) to replicate: their tiles would overwrite each "
+                  "other; map it to an output dimension";
+      continue;
+    }
+    expected[d] *= info->grid[g];
+  }
+  auto result = getResult().getType();
+  if (result.getShape() != ArrayRef<int64_t>(expected) ||
+      result.getElementType() != tile.getElementType())
+    return emitOpError("output type ")
+           << result << " does not follow from the omap: expected "
+           << RankedTensorType::get(expected, tile.getElementType());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shared-memory ops
+//===----------------------------------------------------------------------===//
+
+MIRAGE_INFER_RETURN_TYPES(MatmulOp, matmul, TileType)
+MIRAGE_INFER_RETURN_TYPES(BinaryOp, binary, TileType)
+MIRAGE_INFER_RETURN_TYPES(ReduceOp, reduce, TileType)
+MIRAGE_INFER_RETURN_TYPES(ConcatOp, concat, TileType)
+
+LogicalResult UnaryOp::verify() {
+  return verifyUnaryParams(getLoc(), getKind(),
+                           getParams().value_or(ArrayRef<double>()));
+}
+
+#define GET_OP_CLASSES
+#include "Dialect/Block/BlockOps.cpp.inc"

@@ -1,0 +1,69 @@
+//===- KernelOps.cpp - kernel dialect operations --------------------------===//
+
+#include "Dialect/Kernel/KernelOps.h"
+#include "Dialect/Block/BlockOps.h"
+#include "Dialect/Graph/ParamsFormat.h"
+#include "Dialect/Graph/InferShapedType.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::kernel;
+
+#define TENSOR_INFER(OP, RULE) MIRAGE_INFER_RETURN_TYPES(OP, RULE, RankedTensorType)
+TENSOR_INFER(MatmulOp, matmul)
+TENSOR_INFER(BinaryOp, binary)
+TENSOR_INFER(ReduceOp, reduce)
+TENSOR_INFER(TransposeOp, transpose)
+TENSOR_INFER(RepeatOp, repeat)
+TENSOR_INFER(ConcatOp, concat)
+TENSOR_INFER(SplitOp, split)
+TENSOR_INFER(Conv2DOp, conv2d)
+TENSOR_INFER(Pool2DOp, pool2d)
+#undef TENSOR_INFER
+
+LogicalResult UnaryOp::verify() {
+  return verifyUnaryParams(getLoc(), getKind(),
+                           getParams().value_or(ArrayRef<double>()));
+}
+
+LogicalResult SoftmaxOp::verify() {
+  return verifyDim(getLoc(), getType().getRank(), getDim());
+}
+
+LogicalResult ReshapeOp::verify() {
+  return verifyReshape(getLoc(), getInput().getType().getShape(),
+                       getType().getShape());
+}
+
+LogicalResult BroadcastOp::verify() {
+  return verifyBroadcastTo(getLoc(), getInput().getType().getShape(),
+                           getType().getShape());
+}
+
+//===----------------------------------------------------------------------===//
+// GraphDefOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GraphDefOp::verify() {
+  ArrayRef<int64_t> grid = getGrid();
+  if (grid.empty() || grid.size() > 3)
+    return emitOpError("grid must have 1 to 3 dimensions, got ")
+           << grid.size();
+  for (int64_t g : grid)
+    if (g < 1)
+      return emitOpError("grid dimensions must be >= 1, got ") << g;
+  if (getForloop() < 1)
+    return emitOpError("for-loop range must be >= 1, got ")
+           << (int64_t)getForloop();
+  return success();
+}
+
+ArrayRef<int64_t> GraphDefOp::getGridDims() { return getGrid(); }
+
+int64_t GraphDefOp::getForloopRange() { return getForloop(); }
+
+Block &GraphDefOp::getBlockGraph() { return getBody().front(); }
+
+#define GET_OP_CLASSES
+#include "Dialect/Kernel/KernelOps.cpp.inc"

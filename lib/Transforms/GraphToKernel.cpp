@@ -1,0 +1,130 @@
+//===- GraphToKernel.cpp - default schedule: one kernel per graph op ------===//
+
+#include "Dialect/Graph/GraphOps.h"
+#include "Dialect/Kernel/KernelOps.h"
+#include "Transforms/Passes.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mirage {
+#define GEN_PASS_DEF_GRAPHTOKERNEL
+#include "Transforms/Passes.h.inc"
+} // namespace mirage
+
+using namespace mlir;
+using namespace mirage;
+
+namespace {
+
+/// Graph ops whose kernel counterpart has the same operands, results and
+/// attributes (matmul, rms_norm, softmax, data movement, conv2d).
+template <typename GraphOp, typename KernelOp>
+struct SameFormToKernel : OpConversionPattern<GraphOp> {
+  using OpConversionPattern<GraphOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GraphOp op, typename GraphOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<KernelOp>(op, op->getResultTypes(),
+                                          adaptor.getOperands(),
+                                          op->getAttrs());
+    return success();
+  }
+};
+
+template <typename GraphOp>
+struct UnaryToKernel : OpConversionPattern<GraphOp> {
+  using OpConversionPattern<GraphOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GraphOp op, typename GraphOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<double> params = op.getKindParams();
+    rewriter.replaceOpWithNewOp<kernel::UnaryOp>(
+        op, op.getType(), UnaryKindAttr::get(op.getContext(), op.getKind()),
+        adaptor.getInput(),
+        params.empty() ? DenseF64ArrayAttr()
+                       : rewriter.getDenseF64ArrayAttr(params));
+    return success();
+  }
+};
+
+template <typename GraphOp>
+struct BinaryToKernel : OpConversionPattern<GraphOp> {
+  using OpConversionPattern<GraphOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GraphOp op, typename GraphOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<kernel::BinaryOp>(
+        op, op.getType(), BinaryKindAttr::get(op.getContext(), op.getKind()),
+        adaptor.getLhs(), adaptor.getRhs());
+    return success();
+  }
+};
+
+template <typename GraphOp>
+struct ReduceToKernel : OpConversionPattern<GraphOp> {
+  using OpConversionPattern<GraphOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GraphOp op, typename GraphOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<kernel::ReduceOp>(
+        op, op.getType(), ReduceKindAttr::get(op.getContext(), op.getKind()),
+        adaptor.getInput(), op.getDimAttr());
+    return success();
+  }
+};
+
+template <typename GraphOp>
+struct PoolToKernel : OpConversionPattern<GraphOp> {
+  using OpConversionPattern<GraphOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GraphOp op, typename GraphOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<kernel::Pool2DOp>(
+        op, op.getType(), PoolKindAttr::get(op.getContext(), op.getKind()),
+        adaptor.getInput(), op.getKernelAttr(), op.getStridesAttr(),
+        op.getPaddingAttr());
+    return success();
+  }
+};
+
+struct GraphToKernelPass
+    : public mirage::impl::GraphToKernelBase<GraphToKernelPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    patterns.add<
+        SameFormToKernel<graph::MatmulOp, kernel::MatmulOp>,
+        SameFormToKernel<graph::RMSNormOp, kernel::RMSNormOp>,
+        SameFormToKernel<graph::SoftmaxOp, kernel::SoftmaxOp>,
+        SameFormToKernel<graph::TransposeOp, kernel::TransposeOp>,
+        SameFormToKernel<graph::ReshapeOp, kernel::ReshapeOp>,
+        SameFormToKernel<graph::BroadcastOp, kernel::BroadcastOp>,
+        SameFormToKernel<graph::RepeatOp, kernel::RepeatOp>,
+        SameFormToKernel<graph::ConcatOp, kernel::ConcatOp>,
+        SameFormToKernel<graph::SplitOp, kernel::SplitOp>,
+        SameFormToKernel<graph::Conv2DOp, kernel::Conv2DOp>,
+        UnaryToKernel<graph::ExpOp>, UnaryToKernel<graph::SqrtOp>,
+        UnaryToKernel<graph::SquareOp>, UnaryToKernel<graph::SiluOp>,
+        UnaryToKernel<graph::GeluOp>, UnaryToKernel<graph::ReluOp>,
+        UnaryToKernel<graph::ClampOp>, UnaryToKernel<graph::ScalarMulOp>,
+        UnaryToKernel<graph::PowOp>, BinaryToKernel<graph::AddOp>,
+        BinaryToKernel<graph::SubOp>, BinaryToKernel<graph::MulOp>,
+        BinaryToKernel<graph::DivOp>, ReduceToKernel<graph::ReduceSumOp>,
+        ReduceToKernel<graph::ReduceMaxOp>, PoolToKernel<graph::MaxPool2DOp>,
+        PoolToKernel<graph::AvgPool2DOp>>(ctx);
+
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<graph::GraphDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+
+    int64_t before = 0;
+    getOperation()->walk([&](Operation *op) {
+      before += isa_and_nonnull<graph::GraphDialect>(op->getDialect());
+    });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      return signalPassFailure();
+    numKernels += before;
+  }
+};
+
+} // namespace

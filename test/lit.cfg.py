@@ -1,0 +1,28 @@
+# -*- Python -*-
+# lit configuration for mirage-opt's regression tests.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "MIRAGE"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.mirage_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
+                   "Unit"]
+
+llvm_config.use_default_substitutions()
+config.substitutions.append(("%mirage_libs", config.mirage_libs_dir))
+config.substitutions.append(("%mirage_src", config.mirage_src_root))
+config.substitutions.append(("%mirage_obj", config.mirage_obj_root))
+# Upstream mlir-opt from the same LLVM, which loads the plugins.
+config.substitutions.append(
+    ("%upstream_mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
+
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.add_tool_substitutions(
+    ["mirage-opt"], [config.mirage_tools_dir, config.llvm_tools_dir])

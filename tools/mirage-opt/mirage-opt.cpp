@@ -1,0 +1,41 @@
+//===- mirage-opt.cpp - the mirage-opt driver -----------------------------===//
+//
+// MlirOptMain with the four µGraph dialects, the upstream dialects the
+// pipeline reads or lowers to, and mirage-opt's passes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Dialect/MirageDialects.h"
+#include "Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  mirage::registerMirageDialects(registry);
+  registry.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect,
+                  mlir::math::MathDialect, mlir::tensor::TensorDialect,
+                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
+                  mlir::linalg::LinalgDialect, mlir::tosa::TosaDialect,
+                  mlir::gpu::GPUDialect, mlir::NVVM::NVVMDialect,
+                  mlir::LLVM::LLVMDialect>();
+
+  mirage::registerMiragePasses();
+  // Generic upstream passes (canonicalize, cse, ...) for pipelines.
+  mlir::registerTransformsPasses();
+
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "mirage-opt: multi-level superoptimizer for tensor programs\n",
+      registry));
+}
