@@ -5,7 +5,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def GraphToKernel : InterfacePass<"graph-to-kernel", "mlir::FunctionOpInterface"> {
+def GraphToKernel : Pass<"graph-to-kernel"> {
   let summary = "Default schedule: each graph op becomes one predefined kernel";
   let description = [{
     Rewrites every `graph` op into the matching predefined `kernel` op, one
@@ -19,9 +19,6 @@ def GraphToKernel : InterfacePass<"graph-to-kernel", "mlir::FunctionOpInterface"
     ```
   }];
   let dependentDialects = ["::mirage::kernel::KernelDialect"];
-  let statistics = [
-    Statistic<"numKernels", "kernels", "Kernel launches created">
-  ];
 }
 
 #endif // MIRAGE_TRANSFORMS_PASSES_TD

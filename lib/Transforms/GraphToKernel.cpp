@@ -116,14 +116,9 @@ struct GraphToKernelPass
     target.addIllegalDialect<graph::GraphDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
 
-    int64_t before = 0;
-    getOperation()->walk([&](Operation *op) {
-      before += isa_and_nonnull<graph::GraphDialect>(op->getDialect());
-    });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();
-    numKernels += before;
   }
 };
 

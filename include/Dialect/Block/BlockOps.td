@@ -122,7 +122,7 @@ def Block_ConcatOp : Block_Op<"concat", [SameOperandsAndResultElementType,
   let summary = "concatenates tiles along one dimension";
   let arguments = (ins Variadic<Block_Tile>:$inputs, I64Attr:$dim);
   let results = (outs Block_Tile:$result);
-  let assemblyFormat = "$inputs `,` `dim` `=` $dim attr-dict `:` "
+  let assemblyFormat = "`(` $inputs `)` `dim` `=` $dim attr-dict `:` "
                        "functional-type($inputs, results)";
 }
 

@@ -233,7 +233,7 @@ def Graph_ConcatOp : Graph_Op<"concat", [SameOperandsAndResultElementType,
   let summary = "concatenates tensors along one dimension";
   let arguments = (ins Variadic<MirageTensor>:$inputs, I64Attr:$dim);
   let results = (outs MirageTensor:$result);
-  let assemblyFormat = "$inputs `,` `dim` `=` $dim attr-dict `:` "
+  let assemblyFormat = "`(` $inputs `)` `dim` `=` $dim attr-dict `:` "
                        "functional-type($inputs, results)";
 }
 

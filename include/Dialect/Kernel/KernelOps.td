@@ -123,7 +123,7 @@ def Kernel_ConcatOp : Kernel_Op<"concat", [SameOperandsAndResultElementType,
   let summary = "predefined concatenation kernel";
   let arguments = (ins Variadic<MirageTensor>:$inputs, I64Attr:$dim);
   let results = (outs MirageTensor:$result);
-  let assemblyFormat = "$inputs `,` `dim` `=` $dim attr-dict `:` "
+  let assemblyFormat = "`(` $inputs `)` `dim` `=` $dim attr-dict `:` "
                        "functional-type($inputs, results)";
 }
 

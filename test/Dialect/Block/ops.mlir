@@ -1,0 +1,55 @@
+// Every block op, the tile type and the map attributes print, parse and
+// print again identically, in the custom and in the generic form.
+// RUN: mirage-opt %s | mirage-opt | FileCheck %s
+// RUN: mirage-opt %s -mlir-print-op-generic | mirage-opt | FileCheck %s
+
+// CHECK-LABEL: func @all_block_ops
+func.func @all_block_ops(%A: tensor<64x256xf16>, %B: tensor<256x128xf16>, %C: tensor<64x128xf16>) -> tensor<64x128xf16> {
+  %Y = kernel.graph_def (%A, %B, %C) grid = [2, 4] forloop = 4
+      : (tensor<64x256xf16>, tensor<256x128xf16>, tensor<64x128xf16>) -> tensor<64x128xf16> {
+  ^bb0(%a: tensor<64x256xf16>, %b: tensor<256x128xf16>, %c: tensor<64x128xf16>):
+    // CHECK: block.input %{{.*}} imap = <x: 0, y: replicate> fmap = <i: 1> : tensor<64x256xf16> -> !block.tile<32x64xf16>
+    %at = block.input %a imap = <x: 0, y: replicate> fmap = <i: 1> : tensor<64x256xf16> -> !block.tile<32x64xf16>
+    // CHECK: block.input %{{.*}} imap = <x: replicate, y: 1> fmap = <i: 0> : tensor<256x128xf16> -> !block.tile<64x32xf16>
+    %bt = block.input %b imap = <x: replicate, y: 1> fmap = <i: 0> : tensor<256x128xf16> -> !block.tile<64x32xf16>
+    // CHECK: block.input %{{.*}} imap = <x: 0, y: 1> fmap = <i: replicate> : tensor<64x128xf16> -> !block.tile<32x32xf16>
+    %ct = block.input %c imap = <x: 0, y: 1> fmap = <i: replicate> : tensor<64x128xf16> -> !block.tile<32x32xf16>
+    // CHECK: block.matmul %{{.*}}, %{{.*}} : (!block.tile<32x64xf16>, !block.tile<64x32xf16>) -> !block.tile<32x32xf16>
+    %mm = block.matmul %at, %bt : (!block.tile<32x64xf16>, !block.tile<64x32xf16>) -> !block.tile<32x32xf16>
+    // CHECK: block.unary silu %{{.*}} : !block.tile<32x32xf16>
+    %s = block.unary silu %mm : !block.tile<32x32xf16>
+    // CHECK: block.unary clamp %{{.*}} params = [-1.000000e+00, 1.000000e+00] : !block.tile<32x32xf16>
+    %cl = block.unary clamp %s params = [-1.0, 1.0] : !block.tile<32x32xf16>
+    // CHECK: block.binary mul %{{.*}}, %{{.*}} : (!block.tile<32x32xf16>, !block.tile<32x32xf16>) -> !block.tile<32x32xf16>
+    %p = block.binary mul %cl, %ct : (!block.tile<32x32xf16>, !block.tile<32x32xf16>) -> !block.tile<32x32xf16>
+    // CHECK: block.reduce sum %{{.*}}, dim = 1 : !block.tile<32x32xf16> -> !block.tile<32x1xf16>
+    %r = block.reduce sum %p, dim = 1 : !block.tile<32x32xf16> -> !block.tile<32x1xf16>
+    // CHECK: block.concat(%{{.*}}, %{{.*}}) dim = 1 : (!block.tile<32x32xf16>, !block.tile<32x1xf16>) -> !block.tile<32x33xf16>
+    %cat = block.concat(%p, %r) dim = 1 : (!block.tile<32x32xf16>, !block.tile<32x1xf16>) -> !block.tile<32x33xf16>
+    // CHECK: block.accum sum %{{.*}} : !block.tile<32x32xf16> -> !block.tile<32x32xf16>
+    %acc = block.accum sum %p : !block.tile<32x32xf16> -> !block.tile<32x32xf16>
+    // CHECK: block.accum max %{{.*}} : !block.tile<32x1xf16> -> !block.tile<32x1xf16>
+    %mx = block.accum max %r : !block.tile<32x1xf16> -> !block.tile<32x1xf16>
+    // CHECK: block.accum concat %{{.*}}, dim = 1 : !block.tile<32x33xf16> -> !block.tile<32x132xf16>
+    %all = block.accum concat %cat, dim = 1 : !block.tile<32x33xf16> -> !block.tile<32x132xf16>
+    // Post-loop ops run once per block.
+    // CHECK: block.binary sub %{{.*}}, %{{.*}} : (!block.tile<32x32xf16>, !block.tile<32x1xf16>) -> !block.tile<32x32xf16>
+    %d = block.binary sub %acc, %mx : (!block.tile<32x32xf16>, !block.tile<32x1xf16>) -> !block.tile<32x32xf16>
+    // CHECK: block.output %{{.*}} omap = <x: 0, y: 1> : !block.tile<32x32xf16> -> tensor<64x128xf16>
+    %o = block.output %d omap = <x: 0, y: 1> : !block.tile<32x32xf16> -> tensor<64x128xf16>
+    // CHECK: block.yield %{{.*}} : tensor<64x128xf16>
+    block.yield %o : tensor<64x128xf16>
+  }
+  return %Y : tensor<64x128xf16>
+}
+
+// Attributes and types also stand alone.
+// CHECK-LABEL: func @attrs
+// CHECK-SAME: fmap = #block.loop_map<i: replicate>
+// CHECK-SAME: imap = #block.grid_map<x: replicate, y: 0, z: 2>
+// CHECK-SAME: !block.tile<1x2x3xbf16>
+func.func @attrs() attributes {imap = #block.grid_map<x: replicate, y: 0, z: 2>,
+                               fmap = #block.loop_map<i: replicate>,
+                               tile = !block.tile<1x2x3xbf16>} {
+  return
+}
