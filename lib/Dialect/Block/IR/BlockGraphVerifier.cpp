@@ -27,6 +27,14 @@ static FailureOr<Phase> computePhase(Operation &op,
   std::optional<Phase> phase;
   for (OpOperand &use : op.getOpOperands()) {
     auto it = phases.find(use.get());
+    Operation *def = use.get().getDefiningOp();
+    if (it == phases.end() && def && def->getBlock() == op.getBlock())
+      return op.emitOpError("operand #")
+                 .append(use.getOperandNumber(),
+                         " is defined after its use: a block graph is "
+                         "acyclic and in dataflow order")
+                 .attachNote(def->getLoc())
+             << "defined here";
     if (it == phases.end())
       return op.emitOpError("operand #")
              << use.getOperandNumber()
