@@ -11,6 +11,7 @@
 #include "Dialect/Graph/InferShapedType.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mirage;
@@ -91,15 +92,18 @@ LogicalResult InputOp::verify() {
     std::string by;
     for (auto [g, m] : llvm::enumerate(getImap().getDims()))
       if (m == d) {
-        parts *= info->grid[g];
+        parts = llvm::checkedMul(parts, info->grid[g]).value_or(0);
         by += std::string("grid dimension ") + "xyz"[g] + " (" +
               std::to_string(info->grid[g]) + " blocks)";
       }
     if (fdim == d) {
-      parts *= info->forloop;
+      parts = llvm::checkedMul(parts, info->forloop).value_or(0);
       by += std::string(by.empty() ? "" : " and ") + "the for-loop (" +
             std::to_string(info->forloop) + " iterations)";
     }
+    if (parts == 0)
+      return emitOpError("the partition of tensor dimension ")
+             << d << " overflows 64 bits";
     if (shape[d] % parts)
       return emitOpError("tensor dimension ")
              << d << " of size " << shape[d] << " is partitioned by " << by
@@ -138,7 +142,10 @@ LogicalResult AccumOp::verify() {
   if (failed(info))
     return success();
   Shape expected(in.getShape());
-  expected[dim] *= info->forloop;
+  std::optional<int64_t> grown = llvm::checkedMul(expected[dim], info->forloop);
+  if (!grown)
+    return emitOpError("concatenated dimension overflows 64 bits");
+  expected[dim] = *grown;
   if (out != TileType::get(expected, in.getElementType()))
     return emitOpError("result type ")
            << out << " does not concatenate " << info->forloop
@@ -169,7 +176,10 @@ LogicalResult OutputOp::verify() {
                   "other; map it to an output dimension";
       continue;
     }
-    expected[d] *= info->grid[g];
+    std::optional<int64_t> grown = llvm::checkedMul(expected[d], info->grid[g]);
+    if (!grown)
+      return emitOpError("output dimension ") << d << " overflows 64 bits";
+    expected[d] = *grown;
   }
   auto result = getResult().getType();
   if (result.getShape() != ArrayRef<int64_t>(expected) ||

@@ -5,10 +5,15 @@
 #include "mlir/Dialect/Traits.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 
 namespace mirage {
+
+static LogicalResult overflow(OptLoc loc) {
+  return emitOptionalError(loc, "shape arithmetic overflows 64 bits");
+}
 
 static std::string fmt(ArrayRef<int64_t> shape) {
   std::string s = "[";
@@ -102,23 +107,30 @@ FailureOr<Shape> inferRepeatShape(OptLoc loc, ArrayRef<int64_t> input,
     if (r < 1)
       return emitOptionalError(loc, "repeat counts must be >= 1, got ",
                                fmt(repeats));
-    out.push_back(d * r);
+    std::optional<int64_t> n = llvm::checkedMul(d, r);
+    if (!n)
+      return overflow(loc);
+    out.push_back(*n);
   }
   return out;
 }
 
 LogicalResult verifyReshape(OptLoc loc, ArrayRef<int64_t> input,
                             ArrayRef<int64_t> result) {
-  auto numel = [](ArrayRef<int64_t> s) {
-    int64_t n = 1;
+  auto numel = [](ArrayRef<int64_t> s) -> std::optional<int64_t> {
+    std::optional<int64_t> n = 1;
     for (int64_t d : s)
-      n *= d;
+      if (n)
+        n = llvm::checkedMul(*n, d);
     return n;
   };
-  if (numel(input) != numel(result))
+  std::optional<int64_t> in = numel(input), out = numel(result);
+  if (!in || !out)
+    return overflow(loc);
+  if (*in != *out)
     return emitOptionalError(loc, "reshape from ", fmt(input), " to ",
-                             fmt(result), " changes the element count (",
-                             numel(input), " vs ", numel(result), ")");
+                             fmt(result), " changes the element count (", *in,
+                             " vs ", *out, ")");
   return success();
 }
 
@@ -138,7 +150,10 @@ FailureOr<Shape> inferConcatShape(OptLoc loc,
     if (!ok)
       return emitOptionalError(loc, "concat inputs ", fmt(first), " and ",
                                fmt(s), " differ outside dimension ", dim);
-    out[dim] += s[dim];
+    std::optional<int64_t> n = llvm::checkedAdd(out[dim], s[dim]);
+    if (!n)
+      return overflow(loc);
+    out[dim] = *n;
   }
   return out;
 }
@@ -155,7 +170,10 @@ FailureOr<SmallVector<Shape>> inferSplitShapes(OptLoc loc,
     if (s < 1)
       return emitOptionalError(loc, "split sizes must be >= 1, got ",
                                fmt(sizes));
-    total += s;
+    std::optional<int64_t> next = llvm::checkedAdd(total, s);
+    if (!next)
+      return overflow(loc);
+    total = *next;
     Shape piece(input);
     piece[dim] = s;
     out.push_back(piece);
@@ -171,12 +189,18 @@ FailureOr<SmallVector<Shape>> inferSplitShapes(OptLoc loc,
 static FailureOr<int64_t> windowExtent(OptLoc loc, int64_t in, int64_t k,
                                        int64_t stride, int64_t pad,
                                        int64_t dil) {
-  int64_t span = dil * (k - 1) + 1;
-  if (in + 2 * pad < span)
+  std::optional<int64_t> dilated = llvm::checkedMul(dil, k - 1);
+  std::optional<int64_t> padded = llvm::checkedMul<int64_t>(2, pad);
+  if (padded)
+    padded = llvm::checkedAdd(in, *padded);
+  if (!dilated || !padded)
+    return overflow(loc);
+  int64_t span = *dilated + 1;
+  if (*padded < span)
     return emitOptionalError(loc, "window of extent ", span,
                              " does not fit an input of size ", in,
                              " with padding ", pad);
-  return (in + 2 * pad - span) / stride + 1;
+  return (*padded - span) / stride + 1;
 }
 
 static LogicalResult verifyPairs(OptLoc loc, StringRef what,
@@ -202,6 +226,9 @@ FailureOr<Shape> inferConv2DShape(OptLoc loc, ArrayRef<int64_t> input,
       failed(verifyPairs(loc, "padding", padding, 0)) ||
       failed(verifyPairs(loc, "dilations", dilations, 1)))
     return failure();
+  if (weight[2] < 1 || weight[3] < 1)
+    return emitOptionalError(loc, "conv2d kernel must be at least 1x1, got ",
+                             weight[2], "x", weight[3]);
   if (groups < 1 || input[1] % groups || weight[0] % groups)
     return emitOptionalError(loc, "groups = ", groups,
                              " must divide the input channels (", input[1],

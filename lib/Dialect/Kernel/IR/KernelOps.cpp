@@ -53,15 +53,18 @@ LogicalResult GraphDefOp::verify() {
   for (int64_t g : grid)
     if (g < 1)
       return emitOpError("grid dimensions must be >= 1, got ") << g;
-  if (getForloop() < 1)
+  // I64Attr reads back as uint64_t; the range is signed in the IR.
+  if (getForloopRange() < 1)
     return emitOpError("for-loop range must be >= 1, got ")
-           << (int64_t)getForloop();
+           << getForloopRange();
   return success();
 }
 
 ArrayRef<int64_t> GraphDefOp::getGridDims() { return getGrid(); }
 
-int64_t GraphDefOp::getForloopRange() { return getForloop(); }
+int64_t GraphDefOp::getForloopRange() {
+  return static_cast<int64_t>(getForloop());
+}
 
 Block &GraphDefOp::getBlockGraph() { return getBody().front(); }
 

@@ -36,7 +36,13 @@ LogicalResult FusedOp::verifyRegions() {
       return failure();
     common = *next;
   }
-  auto yield = cast<YieldOp>(body.getTerminator());
+  for (Operation &op : body)
+    if (!isa_and_nonnull<ThreadDialect>(op.getDialect()))
+      return op.emitOpError("is not allowed in a thread.fused body, which "
+                            "holds only thread ops");
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError("body must end with thread.yield");
   if (yield->getNumOperands() != getNumResults())
     return yield.emitOpError("yields ")
            << yield->getNumOperands() << " elements for " << getNumResults()
