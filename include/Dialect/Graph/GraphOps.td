@@ -40,7 +40,6 @@ class Graph_UnaryOp<string mnemonic, string kind, list<Trait> traits = []>
   let arguments = (ins MirageTensor:$input);
   let results = (outs MirageTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
-  string kindName = kind;
   let extraClassDeclaration = [{
     /// The shared unary kind this op computes, for lowering to lower levels.
     static constexpr ::mirage::UnaryKind getKind() {
