@@ -14,7 +14,6 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.mirage_obj_root, "test")
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
                    "Unit"]
-config.excludes.append("Inputs")
 
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%mirage_libs", config.mirage_libs_dir))

@@ -16,10 +16,12 @@ static LogicalResult overflow(OptLoc loc) {
 }
 
 static std::string fmt(ArrayRef<int64_t> shape) {
-  std::string s = "[";
-  llvm::interleave(
-      shape, [&](int64_t d) { s += std::to_string(d); }, [&] { s += ", "; });
-  return s + "]";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "[";
+  llvm::interleaveComma(shape, os);
+  os << "]";
+  return s;
 }
 
 FailureOr<Shape> inferMatmulShape(OptLoc loc, ArrayRef<int64_t> lhs,
