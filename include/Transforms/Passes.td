@@ -21,4 +21,49 @@ def GraphToKernel : Pass<"graph-to-kernel"> {
   let dependentDialects = ["::mirage::kernel::KernelDialect"];
 }
 
+def VerifyEquivalence : Pass<"verify-equivalence", "::mlir::ModuleOp"> {
+  let summary = "Checks that two functions of the module compute the same";
+  let description = [{
+    Verifies each candidate function against its original. A candidate names
+    its original with the `mirage.equivalent_to` attribute, or the pass
+    options name one pair (`original=`, `candidate=`); the module is not
+    changed.
+
+    Two methods run (docs/Verification.md):
+
+    - the finite-field test of Mirage, when both functions are in the LAX
+      fragment: fresh random inputs over Z_p x Z_q (q a `field-bits`-bit
+      prime), as many tests as put the false-positive bound below 2^-60
+      (or `field-tests`);
+    - floating point: fp64 on both (to 1e-9 relative), and the candidate in
+      its own dtypes against the original in fp64, within the dtype's
+      tolerance (f16 1e-2, bf16 6e-2, f32 1e-5, relative plus absolute
+      scaled by the largest magnitude).
+
+    A function outside the LAX fragment (max, two exps on one path) gets a
+    warning at the op that takes it out, and only the floating-point check:
+    a weaker guarantee. On success the pass emits a remark with the
+    methods, the number of tests and the bound; on failure an error naming
+    the first differing output, the position and both values.
+
+    ```mlir
+    func.func @f(...) { ... }
+    func.func @g(...) attributes {mirage.equivalent_to = @f} { ... }
+    ```
+  }];
+  let options = [
+    Option<"original", "original", "std::string", "\"\"",
+           "The original function (with `candidate`)">,
+    Option<"candidate", "candidate", "std::string", "\"\"",
+           "The candidate function (with `original`)">,
+    Option<"fieldBits", "field-bits", "unsigned", "31",
+           "Bits of the exponent prime q (31 to 62)">,
+    Option<"fieldTests", "field-tests", "unsigned", "0",
+           "Finite-field tests to run (0: enough for a 2^-60 bound)">,
+    Option<"realTests", "real-tests", "unsigned", "1",
+           "Random input sets for the floating-point check">,
+    Option<"seed", "seed", "uint64_t", "0", "Seed of the random inputs">,
+  ];
+}
+
 #endif // MIRAGE_TRANSFORMS_PASSES_TD

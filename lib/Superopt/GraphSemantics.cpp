@@ -1,0 +1,97 @@
+//===- GraphSemantics.cpp - what graph ops compute ------------------------===//
+//
+// The graph level: value-semantics tensor ops. Each op maps onto the
+// arithmetic's primitives (matmul, unary, binary, reduce, softmax), a
+// composite of them (CompositeOps.h) or data movement (Tensor.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompositeOps.h"
+#include "MovementOps.h"
+#include "Dialect/Graph/GraphOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::superopt;
+namespace graph = mirage::graph;
+
+template <typename Arith>
+LogicalResult mirage::superopt::evalGraphOp(Operation *op, Arith &arith,
+                                            ValueEnv<Arith> &env) {
+  using V = typename Arith::Value;
+  auto in = [&](Value v) -> const V & { return env.find(v)->second; };
+  auto result = [&](V value) {
+    return bindResult(arith, env, op->getResult(0), std::move(value));
+  };
+  auto noSemantics = [&]() -> LogicalResult {
+    return op->emitOpError("has no ")
+           << Arith::name() << " semantics (max is not a field operation)";
+  };
+  auto unary = [&](UnaryKind kind, ArrayRef<double> params, Value x) {
+    return result(arith.unary(kind, params, in(x)));
+  };
+
+  return TypeSwitch<Operation *, LogicalResult>(op)
+      .template Case<graph::MatmulOp>([&](auto mm) {
+        return result(arith.matmul(in(mm.getLhs()), in(mm.getRhs())));
+      })
+      .template Case<graph::ExpOp, graph::SqrtOp, graph::SquareOp, graph::SiluOp,
+            graph::GeluOp, graph::ReluOp, graph::ClampOp, graph::ScalarMulOp,
+            graph::PowOp>([&](auto u) {
+        return unary(u.getKind(), u.getKindParams(), u.getInput());
+      })
+      .template Case<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp>(
+          [&](auto b) {
+            return result(
+                arith.binary(b.getKind(), in(b.getLhs()), in(b.getRhs())));
+          })
+      .template Case<graph::ReduceSumOp, graph::ReduceMaxOp>([&](auto r) {
+        ReduceKind kind = isa<graph::ReduceSumOp>(op) ? ReduceKind::sum
+                                                      : ReduceKind::max;
+        if (!arith.hasSemantics(kind))
+          return noSemantics();
+        return result(arith.reduce(kind, in(r.getInput()),
+                                   static_cast<int64_t>(r.getDim())));
+      })
+      .template Case<graph::RMSNormOp>([&](auto n) {
+        return result(rmsNorm(arith, in(n.getInput()),
+                              n.getEps().convertToDouble()));
+      })
+      .template Case<graph::SoftmaxOp>([&](auto s) {
+        return result(
+            arith.softmax(in(s.getInput()), static_cast<int64_t>(s.getDim())));
+      })
+      .template Case<graph::TransposeOp>(
+          [&](auto t) { return evalTranspose(t, arith, env); })
+      .template Case<graph::ReshapeOp, graph::BroadcastOp>([&](auto r) {
+        return evalReshape(r, arith, env, isa<graph::BroadcastOp>(op));
+      })
+      .template Case<graph::RepeatOp>([&](auto r) { return evalRepeat(r, arith, env); })
+      .template Case<graph::ConcatOp>([&](auto c) { return evalConcat(c, arith, env); })
+      .template Case<graph::SplitOp>([&](auto s) { return evalSplit(s, arith, env); })
+      .template Case<graph::Conv2DOp>([&](auto c) {
+        return result(conv2d(arith, in(c.getInput()), in(c.getWeight()),
+                             c.getStrides(), c.getPadding(), c.getDilations(),
+                             static_cast<int64_t>(c.getGroups()),
+                             staticShape(c.getResult())));
+      })
+      .template Case<graph::MaxPool2DOp, graph::AvgPool2DOp>([&](auto p) {
+        if (p.getKind() == PoolKind::max &&
+            !arith.hasSemantics(ReduceKind::max))
+          return noSemantics();
+        return result(pool2d(arith, p.getKind(), in(p.getInput()),
+                             p.getKernel(), p.getStrides(), p.getPadding(),
+                             staticShape(p.getResult())));
+      })
+      .template Default([&](Operation *) {
+        return op->emitOpError("has no semantics in the interpreter");
+      });
+}
+
+template LogicalResult
+mirage::superopt::evalGraphOp(Operation *, RealArithmetic &,
+                              ValueEnv<RealArithmetic> &);
+template LogicalResult
+mirage::superopt::evalGraphOp(Operation *, FieldArithmetic &,
+                              ValueEnv<FieldArithmetic> &);

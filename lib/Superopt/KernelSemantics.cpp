@@ -1,0 +1,94 @@
+//===- KernelSemantics.cpp - what kernel launches compute -----------------===//
+//
+// The kernel level: each op is one launch. A predefined kernel computes what
+// the graph op of the same name does (GraphSemantics.cpp), with its
+// elementwise or reduction kind given by an attribute; a graph-defined
+// kernel runs its block graph (BlockSemantics.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompositeOps.h"
+#include "MovementOps.h"
+#include "Dialect/Kernel/KernelOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::superopt;
+namespace kernel = mirage::kernel;
+
+template <typename Arith>
+LogicalResult mirage::superopt::evalKernelOp(Operation *op, Arith &arith,
+                                             ValueEnv<Arith> &env) {
+  using V = typename Arith::Value;
+  auto in = [&](Value v) -> const V & { return env.find(v)->second; };
+  auto result = [&](V value) {
+    return bindResult(arith, env, op->getResult(0), std::move(value));
+  };
+  auto noSemantics = [&]() -> LogicalResult {
+    return op->emitOpError("has no ")
+           << Arith::name() << " semantics (max is not a field operation)";
+  };
+
+  return TypeSwitch<Operation *, LogicalResult>(op)
+      .template Case<kernel::GraphDefOp>(
+          [&](auto def) { return evalBlockGraph(def, arith, env); })
+      .template Case<kernel::MatmulOp>([&](auto mm) {
+        return result(arith.matmul(in(mm.getLhs()), in(mm.getRhs())));
+      })
+      .template Case<kernel::UnaryOp>([&](auto u) {
+        return result(arith.unary(u.getKind(),
+                                  u.getParams().value_or(ArrayRef<double>()),
+                                  in(u.getInput())));
+      })
+      .template Case<kernel::BinaryOp>([&](auto b) {
+        return result(
+            arith.binary(b.getKind(), in(b.getLhs()), in(b.getRhs())));
+      })
+      .template Case<kernel::ReduceOp>([&](auto r) {
+        if (!arith.hasSemantics(r.getKind()))
+          return noSemantics();
+        return result(arith.reduce(r.getKind(), in(r.getInput()),
+                                   static_cast<int64_t>(r.getDim())));
+      })
+      .template Case<kernel::RMSNormOp>([&](auto n) {
+        return result(rmsNorm(arith, in(n.getInput()),
+                              n.getEps().convertToDouble()));
+      })
+      .template Case<kernel::SoftmaxOp>([&](auto s) {
+        return result(
+            arith.softmax(in(s.getInput()), static_cast<int64_t>(s.getDim())));
+      })
+      .template Case<kernel::TransposeOp>(
+          [&](auto t) { return evalTranspose(t, arith, env); })
+      .template Case<kernel::ReshapeOp, kernel::BroadcastOp>([&](auto r) {
+        return evalReshape(r, arith, env, isa<kernel::BroadcastOp>(op));
+      })
+      .template Case<kernel::RepeatOp>([&](auto r) { return evalRepeat(r, arith, env); })
+      .template Case<kernel::ConcatOp>([&](auto c) { return evalConcat(c, arith, env); })
+      .template Case<kernel::SplitOp>([&](auto s) { return evalSplit(s, arith, env); })
+      .template Case<kernel::Conv2DOp>([&](auto c) {
+        return result(conv2d(arith, in(c.getInput()), in(c.getWeight()),
+                             c.getStrides(), c.getPadding(), c.getDilations(),
+                             static_cast<int64_t>(c.getGroups()),
+                             staticShape(c.getResult())));
+      })
+      .template Case<kernel::Pool2DOp>([&](auto p) {
+        if (p.getKind() == PoolKind::max &&
+            !arith.hasSemantics(ReduceKind::max))
+          return noSemantics();
+        return result(pool2d(arith, p.getKind(), in(p.getInput()),
+                             p.getKernel(), p.getStrides(), p.getPadding(),
+                             staticShape(p.getResult())));
+      })
+      .template Default([&](Operation *) {
+        return op->emitOpError("has no semantics in the interpreter");
+      });
+}
+
+template LogicalResult
+mirage::superopt::evalKernelOp(Operation *, RealArithmetic &,
+                               ValueEnv<RealArithmetic> &);
+template LogicalResult
+mirage::superopt::evalKernelOp(Operation *, FieldArithmetic &,
+                               ValueEnv<FieldArithmetic> &);
