@@ -33,7 +33,8 @@ struct VerifyEquivalencePass
     options.realTests = realTests;
     options.seed = seed;
     if (fieldBits < 31 || fieldBits > 62) {
-      module.emitError("field-bits must be in [31, 62], got ") << fieldBits;
+      module.emitError("field-bits must be in [31, 62], got ")
+          << static_cast<uint64_t>(fieldBits);
       return signalPassFailure();
     }
     bool ok = true;

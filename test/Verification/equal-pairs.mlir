@@ -1,0 +1,126 @@
+// Known equal pairs pass both methods; the remark states the method, the
+// number of tests and the bound reached.
+// RUN: mirage-opt %s --split-input-file --verify-equivalence 2>&1 | FileCheck %s
+
+// Distributivity: A (B + C) = A B + A C.
+// CHECK: remark: @distributed is equivalent to @factored: finite-field test: 3 tests over p = 4294967087, q = 2147483543 (degree 2, 0 exp/uninterpreted sites), false-positive bound 2^-{{[0-9.]+}}; fp64 check: 1 input set
+func.func @factored(%A: tensor<8x16xf32>, %B: tensor<16x8xf32>, %C: tensor<16x8xf32>) -> tensor<8x8xf32> {
+  %s = graph.add %B, %C : (tensor<16x8xf32>, tensor<16x8xf32>) -> tensor<16x8xf32>
+  %y = graph.matmul %A, %s : (tensor<8x16xf32>, tensor<16x8xf32>) -> tensor<8x8xf32>
+  return %y : tensor<8x8xf32>
+}
+func.func @distributed(%A: tensor<8x16xf32>, %B: tensor<16x8xf32>, %C: tensor<16x8xf32>) -> tensor<8x8xf32>
+    attributes {mirage.equivalent_to = @factored} {
+  %ab = graph.matmul %A, %B : (tensor<8x16xf32>, tensor<16x8xf32>) -> tensor<8x8xf32>
+  %ac = graph.matmul %A, %C : (tensor<8x16xf32>, tensor<16x8xf32>) -> tensor<8x8xf32>
+  %y = graph.add %ab, %ac : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %y : tensor<8x8xf32>
+}
+
+// -----
+
+// Softmax written two ways: the op (which subtracts the max in floating
+// point) and exp / sum(exp), which the field test proves exactly.
+// CHECK: remark: @softmax_decomposed is equivalent to @softmax_op: finite-field test: {{[0-9]+}} tests {{.*}}(degree 2, 2 exp/uninterpreted sites)
+func.func @softmax_op(%x: tensor<4x32xf16>) -> tensor<4x32xf16> {
+  %y = graph.softmax %x, dim = 1 : tensor<4x32xf16>
+  return %y : tensor<4x32xf16>
+}
+func.func @softmax_decomposed(%x: tensor<4x32xf16>) -> tensor<4x32xf16>
+    attributes {mirage.equivalent_to = @softmax_op} {
+  %e = graph.exp %x : tensor<4x32xf16>
+  %s = graph.reduce_sum %e, dim = 1 : tensor<4x32xf16> -> tensor<4x1xf16>
+  %y = graph.div %e, %s : (tensor<4x32xf16>, tensor<4x1xf16>) -> tensor<4x32xf16>
+  return %y : tensor<4x32xf16>
+}
+
+// -----
+
+// The RMSNorm + MatMul µGraph of test/Examples, at a small size: the block
+// graph accumulates X W and sum(X^2) over the for-loop and divides after it.
+// CHECK: remark: @rms_norm_matmul_fused is equivalent to @rms_norm_matmul: finite-field test
+// CHECK-SAME: native dtype: max error
+func.func @rms_norm_matmul(%X: tensor<4x64xf16>, %W: tensor<64x32xf16>) -> tensor<4x32xf16> {
+  %n = graph.rms_norm %X : tensor<4x64xf16>
+  %y = graph.matmul %n, %W : (tensor<4x64xf16>, tensor<64x32xf16>) -> tensor<4x32xf16>
+  return %y : tensor<4x32xf16>
+}
+func.func @rms_norm_matmul_fused(%X: tensor<4x64xf16>, %W: tensor<64x32xf16>) -> tensor<4x32xf16>
+    attributes {mirage.equivalent_to = @rms_norm_matmul} {
+  %Y = kernel.graph_def (%X, %W) grid = [2] forloop = 4
+      : (tensor<4x64xf16>, tensor<64x32xf16>) -> tensor<4x32xf16> {
+  ^bb0(%x: tensor<4x64xf16>, %w: tensor<64x32xf16>):
+    %xt = block.input %x imap = <x: replicate> fmap = <i: 1> : tensor<4x64xf16> -> !block.tile<4x16xf16>
+    %wt = block.input %w imap = <x: 1> fmap = <i: 0> : tensor<64x32xf16> -> !block.tile<16x16xf16>
+    %sq = block.unary square %xt : !block.tile<4x16xf16>
+    %ss = block.reduce sum %sq, dim = 1 : !block.tile<4x16xf16> -> !block.tile<4x1xf16>
+    %mm = block.matmul %xt, %wt : (!block.tile<4x16xf16>, !block.tile<16x16xf16>) -> !block.tile<4x16xf16>
+    %acc_mm = block.accum sum %mm : !block.tile<4x16xf16> -> !block.tile<4x16xf16>
+    %acc_ss = block.accum sum %ss : !block.tile<4x1xf16> -> !block.tile<4x1xf16>
+    %mean = block.unary scale %acc_ss params = [0.015625] : !block.tile<4x1xf16>
+    %rms = block.unary sqrt %mean : !block.tile<4x1xf16>
+    %y = block.binary div %acc_mm, %rms : (!block.tile<4x16xf16>, !block.tile<4x1xf16>) -> !block.tile<4x16xf16>
+    %out = block.output %y omap = <x: 1> : !block.tile<4x16xf16> -> tensor<4x32xf16>
+    block.yield %out : tensor<4x32xf16>
+  }
+  return %Y : tensor<4x32xf16>
+}
+
+// -----
+
+// GatedMLP with its elementwise tail in a thread.fused chain, and a concat
+// accumulator: every level of the interpreter in one program.
+// CHECK: remark: @gated_mlp_fused is equivalent to @gated_mlp: finite-field test
+func.func @gated_mlp(%X: tensor<4x32xbf16>, %W1: tensor<32x16xbf16>, %W2: tensor<32x16xbf16>) -> tensor<4x16xbf16> {
+  %a = graph.matmul %X, %W1 : (tensor<4x32xbf16>, tensor<32x16xbf16>) -> tensor<4x16xbf16>
+  %b = graph.matmul %X, %W2 : (tensor<4x32xbf16>, tensor<32x16xbf16>) -> tensor<4x16xbf16>
+  %s = graph.silu %a : tensor<4x16xbf16>
+  %y = graph.mul %s, %b : (tensor<4x16xbf16>, tensor<4x16xbf16>) -> tensor<4x16xbf16>
+  return %y : tensor<4x16xbf16>
+}
+func.func @gated_mlp_fused(%X: tensor<4x32xbf16>, %W1: tensor<32x16xbf16>, %W2: tensor<32x16xbf16>) -> tensor<4x16xbf16>
+    attributes {mirage.equivalent_to = @gated_mlp} {
+  %Y = kernel.graph_def (%X, %W1, %W2) grid = [2] forloop = 2
+      : (tensor<4x32xbf16>, tensor<32x16xbf16>, tensor<32x16xbf16>) -> tensor<4x16xbf16> {
+  ^bb0(%x: tensor<4x32xbf16>, %w1: tensor<32x16xbf16>, %w2: tensor<32x16xbf16>):
+    %xt = block.input %x imap = <x: replicate> fmap = <i: 1> : tensor<4x32xbf16> -> !block.tile<4x16xbf16>
+    %at = block.input %w1 imap = <x: 1> fmap = <i: 0> : tensor<32x16xbf16> -> !block.tile<16x8xbf16>
+    %bt = block.input %w2 imap = <x: 1> fmap = <i: 0> : tensor<32x16xbf16> -> !block.tile<16x8xbf16>
+    %m1 = block.matmul %xt, %at : (!block.tile<4x16xbf16>, !block.tile<16x8xbf16>) -> !block.tile<4x8xbf16>
+    %m2 = block.matmul %xt, %bt : (!block.tile<4x16xbf16>, !block.tile<16x8xbf16>) -> !block.tile<4x8xbf16>
+    %a1 = block.accum sum %m1 : !block.tile<4x8xbf16> -> !block.tile<4x8xbf16>
+    %a2 = block.accum sum %m2 : !block.tile<4x8xbf16> -> !block.tile<4x8xbf16>
+    %g = thread.fused (%a1, %a2) : (!block.tile<4x8xbf16>, !block.tile<4x8xbf16>) -> !block.tile<4x8xbf16> {
+    ^bb0(%p: bf16, %q: bf16):
+      %s = thread.unary silu %p : bf16
+      %m = thread.binary mul %s, %q : bf16
+      thread.yield %m : bf16
+    }
+    %o = block.output %g omap = <x: 1> : !block.tile<4x8xbf16> -> tensor<4x16xbf16>
+    block.yield %o : tensor<4x16xbf16>
+  }
+  return %Y : tensor<4x16xbf16>
+}
+
+// -----
+
+// An elementwise µGraph whose for-loop walks columns and concatenates the
+// tiles back: a concat accumulator.
+// CHECK: remark: @scaled_tiles is equivalent to @scaled
+func.func @scaled(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %y = graph.scalar_mul %x, 2.0 : tensor<8x8xf32>
+  return %y : tensor<8x8xf32>
+}
+func.func @scaled_tiles(%x: tensor<8x8xf32>) -> tensor<8x8xf32>
+    attributes {mirage.equivalent_to = @scaled} {
+  %Y = kernel.graph_def (%x) grid = [2] forloop = 2
+      : (tensor<8x8xf32>) -> tensor<8x8xf32> {
+  ^bb0(%a: tensor<8x8xf32>):
+    %t = block.input %a imap = <x: 0> fmap = <i: 1> : tensor<8x8xf32> -> !block.tile<4x4xf32>
+    %s = block.unary scale %t params = [2.0] : !block.tile<4x4xf32>
+    %c = block.accum concat %s, dim = 1 : !block.tile<4x4xf32> -> !block.tile<4x8xf32>
+    %o = block.output %c omap = <x: 0> : !block.tile<4x8xf32> -> tensor<8x8xf32>
+    block.yield %o : tensor<8x8xf32>
+  }
+  return %Y : tensor<8x8xf32>
+}

@@ -1,0 +1,106 @@
+// Planted wrong µGraphs are caught: the error names the first differing
+// output, its position and both values.
+// RUN: mirage-opt %s --split-input-file --verify-equivalence -verify-diagnostics -o /dev/null
+
+// Wrong omap: the blocks of a 2 x 2 grid write their tiles to transposed
+// places.
+func.func @scaled(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %y = graph.scalar_mul %x, 2.0 : tensor<8x8xf32>
+  return %y : tensor<8x8xf32>
+}
+// expected-error @+1 {{@scaled_wrong_omap is not equivalent to @scaled: output #0 differs at [0, 4] in the finite-field test 1 of 3: @scaled gives}}
+func.func @scaled_wrong_omap(%x: tensor<8x8xf32>) -> tensor<8x8xf32>
+    attributes {mirage.equivalent_to = @scaled} {
+  %Y = kernel.graph_def (%x) grid = [2, 2] forloop = 1
+      : (tensor<8x8xf32>) -> tensor<8x8xf32> {
+  ^bb0(%a: tensor<8x8xf32>):
+    %t = block.input %a imap = <x: 0, y: 1> fmap = <i: replicate> : tensor<8x8xf32> -> !block.tile<4x4xf32>
+    %s = block.unary scale %t params = [2.0] : !block.tile<4x4xf32>
+    %c = block.accum sum %s : !block.tile<4x4xf32> -> !block.tile<4x4xf32>
+    %o = block.output %c omap = <x: 1, y: 0> : !block.tile<4x4xf32> -> tensor<8x8xf32>
+    block.yield %o : tensor<8x8xf32>
+  }
+  return %Y : tensor<8x8xf32>
+}
+
+// -----
+
+// Wrong fmap: the sum of squares reads the whole row every iteration
+// (fmap replicate instead of the loop dimension), so it is 4x too large.
+func.func @rms_norm_matmul(%X: tensor<4x64xf16>, %W: tensor<64x32xf16>) -> tensor<4x32xf16> {
+  %n = graph.rms_norm %X : tensor<4x64xf16>
+  %y = graph.matmul %n, %W : (tensor<4x64xf16>, tensor<64x32xf16>) -> tensor<4x32xf16>
+  return %y : tensor<4x32xf16>
+}
+// expected-error @+1 {{@wrong_fmap is not equivalent to @rms_norm_matmul: output #0 differs at [0, 0] in the finite-field test 1 of 3}}
+func.func @wrong_fmap(%X: tensor<4x64xf16>, %W: tensor<64x32xf16>) -> tensor<4x32xf16>
+    attributes {mirage.equivalent_to = @rms_norm_matmul} {
+  %Y = kernel.graph_def (%X, %W) grid = [2] forloop = 4
+      : (tensor<4x64xf16>, tensor<64x32xf16>) -> tensor<4x32xf16> {
+  ^bb0(%x: tensor<4x64xf16>, %w: tensor<64x32xf16>):
+    %xt = block.input %x imap = <x: replicate> fmap = <i: 1> : tensor<4x64xf16> -> !block.tile<4x16xf16>
+    %xs = block.input %x imap = <x: replicate> fmap = <i: replicate> : tensor<4x64xf16> -> !block.tile<4x64xf16>
+    %wt = block.input %w imap = <x: 1> fmap = <i: 0> : tensor<64x32xf16> -> !block.tile<16x16xf16>
+    %sq = block.unary square %xs : !block.tile<4x64xf16>
+    %ss = block.reduce sum %sq, dim = 1 : !block.tile<4x64xf16> -> !block.tile<4x1xf16>
+    %mm = block.matmul %xt, %wt : (!block.tile<4x16xf16>, !block.tile<16x16xf16>) -> !block.tile<4x16xf16>
+    %acc_mm = block.accum sum %mm : !block.tile<4x16xf16> -> !block.tile<4x16xf16>
+    %acc_ss = block.accum sum %ss : !block.tile<4x1xf16> -> !block.tile<4x1xf16>
+    %mean = block.unary scale %acc_ss params = [0.015625] : !block.tile<4x1xf16>
+    %rms = block.unary sqrt %mean : !block.tile<4x1xf16>
+    %y = block.binary div %acc_mm, %rms : (!block.tile<4x16xf16>, !block.tile<4x1xf16>) -> !block.tile<4x16xf16>
+    %out = block.output %y omap = <x: 1> : !block.tile<4x16xf16> -> tensor<4x32xf16>
+    block.yield %out : tensor<4x32xf16>
+  }
+  return %Y : tensor<4x32xf16>
+}
+
+// -----
+
+// Off-by-one reduction: the sum misses the last element of each row.
+func.func @row_sum(%x: tensor<4x64xf32>) -> tensor<4x1xf32> {
+  %s = graph.reduce_sum %x, dim = 1 : tensor<4x64xf32> -> tensor<4x1xf32>
+  return %s : tensor<4x1xf32>
+}
+// expected-error @+1 {{@row_sum_off_by_one is not equivalent to @row_sum: output #0 differs at [0, 0] in the finite-field test 1 of 3}}
+func.func @row_sum_off_by_one(%x: tensor<4x64xf32>) -> tensor<4x1xf32>
+    attributes {mirage.equivalent_to = @row_sum} {
+  %a, %b = graph.split %x, dim = 1, sizes = [63, 1] : tensor<4x64xf32> -> tensor<4x63xf32>, tensor<4x1xf32>
+  %s = graph.reduce_sum %a, dim = 1 : tensor<4x63xf32> -> tensor<4x1xf32>
+  return %s : tensor<4x1xf32>
+}
+
+// -----
+
+// Outside the LAX fragment (max), the floating-point check still catches a
+// wrong program, and the user is told the guarantee is weaker.
+func.func @row_max(%x: tensor<4x64xf32>) -> tensor<4x1xf32> {
+  // expected-warning @+1 {{'graph.reduce_max' is outside the LAX fragment of the finite-field verifier (graph.reduce_max: max has no finite-field semantics); equivalence is checked by floating point only, a weaker guarantee}}
+  %s = graph.reduce_max %x, dim = 1 : tensor<4x64xf32> -> tensor<4x1xf32>
+  return %s : tensor<4x1xf32>
+}
+// expected-error @+1 {{@row_max_of_half is not equivalent to @row_max: output #0 differs at [0, 0] in the fp64: @row_max gives}}
+func.func @row_max_of_half(%x: tensor<4x64xf32>) -> tensor<4x1xf32>
+    attributes {mirage.equivalent_to = @row_max} {
+  %a, %b = graph.split %x, dim = 1, sizes = [32, 32] : tensor<4x64xf32> -> tensor<4x32xf32>, tensor<4x32xf32>
+  %s = graph.reduce_max %a, dim = 1 : tensor<4x32xf32> -> tensor<4x1xf32>
+  return %s : tensor<4x1xf32>
+}
+
+// -----
+
+// A numerically unstable rewrite: equal in real arithmetic (the field test
+// and fp64 agree), but in f16 (x + 1000) - 1000 loses x's low bits.
+func.func @identity(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
+  %y = graph.scalar_mul %x, 1.0 : tensor<4x8xf16>
+  return %y : tensor<4x8xf16>
+}
+// expected-error @+1 {{@shifted is not equivalent to @identity: output #0 differs at}}
+func.func @shifted(%x: tensor<4x8xf16>) -> tensor<4x8xf16>
+    attributes {mirage.equivalent_to = @identity} {
+  %k = graph.scalar_mul %x, 1.0 : tensor<4x8xf16>
+  %a = graph.clamp %k, min = 1000.0, max = 1000.0 : tensor<4x8xf16>
+  %s = graph.add %k, %a : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
+  %y = graph.sub %s, %a : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
+  return %y : tensor<4x8xf16>
+}
