@@ -4,25 +4,35 @@
 #include "Dialect/Graph/ShapeRules.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include <cmath>
+#include <cstring>
 
 using namespace mirage;
 using namespace mirage::superopt;
 
 /// Rounds to a binary format with `precision` significand bits, minimum
-/// normal exponent `minExp` and largest finite value `maxFinite`. Scaling by
-/// the unit in the last place is exact, and nearbyint rounds ties to even in
-/// the default rounding mode, so this is correctly rounded, subnormals
-/// included.
+/// normal exponent `minExp` and largest finite value `maxFinite`.
 static double roundToFormat(double x, int precision, int minExp,
                             double maxFinite) {
   if (!std::isfinite(x) || x == 0.0)
     return x;
-  int exp = std::max(std::ilogb(x), minExp);
-  double ulp = std::ldexp(1.0, exp - precision + 1);
-  double r = std::nearbyint(x / ulp) * ulp;
-  if (std::fabs(r) > maxFinite)
-    return std::copysign(INFINITY, x);
-  return r;
+  int exp = std::ilogb(x);
+  if (exp >= minExp) {
+    // Normal range: round the significand bits directly, ties to even. A
+    // carry out of the significand correctly bumps the exponent.
+    uint64_t bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    unsigned drop = 52 - (precision - 1);
+    uint64_t half = (uint64_t(1) << (drop - 1)) - 1;
+    bits += half + ((bits >> drop) & 1);
+    bits &= ~((uint64_t(1) << drop) - 1);
+    double r;
+    std::memcpy(&r, &bits, sizeof r);
+    return std::fabs(r) > maxFinite ? std::copysign(INFINITY, x) : r;
+  }
+  // Subnormal: the unit in the last place is fixed at 2^(minExp -
+  // precision + 1); scaling by it is exact and nearbyint rounds ties to even.
+  double ulp = std::ldexp(1.0, minExp - precision + 1);
+  return std::nearbyint(x / ulp) * ulp;
 }
 
 double mirage::superopt::roundToType(double x, mlir::Type floatType) {

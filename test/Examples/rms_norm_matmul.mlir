@@ -6,6 +6,9 @@
 //
 // RUN: mirage-opt %s | FileCheck %s
 // RUN: mirage-opt %s | mirage-opt | FileCheck %s
+// The README's verification example, at full size:
+// RUN: mirage-opt %s --verify-equivalence="original=rms_norm_matmul_graph candidate=rms_norm_matmul_fused" -o /dev/null 2>&1 | FileCheck %s --check-prefix=VERIFY
+// VERIFY: remark: @rms_norm_matmul_fused is equivalent to @rms_norm_matmul_graph: finite-field test: 3 tests over p = 4294967087, q = 2147483543 (degree 3, 2 exp/uninterpreted sites), false-positive bound 2^-67.2
 
 // The program as users write it (b = 8: X is 16 x 4096).
 // CHECK-LABEL: func @rms_norm_matmul_graph
