@@ -25,4 +25,5 @@ config.substitutions.append(
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
-    ["mirage-opt"], [config.mirage_tools_dir, config.llvm_tools_dir])
+    ["mirage-opt", "mirage-run"],
+    [config.mirage_tools_dir, config.llvm_tools_dir])

@@ -1,0 +1,321 @@
+//===- mirage-run.cpp - run a function in the reference interpreter -------===//
+//
+// Runs one func.func of a .mlir file in the reference interpreter (fp64 or
+// the program's own dtypes) on inputs read from .npy files or drawn from a
+// seeded generator, and writes the results as .npy files, so that the
+// numerics of a µGraph can be checked without a GPU. docs/mirage-run.md
+// describes the options and the input generator.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Dialect/MirageDialects.h"
+#include "Npy.h"
+#include "Superopt/Interpreter.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <random>
+
+using namespace llvm;
+using namespace mlir;
+using namespace mirage;
+using superopt::RealMode;
+using superopt::RealTensor;
+
+static cl::OptionCategory runCategory("mirage-run options");
+
+static cl::opt<std::string> inputFilename(cl::Positional, cl::Required,
+                                          cl::desc("<input .mlir file>"),
+                                          cl::cat(runCategory));
+static cl::opt<std::string>
+    funcName("func",
+             cl::desc("Function to run (may be left out when the file "
+                      "defines exactly one)"),
+             cl::value_desc("name"), cl::cat(runCategory));
+static cl::opt<RealMode>
+    arith("arith", cl::desc("Arithmetic of the run"), cl::init(RealMode::FP64),
+          cl::values(clEnumValN(RealMode::FP64, "fp64", "every op in fp64"),
+                     clEnumValN(RealMode::Native, "native",
+                                "each op rounded to its own element type")),
+          cl::cat(runCategory));
+static cl::opt<uint64_t> seed("seed",
+                              cl::desc("Seed of the random inputs (default 0)"),
+                              cl::init(0), cl::cat(runCategory));
+static cl::list<std::string>
+    inputFiles("input",
+               cl::desc("A .npy file per function argument, in order, "
+                        "instead of random inputs"),
+               cl::value_desc("file.npy"), cl::CommaSeparated,
+               cl::cat(runCategory));
+static cl::opt<std::string>
+    outputDir("output-dir",
+              cl::desc("Directory for out0.npy, out1.npy, ... (created "
+                       "when missing)"),
+              cl::value_desc("dir"), cl::init("."), cl::cat(runCategory));
+static cl::opt<bool>
+    saveInputs("save-inputs",
+               cl::desc("Also write the inputs as in0.npy, in1.npy, ..."),
+               cl::cat(runCategory));
+static cl::opt<bool> print("print",
+                           cl::desc("Print each output's shape, first "
+                                    "values, min, max and mean"),
+                           cl::cat(runCategory));
+
+static raw_ostream &error() { return WithColor::error(errs(), "mirage-run"); }
+
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string s;
+  raw_string_ostream os(s);
+  os << '[';
+  interleaveComma(shape, os);
+  os << ']';
+  return s;
+}
+
+/// The shortest decimal that reads back as `x`, so printed values are exact
+/// and stable across platforms.
+static std::string formatDouble(double x) {
+  char buffer[32];
+  std::to_chars_result r = std::to_chars(buffer, buffer + sizeof(buffer), x);
+  return std::string(buffer, r.ptr);
+}
+
+/// The function to run: --func, or the only function of the module.
+static FailureOr<func::FuncOp> selectFunction(ModuleOp module) {
+  SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+  auto listNames = [&](raw_ostream &os) {
+    interleaveComma(funcs, os,
+                    [&](func::FuncOp f) { os << '@' << f.getSymName(); });
+  };
+  if (funcName.getNumOccurrences()) {
+    for (func::FuncOp f : funcs)
+      if (f.getSymName() == funcName)
+        return f;
+    raw_ostream &os = error();
+    os << "no function @" << funcName << " in '" << inputFilename << "'";
+    if (funcs.empty()) {
+      os << ", which defines no function\n";
+    } else {
+      os << "; it defines ";
+      listNames(os);
+      os << "\n";
+    }
+    return failure();
+  }
+  if (funcs.size() == 1)
+    return funcs.front();
+  raw_ostream &os = error();
+  if (funcs.empty()) {
+    os << "'" << inputFilename << "' defines no function\n";
+  } else {
+    os << "'" << inputFilename << "' defines " << funcs.size()
+       << " functions (";
+    listNames(os);
+    os << "); choose one with --func\n";
+  }
+  return failure();
+}
+
+/// Every argument must be a statically shaped float tensor: its shape is the
+/// shape of the input and its element type says which values to generate.
+static LogicalResult checkArguments(func::FuncOp func) {
+  if (func.isExternal())
+    return emitError(func.getLoc(), "@")
+           << func.getSymName() << " has no body to interpret";
+  for (BlockArgument arg : func.getArguments()) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type || !type.hasStaticShape() ||
+        !isa<FloatType>(type.getElementType()))
+      return emitError(arg.getLoc(), "argument #")
+             << arg.getArgNumber() << " of @" << func.getSymName() << " is "
+             << arg.getType()
+             << "; mirage-run takes statically shaped float tensors only";
+  }
+  return success();
+}
+
+/// Fills the arguments with values uniform on the grid
+/// {-1, -1 + 2^-p, ..., 1 - 2^-p}, where p is the significand precision of
+/// the argument's element type (11 for f16, 8 for bf16, 24 for f32): every
+/// such value is exact in that type, so fp64 and native runs see the same
+/// inputs. One std::mt19937_64 stream seeded with --seed serves all
+/// arguments in order, elements in row-major order, one 64-bit draw each;
+/// its top p + 1 bits give k and the value is (k - 2^p) * 2^-p. Only integer
+/// operations and exact conversions are involved, so the inputs are the
+/// same on every platform (unlike std::uniform_real_distribution).
+static SmallVector<RealTensor> generateInputs(func::FuncOp func) {
+  std::mt19937_64 engine(seed);
+  SmallVector<RealTensor> inputs;
+  for (Type argType : func.getArgumentTypes()) {
+    auto type = cast<RankedTensorType>(argType);
+    int precision = std::min(
+        cast<FloatType>(type.getElementType()).getFPMantissaWidth(), 53u);
+    RealTensor tensor(type.getShape());
+    for (double &x : tensor.data) {
+      int64_t k = static_cast<int64_t>(engine() >> (63 - precision));
+      x = std::ldexp(static_cast<double>(k - (int64_t(1) << precision)),
+                     -precision);
+    }
+    inputs.push_back(std::move(tensor));
+  }
+  return inputs;
+}
+
+/// Reads one --input file per argument and checks its shape.
+static FailureOr<SmallVector<RealTensor>> readInputs(func::FuncOp func) {
+  if (inputFiles.size() != func.getNumArguments()) {
+    emitError(func.getLoc(), "@")
+        << func.getSymName() << " takes " << func.getNumArguments()
+        << " argument" << (func.getNumArguments() == 1 ? "" : "s") << ", but "
+        << inputFiles.size() << " --input file"
+        << (inputFiles.size() == 1 ? " was" : "s were") << " given";
+    return failure();
+  }
+  SmallVector<RealTensor> inputs;
+  for (auto [arg, file] : llvm::zip_equal(func.getArguments(), inputFiles)) {
+    Expected<npy::Array> array = npy::read(file);
+    if (!array) {
+      error() << toString(array.takeError()) << "\n";
+      return failure();
+    }
+    auto type = cast<RankedTensorType>(arg.getType());
+    if (ArrayRef<int64_t>(array->shape) != type.getShape()) {
+      emitError(arg.getLoc(), "input '")
+          << file << "' has shape " << formatShape(array->shape)
+          << ", but argument #" << arg.getArgNumber() << " of @"
+          << func.getSymName() << " has shape " << formatShape(type.getShape())
+          << " (" << type << ")";
+      return failure();
+    }
+    inputs.push_back(std::move(*array));
+  }
+  return inputs;
+}
+
+/// Writes tensors as <prefix>0.npy, <prefix>1.npy, ... in --output-dir.
+static LogicalResult writeTensors(ArrayRef<RealTensor> tensors,
+                                  StringRef prefix) {
+  for (auto [i, tensor] : llvm::enumerate(tensors)) {
+    SmallString<128> path(outputDir);
+    sys::path::append(path, prefix + Twine(i) + ".npy");
+    if (Error e = npy::write(path, tensor)) {
+      error() << "cannot write '" << path << "': " << toString(std::move(e))
+              << "\n";
+      return failure();
+    }
+  }
+  return success();
+}
+
+/// A summary for eyes and FileCheck: shape, the first values, min, max and
+/// mean (min and max are nan when any element is).
+static void printTensor(raw_ostream &os, StringRef name,
+                        const RealTensor &tensor) {
+  constexpr size_t kShown = 8;
+  os << name << ": shape " << formatShape(tensor.shape) << ", " << tensor.size()
+     << " elements\n";
+  if (tensor.data.empty())
+    return;
+  os << "  values: ";
+  ArrayRef<double> data(tensor.data);
+  interleaveComma(data.take_front(kShown), os,
+                  [&](double x) { os << formatDouble(x); });
+  if (data.size() > kShown)
+    os << ", ...";
+  os << "\n";
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo, sum = 0;
+  bool anyNaN = false;
+  for (double x : data) {
+    anyNaN |= std::isnan(x);
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
+    sum += x;
+  }
+  if (anyNaN)
+    lo = hi = std::numeric_limits<double>::quiet_NaN();
+  os << "  min " << formatDouble(lo) << ", max " << formatDouble(hi)
+     << ", mean " << formatDouble(sum / data.size()) << "\n";
+}
+
+static LogicalResult run(MLIRContext &context) {
+  std::string errorMessage;
+  std::unique_ptr<MemoryBuffer> file =
+      openInputFile(inputFilename, &errorMessage);
+  if (!file) {
+    error() << errorMessage << "\n";
+    return failure();
+  }
+  auto sourceMgr = std::make_shared<SourceMgr>();
+  sourceMgr->AddNewSourceBuffer(std::move(file), SMLoc());
+  // Parser, verifier and interpreter errors all point into the source.
+  SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  if (!module)
+    return failure();
+
+  FailureOr<func::FuncOp> func = selectFunction(*module);
+  if (failed(func) || failed(checkArguments(*func)))
+    return failure();
+
+  SmallVector<RealTensor> inputs;
+  if (inputFiles.empty()) {
+    inputs = generateInputs(*func);
+  } else {
+    FailureOr<SmallVector<RealTensor>> read = readInputs(*func);
+    if (failed(read))
+      return failure();
+    inputs = std::move(*read);
+  }
+
+  if (std::error_code ec = sys::fs::create_directories(outputDir)) {
+    error() << "cannot create output directory '" << outputDir
+            << "': " << ec.message() << "\n";
+    return failure();
+  }
+  if (saveInputs && failed(writeTensors(inputs, "in")))
+    return failure();
+
+  FailureOr<SmallVector<RealTensor>> outputs =
+      superopt::interpretReal(*func, inputs, arith);
+  if (failed(outputs))
+    return failure();
+  if (failed(writeTensors(*outputs, "out")))
+    return failure();
+  if (print)
+    for (auto [i, output] : llvm::enumerate(*outputs))
+      printTensor(outs(), ("out" + Twine(i)).str(), output);
+  return success();
+}
+
+int main(int argc, char **argv) {
+  InitLLVM initLLVM(argc, argv);
+  cl::HideUnrelatedOptions(runCategory);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "mirage-run: runs a function in the reference interpreter and writes "
+      "its results as .npy files\n");
+
+  DialectRegistry registry;
+  registerMirageDialects(registry);
+  registry.insert<func::FuncDialect>();
+  // One interpreter run: a thread pool would only cost start-up time.
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  // The located source line says where; the op in generic form, which MLIR
+  // appends to op diagnostics by default, would only bury the message.
+  context.printOpOnDiagnostic(false);
+  return failed(run(context)) ? 1 : 0;
+}
