@@ -2,6 +2,9 @@
 // the four dialects, and the pass plugin to run graph-to-kernel.
 // RUN: %upstream_mlir_opt --load-dialect-plugin=%mirage_libs/MirageDialectPlugin.so %s | FileCheck %s --check-prefix=PARSE
 // RUN: %upstream_mlir_opt --load-dialect-plugin=%mirage_libs/MirageDialectPlugin.so --load-pass-plugin=%mirage_libs/MiragePassPlugin.so --pass-pipeline='builtin.module(func.func(graph-to-kernel))' %s | FileCheck %s --check-prefix=LOWER
+// The equivalence check runs there too (the lowered copy of @f against @f).
+// RUN: %upstream_mlir_opt --load-dialect-plugin=%mirage_libs/MirageDialectPlugin.so --load-pass-plugin=%mirage_libs/MiragePassPlugin.so --pass-pipeline='builtin.module(verify-equivalence{original=f candidate=f_kernels})' %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV
+// EQUIV: remark: @f_kernels is equivalent to @f: finite-field test
 // Its verifier runs too: a broken block graph is rejected.
 // RUN: not %upstream_mlir_opt --load-dialect-plugin=%mirage_libs/MirageDialectPlugin.so %S/Inputs/bad-omap.mlir 2>&1 | FileCheck %S/Inputs/bad-omap.mlir --check-prefix=VERIFY
 
@@ -14,6 +17,12 @@
 func.func @f(%x: tensor<8x64xf16>, %w: tensor<64x32xf16>) -> tensor<8x32xf16> {
   %0 = graph.rms_norm %x : tensor<8x64xf16>
   %1 = graph.matmul %0, %w : (tensor<8x64xf16>, tensor<64x32xf16>) -> tensor<8x32xf16>
+  return %1 : tensor<8x32xf16>
+}
+
+func.func @f_kernels(%x: tensor<8x64xf16>, %w: tensor<64x32xf16>) -> tensor<8x32xf16> {
+  %0 = kernel.rms_norm %x : tensor<8x64xf16>
+  %1 = kernel.matmul %0, %w : (tensor<8x64xf16>, tensor<64x32xf16>) -> tensor<8x32xf16>
   return %1 : tensor<8x32xf16>
 }
 
