@@ -58,6 +58,7 @@ public:
   /// Decides whether the op about to be evaluated computes exponent parts.
   void beginOp(mlir::Operation *op);
   void round(Value &, mlir::Type) const {}
+  bool changesOnRounding(mlir::Type) const { return false; }
 
   /// Whether some division in the run had a zero divisor; the run is then
   /// inconclusive and should be repeated with other inputs.

@@ -43,6 +43,10 @@ public:
   void beginOp(mlir::Operation *) {}
   /// Rounds an op's result to its element type in native mode.
   void round(Value &v, mlir::Type elementType) const;
+  /// Whether round() may change values of this element type.
+  bool changesOnRounding(mlir::Type elementType) const {
+    return mode == RealMode::Native && !elementType.isF64();
+  }
 
   bool hasSemantics(UnaryKind, llvm::ArrayRef<double>) const { return true; }
   bool hasSemantics(ReduceKind) const { return true; }

@@ -74,7 +74,7 @@ template <typename Arith>
 static LogicalResult evalTileOp(Operation *op, Arith &arith,
                                 ValueEnv<Arith> &env) {
   using V = typename Arith::Value;
-  auto in = [&](Value v) -> const V & { return env.find(v)->second; };
+  auto in = [&](Value v) -> const V & { return env.get(v); };
   auto result = [&](V value) {
     return bindResult(arith, env, op->getResult(0), std::move(value));
   };
@@ -168,7 +168,7 @@ LogicalResult mirage::superopt::evalBlockGraph(kernel::GraphDefOp op,
   // The device tensors the block graph reads, by block argument.
   DenseMap<Value, const V *> device;
   for (auto [arg, operand] : llvm::zip(body.getArguments(), op.getInputs()))
-    device[arg] = &env.find(operand)->second;
+    device[arg] = &env.get(operand);
 
   // Each saver's tensor, filled block by block.
   DenseMap<Value, V> outputs;
@@ -219,7 +219,7 @@ LogicalResult mirage::superopt::evalBlockGraph(kernel::GraphDefOp op,
       for (Operation *inner : parts.accumulators) {
         auto accum = cast<block::AccumOp>(inner);
         arith.beginOp(inner);
-        if (failed(accumulate(accum, arith, tiles.find(accum.getInput())->second,
+        if (failed(accumulate(accum, arith, tiles.get(accum.getInput()),
                               accState[inner], accPieces[inner])))
           return failure();
       }
@@ -246,7 +246,7 @@ LogicalResult mirage::superopt::evalBlockGraph(kernel::GraphDefOp op,
         return failure();
     }
     for (block::OutputOp saver : parts.savers) {
-      const V &tile = tiles.find(saver.getTile())->second;
+      const V &tile = tiles.get(saver.getTile());
       ArrayRef<int64_t> tileShape = Arith::shapeOf(tile);
       V &out = outputs[saver.getResult()];
       SmallVector<int64_t> offsets = blockOffsets(

@@ -45,6 +45,8 @@ std::string VerificationReport::summary() const {
     os << "finite-field test not applicable (" << outsideReason
        << "): floating-point checks only, a weaker guarantee with no "
           "probability bound";
+  if (realTests == 0)
+    return s;
   os << llvm::formatv("; fp64 check: {0} input set{1}, max relative error "
                       "{2:e1}; native dtype: max error {3:f2} of tolerance",
                       realTests, realTests == 1 ? "" : "s", fp64MaxRelError,

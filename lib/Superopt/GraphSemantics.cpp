@@ -20,7 +20,7 @@ template <typename Arith>
 LogicalResult mirage::superopt::evalGraphOp(Operation *op, Arith &arith,
                                             ValueEnv<Arith> &env) {
   using V = typename Arith::Value;
-  auto in = [&](Value v) -> const V & { return env.find(v)->second; };
+  auto in = [&](Value v) -> const V & { return env.get(v); };
   auto result = [&](V value) {
     return bindResult(arith, env, op->getResult(0), std::move(value));
   };

@@ -51,9 +51,13 @@ run(func::FuncOp func, ArrayRef<typename Arith::Value> inputs, Arith &arith) {
              << i << " has shape " << formatShape(Arith::shapeOf(inputs[i]))
              << " but argument #" << i << " of '" << func.getSymName()
              << "' has type " << type;
+    if (!arith.changesOnRounding(type.getElementType())) {
+      env.borrow(arg, inputs[i]);
+      continue;
+    }
     V value = inputs[i];
     arith.round(value, type.getElementType());
-    env[arg] = std::move(value);
+    env.set(arg, std::move(value));
   }
 
   // The values to free after each op.
@@ -70,7 +74,7 @@ run(func::FuncOp func, ArrayRef<typename Arith::Value> inputs, Arith &arith) {
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       SmallVector<V> results;
       for (Value v : ret.getOperands())
-        results.push_back(env.find(v)->second);
+        results.push_back(env.get(v));
       return results;
     }
     Dialect *dialect = op.getDialect();

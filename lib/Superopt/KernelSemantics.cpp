@@ -21,7 +21,7 @@ template <typename Arith>
 LogicalResult mirage::superopt::evalKernelOp(Operation *op, Arith &arith,
                                              ValueEnv<Arith> &env) {
   using V = typename Arith::Value;
-  auto in = [&](Value v) -> const V & { return env.find(v)->second; };
+  auto in = [&](Value v) -> const V & { return env.get(v); };
   auto result = [&](V value) {
     return bindResult(arith, env, op->getResult(0), std::move(value));
   };

@@ -22,7 +22,7 @@ template <typename Arith, typename TransposeOp>
 mlir::LogicalResult evalTranspose(TransposeOp op, Arith &arith,
                                   ValueEnv<Arith> &env) {
   return bindResult(arith, env, op.getResult(),
-              Arith::apply(env.find(op.getInput())->second,
+              Arith::apply(env.get(op.getInput()),
                            [&](const auto &x) {
                              return transpose(x, op.getPerm());
                            }));
@@ -34,7 +34,7 @@ mlir::LogicalResult evalReshape(OpT op, Arith &arith, ValueEnv<Arith> &env,
                                 bool isBroadcast) {
   llvm::ArrayRef<int64_t> to = staticShape(op.getResult());
   return bindResult(arith, env, op.getResult(),
-              Arith::apply(env.find(op.getInput())->second,
+              Arith::apply(env.get(op.getInput()),
                            [&](const auto &x) {
                              return isBroadcast ? broadcastTo(x, to)
                                                 : reshape(x, to);
@@ -45,7 +45,7 @@ template <typename Arith, typename RepeatOp>
 mlir::LogicalResult evalRepeat(RepeatOp op, Arith &arith,
                                ValueEnv<Arith> &env) {
   return bindResult(arith, env, op.getResult(),
-              Arith::apply(env.find(op.getInput())->second,
+              Arith::apply(env.get(op.getInput()),
                            [&](const auto &x) {
                              return repeat(x, op.getRepeats());
                            }));
@@ -56,7 +56,7 @@ mlir::LogicalResult evalConcat(ConcatOp op, Arith &arith,
                                ValueEnv<Arith> &env) {
   llvm::SmallVector<const typename Arith::Value *> parts;
   for (mlir::Value v : op.getInputs())
-    parts.push_back(&env.find(v)->second);
+    parts.push_back(&env.get(v));
   int64_t dim = op.getDim();
   return bindResult(arith, env, op.getResult(),
               Arith::applyN(parts,
@@ -65,7 +65,7 @@ mlir::LogicalResult evalConcat(ConcatOp op, Arith &arith,
 
 template <typename Arith, typename SplitOp>
 mlir::LogicalResult evalSplit(SplitOp op, Arith &arith, ValueEnv<Arith> &env) {
-  const typename Arith::Value &x = env.find(op.getInput())->second;
+  const typename Arith::Value &x = env.get(op.getInput());
   int64_t dim = op.getDim();
   llvm::SmallVector<int64_t> offsets(staticShape(op.getInput()).size(), 0);
   for (mlir::Value piece : op.getResults()) {

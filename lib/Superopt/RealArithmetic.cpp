@@ -11,16 +11,16 @@ using namespace mirage::superopt;
 
 /// Rounds to a binary format with `precision` significand bits, minimum
 /// normal exponent `minExp` and largest finite value `maxFinite`.
-static double roundToFormat(double x, int precision, int minExp,
-                            double maxFinite) {
-  if (!std::isfinite(x) || x == 0.0)
+static inline double roundToFormat(double x, int precision, int minExp,
+                                   double maxFinite) {
+  uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  int biased = static_cast<int>((bits >> 52) & 0x7ff);
+  if (biased == 0x7ff || x == 0.0) // inf, NaN, zero
     return x;
-  int exp = std::ilogb(x);
-  if (exp >= minExp) {
+  if (biased - 1023 >= minExp) {
     // Normal range: round the significand bits directly, ties to even. A
     // carry out of the significand correctly bumps the exponent.
-    uint64_t bits;
-    std::memcpy(&bits, &x, sizeof bits);
     unsigned drop = 52 - (precision - 1);
     uint64_t half = (uint64_t(1) << (drop - 1)) - 1;
     bits += half + ((bits >> drop) & 1);
@@ -53,8 +53,12 @@ void RealArithmetic::round(Value &v, mlir::Type elementType) const {
       x = static_cast<float>(x);
     return;
   }
+  // Decide the format once, not per element.
+  bool f16 = elementType.isF16();
+  int precision = f16 ? 11 : 8, minExp = f16 ? -14 : -126;
+  double maxFinite = f16 ? 65504.0 : 0x1.fep127;
   for (double &x : v.data)
-    x = roundToType(x, elementType);
+    x = roundToFormat(x, precision, minExp, maxFinite);
 }
 
 RealTensor RealArithmetic::matmul(const Value &a, const Value &b) const {

@@ -31,9 +31,27 @@ class FusedOp;
 
 namespace mirage::superopt {
 
-/// The value of every SSA value evaluated so far.
-template <typename Arith>
-using ValueEnv = llvm::DenseMap<mlir::Value, typename Arith::Value>;
+/// The value of every SSA value evaluated so far. Function arguments are
+/// borrowed from the caller's inputs rather than copied: a full-size weight
+/// is hundreds of megabytes.
+template <typename Arith> class ValueEnv {
+public:
+  using V = typename Arith::Value;
+  const V &get(mlir::Value v) const {
+    auto it = owned.find(v);
+    return it != owned.end() ? it->second : *borrowed.find(v)->second;
+  }
+  void set(mlir::Value v, V value) { owned[v] = std::move(value); }
+  void borrow(mlir::Value v, const V &value) { borrowed[v] = &value; }
+  void erase(mlir::Value v) {
+    owned.erase(v);
+    borrowed.erase(v);
+  }
+
+private:
+  llvm::DenseMap<mlir::Value, V> owned;
+  llvm::DenseMap<mlir::Value, const V *> borrowed;
+};
 
 /// Each returns failure, with a diagnostic at `op`, when `op` has no
 /// semantics in `Arith`; `op` must belong to the evaluator's level.
@@ -68,7 +86,7 @@ mlir::LogicalResult bindResult(Arith &arith, ValueEnv<Arith> &env, mlir::Value v
                                 << type;
   }
   arith.round(value, mlir::getElementTypeOrSelf(type));
-  env[v] = std::move(value);
+  env.set(v, std::move(value));
   return mlir::success();
 }
 

@@ -31,16 +31,16 @@ LogicalResult mirage::superopt::evalThreadFused(thread::FusedOp op,
   ValueEnv<Arith> lanes;
   auto set = [&](Value v, V value) {
     arith.round(value, v.getType());
-    lanes[v] = std::move(value);
+    lanes.set(v, std::move(value));
   };
   for (auto [arg, input] : llvm::zip(body.getArguments(), op.getInputs()))
-    set(arg, Arith::apply(env.find(input)->second, [&](const auto &t) {
+    set(arg, Arith::apply(env.get(input), [&](const auto &t) {
           return broadcastTo(t, shape);
         }));
 
   for (Operation &inner : body) {
     arith.beginOp(&inner);
-    auto in = [&](Value v) -> const V & { return lanes.find(v)->second; };
+    auto in = [&](Value v) -> const V & { return lanes.get(v); };
     LogicalResult ok =
         TypeSwitch<Operation *, LogicalResult>(&inner)
             .template Case<thread::UnaryOp>([&](auto u) {
