@@ -12,6 +12,7 @@
 #include "Superopt/FieldArithmetic.h"
 #include "Dialect/Graph/ShapeRules.h"
 #include "mlir/IR/Operation.h"
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -24,8 +25,7 @@ static inline uint64_t mulm(uint64_t a, uint64_t b, uint64_t m) {
   return m <= kSmallModulus ? a * b % m : mulMod(a, b, m);
 }
 static inline uint64_t addm(uint64_t a, uint64_t b, uint64_t m) {
-  uint64_t s = a + b; // a, b < m < 2^63: no overflow
-  return s >= m ? s - m : s;
+  return a >= m - b ? a - (m - b) : a + b; // no overflow even near 2^64
 }
 static inline uint64_t subm(uint64_t a, uint64_t b, uint64_t m) {
   return a >= b ? a - b : a + (m - b);
@@ -144,16 +144,24 @@ static void matmulTileSmall(const uint64_t *A, const uint32_t *B, uint64_t *C,
       C[i * n + j] = ((hi[i][j] % m) * shift + lo[i][j] % m) % m;
 }
 
-/// The same for m < 2^62 with 128-bit accumulators: sixteen products below
-/// 2^124 cannot overflow, so the sum is reduced every 16 steps.
+/// The same for any m < 2^64 with 128-bit accumulators, reduced often
+/// enough that they cannot overflow: after a reduction the sum is below m,
+/// and each product is below (m - 1)^2 < 2^(2 bits(m)), so 2^(128 - 2
+/// bits(m)) - 1 more products always fit (3 for a 63-bit p, 15 for 62
+/// bits); one always fits, since (m - 1) + (m - 1)^2 < m^2.
 static void matmulTileLarge(const uint64_t *A, const uint64_t *B, uint64_t *C,
                             int64_t k, int64_t n, int64_t rows, int64_t cols,
                             uint64_t m) {
   using u128 = unsigned __int128;
+  unsigned bits = 64 - __builtin_clzll(m);
+  int64_t interval =
+      bits <= 60 ? 16
+                 : std::clamp<int64_t>((int64_t(1) << (128 - 2 * bits)) - 1,
+                                       1, 16);
   std::vector<u128> acc(rows * cols, 0);
   for (int64_t kk = 0; kk < k; ++kk) {
     const uint64_t *brow = B + kk * n;
-    bool reduce = kk % 16 == 15;
+    bool reduce = kk % interval == interval - 1;
     for (int64_t i = 0; i < rows; ++i) {
       u128 a = A[i * k + kk];
       u128 *row = acc.data() + i * cols;
