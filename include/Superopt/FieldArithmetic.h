@@ -35,7 +35,9 @@ namespace mirage::superopt {
 /// residues (an empty `q` means the exponent part is not tracked).
 struct FieldTensor {
   Tensor<uint64_t> p, q;
-  bool hasQ() const { return q.size() == p.size() && q.shape == p.shape && !q.data.empty(); }
+  bool hasQ() const {
+    return q.size() == p.size() && q.shape == p.shape && !q.data.empty();
+  }
 };
 
 class FieldArithmetic {
@@ -107,7 +109,8 @@ public:
   }
   /// Calls f(dstPart, srcPart) for each part of `src`, giving `dst` an
   /// exponent part (zeros) first if it lacks one.
-  template <typename F> static void update(Value &dst, const Value &src, F &&f) {
+  template <typename F>
+  static void update(Value &dst, const Value &src, F &&f) {
     f(dst.p, src.p);
     if (!src.hasQ())
       return;

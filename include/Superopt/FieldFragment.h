@@ -1,4 +1,5 @@
-//===- FieldFragment.h - which programs the field verifier covers -*- C++ -*-===//
+//===- FieldFragment.h - which programs the field verifier covers -*- C++
+//-*-===//
 //
 // Mirage's finite-field test is sound for the LAX fragment: multilinear ops,
 // division, and at most one exp on any input-to-output path. This analysis

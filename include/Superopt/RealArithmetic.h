@@ -1,4 +1,5 @@
-//===- RealArithmetic.h - fp64 and native-dtype tensor arithmetic -*- C++ -*-===//
+//===- RealArithmetic.h - fp64 and native-dtype tensor arithmetic -*- C++
+//-*-===//
 //
 // The real-number arithmetic of the interpreter. Every op is computed in
 // double precision; in RealMode::Native the interpreter then rounds the op's
@@ -76,10 +77,13 @@ public:
     return f(vs);
   }
   /// Calls f(dstPart, srcPart) to update `dst` from `src`.
-  template <typename F> static void update(Value &dst, const Value &src, F &&f) {
+  template <typename F>
+  static void update(Value &dst, const Value &src, F &&f) {
     f(dst, src);
   }
-  static Value zeros(llvm::ArrayRef<int64_t> shape) { return Value(shape, 0.0); }
+  static Value zeros(llvm::ArrayRef<int64_t> shape) {
+    return Value(shape, 0.0);
+  }
   static llvm::ArrayRef<int64_t> shapeOf(const Value &v) { return v.shape; }
 
 private:

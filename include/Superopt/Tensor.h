@@ -192,11 +192,10 @@ Tensor<T> repeat(const Tensor<T> &x, llvm::ArrayRef<int64_t> repeats) {
 /// (n, c, kh*KW+kw, oh*OW+ow) is input (n, c, oh*sh - ph + kh*dh,
 /// ow*sw - pw + kw*dw), or `pad` where that falls outside the input.
 template <typename T>
-Tensor<T> im2col(const Tensor<T> &x, llvm::ArrayRef<int64_t> kernel,
-                 llvm::ArrayRef<int64_t> strides,
-                 llvm::ArrayRef<int64_t> padding,
-                 llvm::ArrayRef<int64_t> dilations, int64_t oh, int64_t ow,
-                 T pad) {
+Tensor<T>
+im2col(const Tensor<T> &x, llvm::ArrayRef<int64_t> kernel,
+       llvm::ArrayRef<int64_t> strides, llvm::ArrayRef<int64_t> padding,
+       llvm::ArrayRef<int64_t> dilations, int64_t oh, int64_t ow, T pad) {
   int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], w = x.shape[3];
   int64_t kh = kernel[0], kw = kernel[1];
   Tensor<T> r({n, c, kh * kw, oh * ow}, pad);

@@ -21,10 +21,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Semantics.h"
 #include "Dialect/Block/BlockOps.h"
 #include "Dialect/Kernel/KernelOps.h"
 #include "Dialect/Thread/ThreadOps.h"
+#include "Semantics.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -140,7 +140,8 @@ static LogicalResult accumulate(block::AccumOp accum, Arith &arith,
       llvm::append_range(stacked, Arith::shapeOf(tile));
       SmallVector<int64_t> shape(Arith::shapeOf(tile));
       auto lift = [&](const V &v) {
-        return Arith::apply(v, [&](const auto &t) { return reshape(t, stacked); });
+        return Arith::apply(v,
+                            [&](const auto &t) { return reshape(t, stacked); });
       };
       V a = lift(*state), b = lift(tile);
       V both = Arith::applyN({&a, &b}, [](auto ts) { return concat(ts, 0); });
@@ -249,8 +250,8 @@ LogicalResult mirage::superopt::evalBlockGraph(kernel::GraphDefOp op,
       const V &tile = tiles.get(saver.getTile());
       ArrayRef<int64_t> tileShape = Arith::shapeOf(tile);
       V &out = outputs[saver.getResult()];
-      SmallVector<int64_t> offsets = blockOffsets(
-          saver.getOmap(), blockIdx, tileShape, tileShape.size());
+      SmallVector<int64_t> offsets =
+          blockOffsets(saver.getOmap(), blockIdx, tileShape, tileShape.size());
       Arith::update(out, tile, [&](auto &dst, const auto &part) {
         insertSlice(dst, part, offsets);
       });

@@ -69,8 +69,8 @@ public:
   }
   /// Uniform in [0, m).
   uint64_t below(uint64_t m) {
-    return static_cast<uint64_t>(
-        (static_cast<unsigned __int128>(next()) * m) >> 64);
+    return static_cast<uint64_t>((static_cast<unsigned __int128>(next()) * m) >>
+                                 64);
   }
   /// Uniform in [-1, 1), rounded to `type`.
   double real(Type type) {
@@ -94,12 +94,10 @@ static LogicalResult checkSignatures(func::FuncOp original,
 }
 
 /// Runs the field tests; returns false if a test found a difference.
-static LogicalResult runFieldTests(func::FuncOp original,
-                                   func::FuncOp candidate,
-                                   const FieldFragment &fragA,
-                                   const FieldFragment &fragB,
-                                   const VerifierOptions &options,
-                                   VerificationReport &report) {
+static LogicalResult
+runFieldTests(func::FuncOp original, func::FuncOp candidate,
+              const FieldFragment &fragA, const FieldFragment &fragB,
+              const VerifierOptions &options, VerificationReport &report) {
   auto field = FieldPair::create(options.fieldBits);
   if (!field)
     return candidate.emitError(llvm::toString(field.takeError()));
@@ -109,10 +107,9 @@ static LogicalResult runFieldTests(func::FuncOp original,
   report.degree = std::max(fragA.degree, fragB.degree);
   report.applications = fragA.applications + fragB.applications;
   double k = std::max(1u, report.applications);
-  report.log2BoundPerTest =
-      std::min(0.0, 3.0 + std::log2(static_cast<double>(report.degree)) +
-                        4.0 * std::log2(k) -
-                        std::log2(static_cast<double>(field->q())));
+  report.log2BoundPerTest = std::min(
+      0.0, 3.0 + std::log2(static_cast<double>(report.degree)) +
+               4.0 * std::log2(k) - std::log2(static_cast<double>(field->q())));
   unsigned tests = options.fieldTests;
   if (tests == 0)
     tests = report.log2BoundPerTest < 0
@@ -212,8 +209,7 @@ compare(const RealTensor &want, const RealTensor &got, DtypeTolerance tol) {
   return {worst, std::nullopt};
 }
 
-static LogicalResult runRealTests(func::FuncOp original,
-                                  func::FuncOp candidate,
+static LogicalResult runRealTests(func::FuncOp original, func::FuncOp candidate,
                                   const VerifierOptions &options,
                                   VerificationReport &report) {
   Block &body = original.getBody().front();
@@ -245,10 +241,12 @@ static LogicalResult runRealTests(func::FuncOp original,
       report.fp64MaxRelError =
           std::max(report.fp64MaxRelError, err * fp64Tol.rtol);
       if (bad) {
-        report.mismatch = Mismatch{
-            "fp64", o, unflatten(*bad, want.shape),
-            formatDouble(want.data[*bad]), formatDouble((*refB)[o].data[*bad]),
-            "tolerance 1e-9 relative"};
+        report.mismatch = Mismatch{"fp64",
+                                   o,
+                                   unflatten(*bad, want.shape),
+                                   formatDouble(want.data[*bad]),
+                                   formatDouble((*refB)[o].data[*bad]),
+                                   "tolerance 1e-9 relative"};
         return success();
       }
       Type elementType = cast<ShapedType>(resultTypes[o]).getElementType();
@@ -285,8 +283,8 @@ mirage::superopt::verifyEquivalence(func::FuncOp original,
   FieldFragment fragB = analyzeFieldFragment(candidate);
   const FieldFragment &outside = fragA.isLax() ? fragB : fragA;
   if (fragA.isLax() && fragB.isLax()) {
-    if (failed(runFieldTests(original, candidate, fragA, fragB, options,
-                             report)))
+    if (failed(
+            runFieldTests(original, candidate, fragA, fragB, options, report)))
       return failure();
     if (report.mismatch)
       return report;

@@ -118,10 +118,10 @@ constexpr int64_t kRows = 16, kCols = 256;
 /// separately, so up to 2^32 terms never overflow. B comes packed as 32-bit
 /// residues: half the memory traffic, and the compiler uses the 32 x 32 ->
 /// 64-bit vector multiply.
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-static void matmulTileSmall(const uint64_t *A, const uint32_t *B, uint64_t *C,
-                            int64_t k, int64_t n, int64_t rows, int64_t cols,
-                            uint64_t m) {
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3",
+                             "default"))) static void
+matmulTileSmall(const uint64_t *A, const uint32_t *B, uint64_t *C, int64_t k,
+                int64_t n, int64_t rows, int64_t cols, uint64_t m) {
   uint64_t lo[kRows][kCols], hi[kRows][kCols];
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j)
@@ -155,9 +155,9 @@ static void matmulTileLarge(const uint64_t *A, const uint64_t *B, uint64_t *C,
   using u128 = unsigned __int128;
   unsigned bits = 64 - __builtin_clzll(m);
   int64_t interval =
-      bits <= 60 ? 16
-                 : std::clamp<int64_t>((int64_t(1) << (128 - 2 * bits)) - 1,
-                                       1, 16);
+      bits <= 60
+          ? 16
+          : std::clamp<int64_t>((int64_t(1) << (128 - 2 * bits)) - 1, 1, 16);
   std::vector<u128> acc(rows * cols, 0);
   for (int64_t kk = 0; kk < k; ++kk) {
     const uint64_t *brow = B + kk * n;
@@ -198,8 +198,8 @@ static Tensor<uint64_t> matmulMod(const Tensor<uint64_t> &a,
       for (int64_t j0 = 0; j0 < n; j0 += kCols) {
         int64_t r = std::min(kRows, rows - i0), cl = std::min(kCols, n - j0);
         if (small)
-          matmulTileSmall(A + i0 * k, packed.data() + j0, C + i0 * n + j0, k,
-                          n, r, cl, m);
+          matmulTileSmall(A + i0 * k, packed.data() + j0, C + i0 * n + j0, k, n,
+                          r, cl, m);
         else
           matmulTileLarge(A + i0 * k, B + j0, C + i0 * n + j0, k, n, r, cl, m);
       }
@@ -295,8 +295,7 @@ FieldTensor FieldArithmetic::unary(UnaryKind kind,
 
 /// Inverts every element of v in place with one exponentiation (Montgomery's
 /// batch inversion); zeros stay zero and set `zeroDivisor`.
-static void invertAll(std::vector<uint64_t> &v, uint64_t m,
-                      bool &zeroDivisor) {
+static void invertAll(std::vector<uint64_t> &v, uint64_t m, bool &zeroDivisor) {
   std::vector<uint64_t> prefix(v.size());
   uint64_t acc = 1;
   for (size_t i = 0; i < v.size(); ++i) {

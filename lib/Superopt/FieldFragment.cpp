@@ -59,24 +59,27 @@ static FieldRole classify(Operation *op, int64_t &power) {
     return p.value_or(ArrayRef<double>());
   };
   return TypeSwitch<Operation *, FieldRole>(op)
-      .template Case<graph::ExpOp, graph::SqrtOp, graph::SquareOp, graph::SiluOp,
-            graph::GeluOp, graph::ReluOp, graph::ClampOp, graph::ScalarMulOp,
-            graph::PowOp>([&](auto u) {
-        return unaryRole(u.getKind(), u.getKindParams(), power);
-      })
-      .template Case<kernel::UnaryOp, block::UnaryOp, thread::UnaryOp>([&](auto u) {
-        return unaryRole(u.getKind(), params(u.getParams()), power);
-      })
+      .template Case<graph::ExpOp, graph::SqrtOp, graph::SquareOp,
+                     graph::SiluOp, graph::GeluOp, graph::ReluOp,
+                     graph::ClampOp, graph::ScalarMulOp, graph::PowOp>(
+          [&](auto u) {
+            return unaryRole(u.getKind(), u.getKindParams(), power);
+          })
+      .template Case<kernel::UnaryOp, block::UnaryOp, thread::UnaryOp>(
+          [&](auto u) {
+            return unaryRole(u.getKind(), params(u.getParams()), power);
+          })
       .template Case<graph::MatmulOp, kernel::MatmulOp, block::MatmulOp,
-            graph::Conv2DOp, kernel::Conv2DOp>(
+                     graph::Conv2DOp, kernel::Conv2DOp>(
           [](auto) { return FieldRole::Product; })
       .template Case<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp,
-            kernel::BinaryOp, block::BinaryOp, thread::BinaryOp>([](auto b) {
-        BinaryKind kind = b.getKind();
-        return kind == BinaryKind::mul || kind == BinaryKind::div
-                   ? FieldRole::Product
-                   : FieldRole::Linear;
-      })
+                     kernel::BinaryOp, block::BinaryOp, thread::BinaryOp>(
+          [](auto b) {
+            BinaryKind kind = b.getKind();
+            return kind == BinaryKind::mul || kind == BinaryKind::div
+                       ? FieldRole::Product
+                       : FieldRole::Linear;
+          })
       .template Case<graph::ReduceSumOp>([](auto) { return FieldRole::Linear; })
       .template Case<graph::ReduceMaxOp, graph::MaxPool2DOp>(
           [](auto) { return FieldRole::NoSemantics; })
@@ -97,7 +100,7 @@ static FieldRole classify(Operation *op, int64_t &power) {
       .template Case<graph::RMSNormOp, kernel::RMSNormOp>(
           [](auto) { return FieldRole::RMSNorm; })
       .template Case<kernel::GraphDefOp, thread::FusedOp, block::YieldOp,
-            thread::YieldOp, func::ReturnOp>(
+                     thread::YieldOp, func::ReturnOp>(
           [](auto) { return FieldRole::Plumbing; })
       .template Default([](Operation *) { return FieldRole::Linear; });
 }
@@ -105,9 +108,10 @@ static FieldRole classify(Operation *op, int64_t &power) {
 namespace {
 class Analysis {
 public:
-  explicit Analysis(FieldFragment &result) : result(result) {}
+  Analysis(func::FuncOp func, FieldFragment &result)
+      : func(func), result(result) {}
 
-  void run(func::FuncOp func) {
+  void run() {
     Block &body = func.getBody().front();
     for (Value arg : body.getArguments())
       degree[arg] = 1;
@@ -195,7 +199,7 @@ private:
       if (result.needExponent.insert(v).second)
         worklist.push_back(v);
     };
-    root->walk([&](Operation *op) {
+    func->walk([&](Operation *op) {
       int64_t power = 1;
       FieldRole role = classify(op, power);
       if (role == FieldRole::Exp || role == FieldRole::Softmax)
@@ -231,10 +235,7 @@ private:
     }
   }
 
-public:
-  Operation *root = nullptr;
-
-private:
+  func::FuncOp func;
   FieldFragment &result;
   DenseMap<Value, uint64_t> degree;
 };
@@ -242,8 +243,6 @@ private:
 
 FieldFragment mirage::superopt::analyzeFieldFragment(func::FuncOp func) {
   FieldFragment result;
-  Analysis analysis(result);
-  analysis.root = func;
-  analysis.run(func);
+  Analysis(func, result).run();
   return result;
 }

@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "CompositeOps.h"
-#include "MovementOps.h"
 #include "Dialect/Graph/GraphOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -36,54 +35,44 @@ LogicalResult mirage::superopt::evalGraphOp(Operation *op, Arith &arith,
       .template Case<graph::MatmulOp>([&](auto mm) {
         return result(arith.matmul(in(mm.getLhs()), in(mm.getRhs())));
       })
-      .template Case<graph::ExpOp, graph::SqrtOp, graph::SquareOp, graph::SiluOp,
-            graph::GeluOp, graph::ReluOp, graph::ClampOp, graph::ScalarMulOp,
-            graph::PowOp>([&](auto u) {
-        return unary(u.getKind(), u.getKindParams(), u.getInput());
-      })
+      .template Case<graph::ExpOp, graph::SqrtOp, graph::SquareOp,
+                     graph::SiluOp, graph::GeluOp, graph::ReluOp,
+                     graph::ClampOp, graph::ScalarMulOp, graph::PowOp>(
+          [&](auto u) {
+            return unary(u.getKind(), u.getKindParams(), u.getInput());
+          })
       .template Case<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp>(
           [&](auto b) {
             return result(
                 arith.binary(b.getKind(), in(b.getLhs()), in(b.getRhs())));
           })
       .template Case<graph::ReduceSumOp, graph::ReduceMaxOp>([&](auto r) {
-        ReduceKind kind = isa<graph::ReduceSumOp>(op) ? ReduceKind::sum
-                                                      : ReduceKind::max;
+        ReduceKind kind =
+            isa<graph::ReduceSumOp>(op) ? ReduceKind::sum : ReduceKind::max;
         if (!arith.hasSemantics(kind))
           return noSemantics();
         return result(arith.reduce(kind, in(r.getInput()),
                                    static_cast<int64_t>(r.getDim())));
       })
-      .template Case<graph::RMSNormOp>([&](auto n) {
-        return result(rmsNorm(arith, in(n.getInput()),
-                              n.getEps().convertToDouble()));
-      })
-      .template Case<graph::SoftmaxOp>([&](auto s) {
-        return result(
-            arith.softmax(in(s.getInput()), static_cast<int64_t>(s.getDim())));
-      })
+      .template Case<graph::RMSNormOp>(
+          [&](auto n) { return evalRMSNorm(n, arith, env); })
+      .template Case<graph::SoftmaxOp>(
+          [&](auto s) { return evalSoftmax(s, arith, env); })
       .template Case<graph::TransposeOp>(
           [&](auto t) { return evalTranspose(t, arith, env); })
       .template Case<graph::ReshapeOp, graph::BroadcastOp>([&](auto r) {
         return evalReshape(r, arith, env, isa<graph::BroadcastOp>(op));
       })
-      .template Case<graph::RepeatOp>([&](auto r) { return evalRepeat(r, arith, env); })
-      .template Case<graph::ConcatOp>([&](auto c) { return evalConcat(c, arith, env); })
-      .template Case<graph::SplitOp>([&](auto s) { return evalSplit(s, arith, env); })
-      .template Case<graph::Conv2DOp>([&](auto c) {
-        return result(conv2d(arith, in(c.getInput()), in(c.getWeight()),
-                             c.getStrides(), c.getPadding(), c.getDilations(),
-                             static_cast<int64_t>(c.getGroups()),
-                             staticShape(c.getResult())));
-      })
-      .template Case<graph::MaxPool2DOp, graph::AvgPool2DOp>([&](auto p) {
-        if (p.getKind() == PoolKind::max &&
-            !arith.hasSemantics(ReduceKind::max))
-          return noSemantics();
-        return result(pool2d(arith, p.getKind(), in(p.getInput()),
-                             p.getKernel(), p.getStrides(), p.getPadding(),
-                             staticShape(p.getResult())));
-      })
+      .template Case<graph::RepeatOp>(
+          [&](auto r) { return evalRepeat(r, arith, env); })
+      .template Case<graph::ConcatOp>(
+          [&](auto c) { return evalConcat(c, arith, env); })
+      .template Case<graph::SplitOp>(
+          [&](auto s) { return evalSplit(s, arith, env); })
+      .template Case<graph::Conv2DOp>(
+          [&](auto c) { return evalConv2D(c, arith, env); })
+      .template Case<graph::MaxPool2DOp, graph::AvgPool2DOp>(
+          [&](auto p) { return evalPool2D(p, p.getKind(), arith, env); })
       .template Default([&](Operation *) {
         return op->emitOpError("has no semantics in the interpreter");
       });

@@ -103,9 +103,7 @@ mirage::superopt::interpretReal(func::FuncOp func, ArrayRef<RealTensor> inputs,
   return run(func, inputs, arith);
 }
 
-FailureOr<SmallVector<FieldTensor>>
-mirage::superopt::interpretField(func::FuncOp func,
-                                 ArrayRef<FieldTensor> inputs,
-                                 FieldArithmetic &arith) {
+FailureOr<SmallVector<FieldTensor>> mirage::superopt::interpretField(
+    func::FuncOp func, ArrayRef<FieldTensor> inputs, FieldArithmetic &arith) {
   return run(func, inputs, arith);
 }

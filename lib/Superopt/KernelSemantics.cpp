@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "CompositeOps.h"
-#include "MovementOps.h"
 #include "Dialect/Kernel/KernelOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -51,36 +50,25 @@ LogicalResult mirage::superopt::evalKernelOp(Operation *op, Arith &arith,
         return result(arith.reduce(r.getKind(), in(r.getInput()),
                                    static_cast<int64_t>(r.getDim())));
       })
-      .template Case<kernel::RMSNormOp>([&](auto n) {
-        return result(rmsNorm(arith, in(n.getInput()),
-                              n.getEps().convertToDouble()));
-      })
-      .template Case<kernel::SoftmaxOp>([&](auto s) {
-        return result(
-            arith.softmax(in(s.getInput()), static_cast<int64_t>(s.getDim())));
-      })
+      .template Case<kernel::RMSNormOp>(
+          [&](auto n) { return evalRMSNorm(n, arith, env); })
+      .template Case<kernel::SoftmaxOp>(
+          [&](auto s) { return evalSoftmax(s, arith, env); })
       .template Case<kernel::TransposeOp>(
           [&](auto t) { return evalTranspose(t, arith, env); })
       .template Case<kernel::ReshapeOp, kernel::BroadcastOp>([&](auto r) {
         return evalReshape(r, arith, env, isa<kernel::BroadcastOp>(op));
       })
-      .template Case<kernel::RepeatOp>([&](auto r) { return evalRepeat(r, arith, env); })
-      .template Case<kernel::ConcatOp>([&](auto c) { return evalConcat(c, arith, env); })
-      .template Case<kernel::SplitOp>([&](auto s) { return evalSplit(s, arith, env); })
-      .template Case<kernel::Conv2DOp>([&](auto c) {
-        return result(conv2d(arith, in(c.getInput()), in(c.getWeight()),
-                             c.getStrides(), c.getPadding(), c.getDilations(),
-                             static_cast<int64_t>(c.getGroups()),
-                             staticShape(c.getResult())));
-      })
-      .template Case<kernel::Pool2DOp>([&](auto p) {
-        if (p.getKind() == PoolKind::max &&
-            !arith.hasSemantics(ReduceKind::max))
-          return noSemantics();
-        return result(pool2d(arith, p.getKind(), in(p.getInput()),
-                             p.getKernel(), p.getStrides(), p.getPadding(),
-                             staticShape(p.getResult())));
-      })
+      .template Case<kernel::RepeatOp>(
+          [&](auto r) { return evalRepeat(r, arith, env); })
+      .template Case<kernel::ConcatOp>(
+          [&](auto c) { return evalConcat(c, arith, env); })
+      .template Case<kernel::SplitOp>(
+          [&](auto s) { return evalSplit(s, arith, env); })
+      .template Case<kernel::Conv2DOp>(
+          [&](auto c) { return evalConv2D(c, arith, env); })
+      .template Case<kernel::Pool2DOp>(
+          [&](auto p) { return evalPool2D(p, p.getKind(), arith, env); })
       .template Default([&](Operation *) {
         return op->emitOpError("has no semantics in the interpreter");
       });

@@ -1,4 +1,5 @@
-//===- MovementOps.h - data-movement ops of the graph and kernel levels -*- C++ -*-===//
+//===- MovementOps.h - data-movement ops of the graph and kernel levels -*- C++
+//-*-===//
 //
 // Private to lib/Superopt. The graph and kernel levels have the same
 // data-movement ops with the same accessors (graph.transpose and
@@ -22,10 +23,9 @@ template <typename Arith, typename TransposeOp>
 mlir::LogicalResult evalTranspose(TransposeOp op, Arith &arith,
                                   ValueEnv<Arith> &env) {
   return bindResult(arith, env, op.getResult(),
-              Arith::apply(env.get(op.getInput()),
-                           [&](const auto &x) {
-                             return transpose(x, op.getPerm());
-                           }));
+                    Arith::apply(env.get(op.getInput()), [&](const auto &x) {
+                      return transpose(x, op.getPerm());
+                    }));
 }
 
 /// Reshape and broadcast: the result type says what to do.
@@ -34,21 +34,18 @@ mlir::LogicalResult evalReshape(OpT op, Arith &arith, ValueEnv<Arith> &env,
                                 bool isBroadcast) {
   llvm::ArrayRef<int64_t> to = staticShape(op.getResult());
   return bindResult(arith, env, op.getResult(),
-              Arith::apply(env.get(op.getInput()),
-                           [&](const auto &x) {
-                             return isBroadcast ? broadcastTo(x, to)
-                                                : reshape(x, to);
-                           }));
+                    Arith::apply(env.get(op.getInput()), [&](const auto &x) {
+                      return isBroadcast ? broadcastTo(x, to) : reshape(x, to);
+                    }));
 }
 
 template <typename Arith, typename RepeatOp>
 mlir::LogicalResult evalRepeat(RepeatOp op, Arith &arith,
                                ValueEnv<Arith> &env) {
   return bindResult(arith, env, op.getResult(),
-              Arith::apply(env.get(op.getInput()),
-                           [&](const auto &x) {
-                             return repeat(x, op.getRepeats());
-                           }));
+                    Arith::apply(env.get(op.getInput()), [&](const auto &x) {
+                      return repeat(x, op.getRepeats());
+                    }));
 }
 
 template <typename Arith, typename ConcatOp>
@@ -58,9 +55,9 @@ mlir::LogicalResult evalConcat(ConcatOp op, Arith &arith,
   for (mlir::Value v : op.getInputs())
     parts.push_back(&env.get(v));
   int64_t dim = op.getDim();
-  return bindResult(arith, env, op.getResult(),
-              Arith::applyN(parts,
-                            [&](auto ts) { return concat(ts, dim); }));
+  return bindResult(
+      arith, env, op.getResult(),
+      Arith::applyN(parts, [&](auto ts) { return concat(ts, dim); }));
 }
 
 template <typename Arith, typename SplitOp>

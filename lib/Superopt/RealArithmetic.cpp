@@ -92,7 +92,9 @@ RealTensor RealArithmetic::matmul(const Value &a, const Value &b) const {
   return c;
 }
 
-static double gelu(double x) { return 0.5 * x * (1.0 + std::erf(x * M_SQRT1_2)); }
+static double gelu(double x) {
+  return 0.5 * x * (1.0 + std::erf(x * M_SQRT1_2));
+}
 
 RealTensor RealArithmetic::unary(UnaryKind kind, llvm::ArrayRef<double> params,
                                  const Value &x) const {

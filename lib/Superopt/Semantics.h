@@ -1,4 +1,5 @@
-//===- Semantics.h - the per-level evaluators of the interpreter -*- C++ -*-===//
+//===- Semantics.h - the per-level evaluators of the interpreter -*- C++
+//-*-===//
 //
 // Private to lib/Superopt. Each level's semantics is one file, templated over
 // the arithmetic (RealArithmetic or FieldArithmetic) and explicitly
@@ -72,8 +73,8 @@ mlir::LogicalResult evalThreadFused(thread::FusedOp op, Arith &arith,
 /// arithmetic. Fails, with a diagnostic at v's op, if the computed shape is
 /// not v's static shape: a bug in the interpreter, never silently ignored.
 template <typename Arith>
-mlir::LogicalResult bindResult(Arith &arith, ValueEnv<Arith> &env, mlir::Value v,
-                         typename Arith::Value value) {
+mlir::LogicalResult bindResult(Arith &arith, ValueEnv<Arith> &env,
+                               mlir::Value v, typename Arith::Value value) {
   mlir::Type type = v.getType();
   llvm::ArrayRef<int64_t> expected;
   if (auto shaped = llvm::dyn_cast<mlir::ShapedType>(type))
@@ -81,9 +82,9 @@ mlir::LogicalResult bindResult(Arith &arith, ValueEnv<Arith> &env, mlir::Value v
   if (Arith::shapeOf(value) != expected) {
     mlir::Operation *owner = v.getDefiningOp();
     mlir::Location loc = owner ? owner->getLoc() : v.getLoc();
-    return mlir::emitError(loc) << "interpreter computed a value of shape ["
-                                << Arith::shapeOf(value) << "] for type "
-                                << type;
+    return mlir::emitError(loc)
+           << "interpreter computed a value of shape [" << Arith::shapeOf(value)
+           << "] for type " << type;
   }
   arith.round(value, mlir::getElementTypeOrSelf(type));
   env.set(v, std::move(value));

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Semantics.h"
 #include "Dialect/Thread/ThreadOps.h"
+#include "Semantics.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;

@@ -1,4 +1,5 @@
-//===- VerifyEquivalence.cpp - checks candidate functions against originals ===//
+//===- VerifyEquivalence.cpp - checks candidate functions against originals
+//===//
 
 #include "Superopt/EquivalenceVerifier.h"
 #include "Transforms/Passes.h"
@@ -99,8 +100,9 @@ struct VerifyEquivalencePass
           << "); equivalence is checked by floating point only, a weaker "
              "guarantee";
     if (report->equivalent) {
-      mlir::emitRemark(cand.getLoc(), "@") << cand.getSymName() << " is equivalent to @"
-                           << orig.getSymName() << ": " << report->summary();
+      mlir::emitRemark(cand.getLoc(), "@")
+          << cand.getSymName() << " is equivalent to @" << orig.getSymName()
+          << ": " << report->summary();
       return success();
     }
     const Mismatch &m = *report->mismatch;
