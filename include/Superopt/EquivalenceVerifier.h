@@ -25,6 +25,7 @@
 #define MIRAGE_SUPEROPT_EQUIVALENCEVERIFIER_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/raw_ostream.h"
 #include <optional>
 #include <string>
 
@@ -39,6 +40,8 @@ struct VerifierOptions {
   /// Random input sets for the floating-point check.
   unsigned realTests = 1;
   uint64_t seed = 0;
+  /// Where to print a line per test as it finishes (null: quiet).
+  llvm::raw_ostream *progress = nullptr;
 };
 
 /// Relative and absolute (scaled by the largest reference magnitude)

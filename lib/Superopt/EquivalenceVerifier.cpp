@@ -171,6 +171,11 @@ runFieldTests(func::FuncOp original, func::FuncOp candidate,
           return success();
         }
       }
+      if (options.progress)
+        *options.progress << llvm::formatv(
+            "verify-equivalence: @{0} vs @{1}: finite-field test {2}/{3} "
+            "agrees\n",
+            candidate.getSymName(), original.getSymName(), t + 1, tests);
       break;
     }
   }
@@ -234,6 +239,12 @@ static LogicalResult runRealTests(func::FuncOp original, func::FuncOp candidate,
     if (failed(native))
       return failure();
     report.realTests = t + 1;
+    if (options.progress)
+      *options.progress << llvm::formatv(
+          "verify-equivalence: @{0} vs @{1}: fp64 and native run {2}/{3} "
+          "done\n",
+          candidate.getSymName(), original.getSymName(), t + 1,
+          options.realTests);
     for (unsigned o = 0; o < refA->size(); ++o) {
       const RealTensor &want = (*refA)[o];
       DtypeTolerance fp64Tol{1e-9, 1e-9};

@@ -33,6 +33,8 @@ struct VerifyEquivalencePass
     options.fieldTests = fieldTests;
     options.realTests = realTests;
     options.seed = seed;
+    if (progress)
+      options.progress = &llvm::errs();
     if (fieldBits < 31 || fieldBits > 62) {
       module.emitError("field-bits must be in [31, 62], got ")
           << static_cast<uint64_t>(fieldBits);
