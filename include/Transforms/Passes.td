@@ -63,6 +63,36 @@ def VerifyEquivalence : Pass<"verify-equivalence", "::mlir::ModuleOp"> {
     Option<"realTests", "real-tests", "unsigned", "1",
            "Random input sets for the floating-point check">,
     Option<"seed", "seed", "uint64_t", "0", "Seed of the random inputs">,
+    Option<"progress", "progress", "bool", "false",
+           "Print a line on stderr as each test finishes">,
+  ];
+}
+
+def EstimateCost : Pass<"estimate-cost", "::mlir::ModuleOp"> {
+  let summary = "Estimates each kernel's run time with the analytic cost model";
+  let description = [{
+    Costs every kernel-dialect op (and every graph-dialect op, as the
+    predefined kernel of the default schedule) of every function with the
+    roofline model of docs/CostModel.md for `target` (`sm_80`: A100,
+    `sm_90`: H100), after applying the `calibration` file if one is given.
+    It emits one remark per kernel (time, what bounds it, device-memory, L2
+    and shared-memory bytes, FLOPs, shared memory per block) and one per
+    function (the total), and an error at a graph-defined kernel whose block
+    graph needs more shared memory per block or more registers per thread
+    than the target has. The module is not changed.
+
+    ```
+    $ mirage-opt f.mlir --estimate-cost="target=sm_90" -o /dev/null
+    f.mlir:3:8: remark: kernel.matmul: 20.29 us on sm_90, memory-bound; ...
+    f.mlir:1:1: remark: @f: 20.29 us on sm_90 in 1 kernel(s)
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", "\"sm_80\"",
+           "GPU target: sm_80 (A100) or sm_90 (H100)">,
+    Option<"calibration", "calibration", "std::string", "\"\"",
+           "JSON file overriding the target's constants and giving measured "
+           "kernel times (docs/CostModel.md)">,
   ];
 }
 
