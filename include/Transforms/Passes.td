@@ -96,4 +96,29 @@ def EstimateCost : Pass<"estimate-cost", "::mlir::ModuleOp"> {
   ];
 }
 
+def FuseThreadChains : Pass<"fuse-thread-chains"> {
+  let summary = "Fuses chains of elementwise block ops into thread.fused ops";
+  let description = [{
+    Mirage's rule-based thread-level fusion. In every block graph
+    (`kernel.graph_def`), each connected group of two or more elementwise
+    block ops (`block.unary`, `block.binary`, linked by def-use edges) becomes
+    one `thread.fused` op whose body holds the matching `thread.unary` and
+    `thread.binary` ops. A group never crosses a `block.accum`, so it lies
+    wholly in the for-loop body or wholly after the loop.
+
+    The fused op's inputs are the group's outside tile operands
+    (deduplicated, in order of first use); its results are the group's
+    values used outside the group, in op order. Inputs broadcast to the
+    common shape S of the group's results, so a group may hold ops on
+    smaller tiles (the RMSNorm tail `scale`, `sqrt` on 16x1 then `div` to
+    16x64 is one group, the row values recomputed per element) as long as
+    every value used outside the group has shape S. Otherwise, the group is
+    split into the groups of ops with equal result shapes. The fused op takes
+    the place of the group's last op; a group with an outside use before
+    that op is left unfused. A lone elementwise op is left as is. The pass
+    fails with an error if a rewritten block graph does not verify.
+  }];
+  let dependentDialects = ["::mirage::thread::ThreadDialect"];
+}
+
 #endif // MIRAGE_TRANSFORMS_PASSES_TD

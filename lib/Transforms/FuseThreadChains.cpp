@@ -1,0 +1,197 @@
+//===- FuseThreadChains.cpp - rule-based thread-level fusion --------------===//
+//
+// Replaces each connected group of two or more elementwise block ops
+// (block.unary, block.binary) of a block graph by one thread.fused op that
+// computes the group element by element in registers. See Passes.td for the
+// rule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Dialect/Block/BlockOps.h"
+#include "Dialect/Graph/ShapeRules.h"
+#include "Dialect/Thread/ThreadOps.h"
+#include "Transforms/Passes.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mirage {
+#define GEN_PASS_DEF_FUSETHREADCHAINS
+#include "Transforms/Passes.h.inc"
+} // namespace mirage
+
+using namespace mlir;
+using namespace mirage;
+using mirage::block::TileType;
+
+namespace {
+
+bool isElementwise(Operation *op) {
+  return isa<block::UnaryOp, block::BinaryOp>(op);
+}
+
+ArrayRef<int64_t> tileShape(Value v) {
+  return cast<TileType>(v.getType()).getShape();
+}
+
+/// Splits the elementwise ops of `body` into connected groups (def-use edges
+/// between elementwise ops; with `sameShape`, only between ops whose results
+/// have equal shapes), each group in block order, groups ordered by their
+/// first op.
+SmallVector<SmallVector<Operation *>>
+connectedGroups(ArrayRef<Operation *> ops, bool sameShape) {
+  llvm::EquivalenceClasses<Operation *> classes;
+  llvm::SmallPtrSet<Operation *, 16> members(ops.begin(), ops.end());
+  for (Operation *op : ops) {
+    classes.insert(op);
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || !members.contains(def))
+        continue;
+      if (sameShape && tileShape(operand) != tileShape(op->getResult(0)))
+        continue;
+      classes.unionSets(def, op);
+    }
+  }
+  llvm::MapVector<Operation *, SmallVector<Operation *>> byLeader;
+  for (Operation *op : ops)
+    byLeader[classes.getLeaderValue(op)].push_back(op);
+  SmallVector<SmallVector<Operation *>> groups;
+  for (auto &entry : byLeader)
+    groups.push_back(std::move(entry.second));
+  return groups;
+}
+
+/// Fuses `group` (in block order) into one thread.fused op if the rule allows
+/// it; returns whether it did.
+bool fuseGroup(ArrayRef<Operation *> group) {
+  if (group.size() < 2)
+    return false;
+  llvm::SmallPtrSet<Operation *, 16> inGroup(group.begin(), group.end());
+  Operation *last = group.back();
+
+  // Outside operands (deduplicated, in order of first use) and the values
+  // used outside the group (in op order).
+  llvm::SetVector<Value> inputs;
+  SmallVector<Value> exposed;
+  for (Operation *op : group) {
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || !inGroup.contains(def))
+        inputs.insert(operand);
+    }
+    Value result = op->getResult(0);
+    bool usedOutside = false;
+    for (Operation *user : result.getUsers()) {
+      if (inGroup.contains(user))
+        continue;
+      usedOutside = true;
+      // The fused op replaces the group at its last op: every outside use
+      // must come after it.
+      Operation *ancestor = last->getBlock()->findAncestorOpInBlock(*user);
+      if (!ancestor || !last->isBeforeInBlock(ancestor))
+        return false;
+    }
+    if (usedOutside)
+      exposed.push_back(result);
+  }
+  if (exposed.empty())
+    return false;
+
+  // The inputs broadcast to the common shape, which every result must have.
+  Shape common(tileShape(inputs[0]));
+  for (Value input : inputs.getArrayRef().drop_front()) {
+    FailureOr<Shape> next =
+        inferBroadcastShape(std::nullopt, common, tileShape(input));
+    if (failed(next))
+      return false;
+    common = *next;
+  }
+  for (Value result : exposed)
+    if (tileShape(result) != ArrayRef<int64_t>(common))
+      return false;
+
+  OpBuilder builder(last);
+  SmallVector<Type> resultTypes;
+  for (Value result : exposed)
+    resultTypes.push_back(result.getType());
+  auto fused = thread::FusedOp::create(builder, last->getLoc(), resultTypes,
+                                       inputs.getArrayRef());
+  SmallVector<Type> argTypes;
+  SmallVector<Location> argLocs;
+  for (Value input : inputs) {
+    argTypes.push_back(cast<TileType>(input.getType()).getElementType());
+    argLocs.push_back(input.getLoc());
+  }
+  Block *body =
+      builder.createBlock(&fused.getBody(), {}, argTypes, argLocs);
+  IRMapping scalars;
+  for (auto [input, arg] : llvm::zip(inputs, body->getArguments()))
+    scalars.map(input, arg);
+  for (Operation *op : group) {
+    Type elem = cast<TileType>(op->getResult(0).getType()).getElementType();
+    Value scalar;
+    if (auto unary = dyn_cast<block::UnaryOp>(op))
+      scalar = thread::UnaryOp::create(builder, op->getLoc(), elem,
+                                       unary.getKindAttr(),
+                                       scalars.lookup(unary.getInput()),
+                                       unary.getParamsAttr());
+    else {
+      auto binary = cast<block::BinaryOp>(op);
+      scalar = thread::BinaryOp::create(builder, op->getLoc(), elem,
+                                        binary.getKindAttr(),
+                                        scalars.lookup(binary.getLhs()),
+                                        scalars.lookup(binary.getRhs()));
+    }
+    scalars.map(op->getResult(0), scalar);
+  }
+  SmallVector<Value> yielded;
+  for (Value result : exposed)
+    yielded.push_back(scalars.lookup(result));
+  thread::YieldOp::create(builder, last->getLoc(), yielded);
+
+  for (auto [result, replacement] : llvm::zip(exposed, fused.getResults()))
+    result.replaceAllUsesWith(replacement);
+  for (Operation *op : llvm::reverse(group))
+    op->erase();
+  return true;
+}
+
+void fuseBlockGraph(Block &graph) {
+  SmallVector<Operation *> elementwise;
+  for (Operation &op : graph)
+    if (isElementwise(&op))
+      elementwise.push_back(&op);
+  for (ArrayRef<Operation *> group :
+       connectedGroups(elementwise, /*sameShape=*/false)) {
+    if (group.size() < 2 || fuseGroup(group))
+      continue;
+    // The broadcasting group does not fuse as a whole: fuse its parts of
+    // equal result shape instead.
+    for (ArrayRef<Operation *> part :
+         connectedGroups(group, /*sameShape=*/true))
+      fuseGroup(part);
+  }
+}
+
+struct FuseThreadChainsPass
+    : mirage::impl::FuseThreadChainsBase<FuseThreadChainsPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> graphs;
+    getOperation()->walk([&](block::BlockGraphOpInterface graph) {
+      graphs.push_back(graph);
+    });
+    for (Operation *op : graphs) {
+      fuseBlockGraph(cast<block::BlockGraphOpInterface>(op).getBlockGraph());
+      if (failed(verify(op))) {
+        op->emitError("fuse-thread-chains produced an invalid block graph");
+        return signalPassFailure();
+      }
+    }
+  }
+};
+
+} // namespace
