@@ -23,6 +23,10 @@
 
 namespace mirage::superopt {
 
+/// Checks that `func` can be run: it has a body of one block. Emits a
+/// diagnostic at the function otherwise.
+mlir::LogicalResult checkInterpretable(mlir::func::FuncOp func);
+
 /// Runs `func` on `inputs` (one per argument, shapes as the argument types)
 /// in fp64 or, for RealMode::Native, in the program's own dtypes (inputs are
 /// rounded to their argument's dtype first). On failure (an op without

@@ -287,7 +287,9 @@ FailureOr<VerificationReport>
 mirage::superopt::verifyEquivalence(func::FuncOp original,
                                     func::FuncOp candidate,
                                     const VerifierOptions &options) {
-  if (failed(checkSignatures(original, candidate)))
+  if (failed(checkInterpretable(original)) ||
+      failed(checkInterpretable(candidate)) ||
+      failed(checkSignatures(original, candidate)))
     return failure();
   VerificationReport report;
   FieldFragment fragA = analyzeFieldFragment(original);

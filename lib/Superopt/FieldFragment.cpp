@@ -112,6 +112,8 @@ public:
       : func(func), result(result) {}
 
   void run() {
+    if (func.isExternal() || !func.getBody().hasOneBlock())
+      return reject(func, "the function has no single-block body");
     Block &body = func.getBody().front();
     for (Value arg : body.getArguments())
       degree[arg] = 1;

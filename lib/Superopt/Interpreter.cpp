@@ -23,16 +23,22 @@ static std::string formatShape(ArrayRef<int64_t> shape) {
   return s;
 }
 
-template <typename Arith>
-static FailureOr<SmallVector<typename Arith::Value>>
-run(func::FuncOp func, ArrayRef<typename Arith::Value> inputs, Arith &arith) {
-  using V = typename Arith::Value;
+LogicalResult mirage::superopt::checkInterpretable(func::FuncOp func) {
   if (func.isExternal())
     return func.emitError("cannot interpret '")
            << func.getSymName() << "': it has no body";
   if (!func.getBody().hasOneBlock())
     return func.emitError("cannot interpret '")
            << func.getSymName() << "': a µGraph function has one block";
+  return success();
+}
+
+template <typename Arith>
+static FailureOr<SmallVector<typename Arith::Value>>
+run(func::FuncOp func, ArrayRef<typename Arith::Value> inputs, Arith &arith) {
+  using V = typename Arith::Value;
+  if (failed(checkInterpretable(func)))
+    return failure();
   Block &body = func.getBody().front();
   if (inputs.size() != body.getNumArguments())
     return func.emitError("'")
