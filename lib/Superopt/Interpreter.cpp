@@ -30,6 +30,21 @@ LogicalResult mirage::superopt::checkInterpretable(func::FuncOp func) {
   if (!func.getBody().hasOneBlock())
     return func.emitError("cannot interpret '")
            << func.getSymName() << "': a µGraph function has one block";
+  auto isStaticTensor = [](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    return tensor && tensor.hasStaticShape();
+  };
+  FunctionType type = func.getFunctionType();
+  for (auto [i, t] : llvm::enumerate(type.getInputs()))
+    if (!isStaticTensor(t))
+      return func.emitError("argument #")
+             << i << " of '" << func.getSymName()
+             << "' is not a statically shaped tensor";
+  for (auto [i, t] : llvm::enumerate(type.getResults()))
+    if (!isStaticTensor(t))
+      return func.emitError("result #")
+             << i << " of '" << func.getSymName()
+             << "' is not a statically shaped tensor";
   return success();
 }
 
@@ -47,11 +62,7 @@ run(func::FuncOp func, ArrayRef<typename Arith::Value> inputs, Arith &arith) {
 
   ValueEnv<Arith> env;
   for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-    auto type = dyn_cast<RankedTensorType>(arg.getType());
-    if (!type || !type.hasStaticShape())
-      return func.emitError("argument #")
-             << i << " of '" << func.getSymName()
-             << "' is not a statically shaped tensor";
+    auto type = cast<RankedTensorType>(arg.getType());
     if (Arith::shapeOf(inputs[i]) != type.getShape())
       return func.emitError("input #")
              << i << " has shape " << formatShape(Arith::shapeOf(inputs[i]))

@@ -32,3 +32,13 @@ func.func private @external(%x: tensor<4xf32>) -> tensor<4xf32>
 func.func @e(%x: tensor<4xf32>) -> tensor<4xf32> attributes {mirage.equivalent_to = @external} {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// expected-error @+1 {{argument #1 of 'f' is not a statically shaped tensor}}
+func.func @f(%x: tensor<4xf32>, %n: i32) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+func.func @g(%x: tensor<4xf32>, %n: i32) -> tensor<4xf32> attributes {mirage.equivalent_to = @f} {
+  return %x : tensor<4xf32>
+}
