@@ -12,6 +12,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/Path.h"
+#include "MicroGraphTest.h"
 #include "gtest/gtest.h"
 #include <chrono>
 
@@ -40,23 +41,8 @@ GpuTarget target(llvm::StringRef name) {
   return std::move(*t);
 }
 
-class CostModelTest : public ::testing::Test {
+class CostModelTest : public mirage::testing::MicroGraphTest {
 protected:
-  CostModelTest() {
-    mlir::DialectRegistry registry;
-    registerMirageDialects(registry);
-    registry.insert<mlir::func::FuncDialect>();
-    ctx.appendDialectRegistry(registry);
-    ctx.loadAllAvailableDialects();
-  }
-
-  bool parse(llvm::StringRef src) {
-    module = mlir::parseSourceString<mlir::ModuleOp>(src, &ctx);
-    return bool(module);
-  }
-  mlir::func::FuncOp fn(llvm::StringRef name) {
-    return module->lookupSymbol<mlir::func::FuncOp>(name);
-  }
   /// The first op of function `name`.
   mlir::Operation *firstOp(llvm::StringRef name) {
     mlir::func::FuncOp f = fn(name);
@@ -73,8 +59,6 @@ protected:
     return c ? "" : llvm::toString(c.takeError());
   }
 
-  mlir::MLIRContext ctx;
-  mlir::OwningOpRef<mlir::ModuleOp> module;
 };
 
 constexpr const char *kPredefined = R"mlir(

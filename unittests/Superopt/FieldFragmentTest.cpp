@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "MicroGraphTest.h"
 #include "gtest/gtest.h"
 
 using namespace mirage;
@@ -15,23 +16,8 @@ namespace {
 
 using Shape = std::vector<int64_t>;
 
-class FieldFragmentTest : public ::testing::Test {
+class FieldFragmentTest : public mirage::testing::MicroGraphTest {
 protected:
-  FieldFragmentTest() {
-    mlir::DialectRegistry registry;
-    registerMirageDialects(registry);
-    registry.insert<mlir::func::FuncDialect>();
-    ctx.appendDialectRegistry(registry);
-    ctx.loadAllAvailableDialects();
-  }
-
-  bool parse(llvm::StringRef src) {
-    module = mlir::parseSourceString<mlir::ModuleOp>(src, &ctx);
-    return bool(module);
-  }
-  mlir::func::FuncOp fn(llvm::StringRef name) {
-    return module->lookupSymbol<mlir::func::FuncOp>(name);
-  }
   /// The index-th op of type OpT in `func`, in walk order.
   template <typename OpT>
   OpT nthOp(mlir::func::FuncOp func, unsigned index) {
@@ -44,8 +30,6 @@ protected:
     return found;
   }
 
-  mlir::MLIRContext ctx;
-  mlir::OwningOpRef<mlir::ModuleOp> module;
 };
 
 TEST_F(FieldFragmentTest, ExpOfExpIsNotLax) {

@@ -12,6 +12,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "MicroGraphTest.h"
 #include "gtest/gtest.h"
 #include <algorithm>
 #include <cmath>
@@ -24,25 +25,8 @@ namespace {
 
 using Shape = std::vector<int64_t>;
 
-class InterpreterTest : public ::testing::Test {
+class InterpreterTest : public mirage::testing::MicroGraphTest {
 protected:
-  InterpreterTest() {
-    mlir::DialectRegistry registry;
-    registerMirageDialects(registry);
-    registry.insert<mlir::func::FuncDialect>();
-    ctx.appendDialectRegistry(registry);
-    ctx.loadAllAvailableDialects();
-  }
-
-  /// Parses `src` (verified) into the module held by the fixture.
-  bool parse(llvm::StringRef src) {
-    module = mlir::parseSourceString<mlir::ModuleOp>(src, &ctx);
-    return bool(module);
-  }
-  mlir::func::FuncOp fn(llvm::StringRef name) {
-    return module->lookupSymbol<mlir::func::FuncOp>(name);
-  }
-
   /// Runs `name`; an interpreter failure is a test failure.
   std::vector<RealTensor> run(llvm::StringRef name,
                               std::vector<RealTensor> inputs,
@@ -58,8 +42,6 @@ protected:
     return std::vector<RealTensor>(result->begin(), result->end());
   }
 
-  mlir::MLIRContext ctx;
-  mlir::OwningOpRef<mlir::ModuleOp> module;
   std::mt19937_64 rng{2024};
 };
 
