@@ -19,13 +19,19 @@ inline llvm::ArrayRef<int64_t> staticShape(mlir::Value v) {
   return llvm::cast<mlir::ShapedType>(v.getType()).getShape();
 }
 
+/// An op with one input whose result is `move` applied to each part of it.
+template <typename Arith, typename OpT, typename Move>
+mlir::LogicalResult evalMove(OpT op, Arith &arith, ValueEnv<Arith> &env,
+                             Move &&move) {
+  return bindResult(arith, env, op.getResult(),
+                    Arith::apply(env.get(op.getInput()), move));
+}
+
 template <typename Arith, typename TransposeOp>
 mlir::LogicalResult evalTranspose(TransposeOp op, Arith &arith,
                                   ValueEnv<Arith> &env) {
-  return bindResult(arith, env, op.getResult(),
-                    Arith::apply(env.get(op.getInput()), [&](const auto &x) {
-                      return transpose(x, op.getPerm());
-                    }));
+  return evalMove(op, arith, env,
+                  [&](const auto &x) { return transpose(x, op.getPerm()); });
 }
 
 /// Reshape and broadcast: the result type says what to do.
@@ -33,19 +39,16 @@ template <typename Arith, typename OpT>
 mlir::LogicalResult evalReshape(OpT op, Arith &arith, ValueEnv<Arith> &env,
                                 bool isBroadcast) {
   llvm::ArrayRef<int64_t> to = staticShape(op.getResult());
-  return bindResult(arith, env, op.getResult(),
-                    Arith::apply(env.get(op.getInput()), [&](const auto &x) {
-                      return isBroadcast ? broadcastTo(x, to) : reshape(x, to);
-                    }));
+  return evalMove(op, arith, env, [&](const auto &x) {
+    return isBroadcast ? broadcastTo(x, to) : reshape(x, to);
+  });
 }
 
 template <typename Arith, typename RepeatOp>
 mlir::LogicalResult evalRepeat(RepeatOp op, Arith &arith,
                                ValueEnv<Arith> &env) {
-  return bindResult(arith, env, op.getResult(),
-                    Arith::apply(env.get(op.getInput()), [&](const auto &x) {
-                      return repeat(x, op.getRepeats());
-                    }));
+  return evalMove(op, arith, env,
+                  [&](const auto &x) { return repeat(x, op.getRepeats()); });
 }
 
 template <typename Arith, typename ConcatOp>
