@@ -66,7 +66,6 @@ public:
   /// inconclusive and should be repeated with other inputs.
   bool hitZeroDivisor() const { return zeroDivisor; }
 
-  bool hasSemantics(UnaryKind, llvm::ArrayRef<double>) const { return true; }
   bool hasSemantics(ReduceKind kind) const { return kind == ReduceKind::sum; }
 
   Value matmul(const Value &a, const Value &b) const;

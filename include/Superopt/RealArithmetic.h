@@ -49,7 +49,6 @@ public:
     return mode == RealMode::Native && !elementType.isF64();
   }
 
-  bool hasSemantics(UnaryKind, llvm::ArrayRef<double>) const { return true; }
   bool hasSemantics(ReduceKind) const { return true; }
 
   /// [B..., M, K] x [B..., K, N] -> [B..., M, N].
