@@ -121,4 +121,72 @@ def FuseThreadChains : Pass<"fuse-thread-chains"> {
   let dependentDialects = ["::mirage::thread::ThreadDialect"];
 }
 
+def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
+  let summary = "Searches each graph function for a faster equivalent µGraph";
+  let description = [{
+    Splits every function's graph ops into subprograms the search handles
+    (runs of matmul, elementwise, sum, rms_norm and softmax ops, at most
+    `max-subprogram-ops` each; other ops keep the default schedule), searches
+    each for the µGraph of least estimated time on `target`, verifies it
+    against the subprogram, and replaces the subprogram by it. The result is
+    at the kernel, block and thread levels. docs/Search.md describes the
+    search space, the pruning and the budgets.
+
+    Each subprogram gets a remark: kernels before and after, estimated times,
+    states explored and pruned, block graphs found, candidates costed and
+    verified, search time, and the verification method and bound.
+
+    ```
+    $ mirage-opt f.mlir --superoptimize="target=sm_90"
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", "\"sm_90\"",
+           "GPU target: sm_80 (A100) or sm_90 (H100)">,
+    Option<"calibration", "calibration", "std::string", "\"\"",
+           "Cost-model calibration file (docs/CostModel.md)">,
+    Option<"kernelOps", "kernel-ops", "unsigned", "5",
+           "Most kernels in a µGraph">,
+    Option<"blockOps", "block-ops", "unsigned", "11",
+           "Most block ops in a graph-defined kernel (inputs and output "
+           "included)">,
+    Option<"gridDims", "grid-dims", "unsigned", "2",
+           "Most grid dimensions of a graph-defined kernel (1 to 3)">,
+    ListOption<"gridSizes", "grid-sizes", "int64_t",
+               "Candidate sizes of a grid dimension (default: every divisor "
+               "from 2 to 1024 of the partitioned extent)">,
+    ListOption<"forloopRanges", "forloop-ranges", "int64_t",
+               "Candidate for-loop ranges (default: every divisor from 2 to "
+               "128 of the walked extent)">,
+    Option<"timeBudget", "time-budget", "double", "60",
+           "Seconds of search per subprogram before keeping the best so far">,
+    Option<"stateBudget", "state-budget", "uint64_t", "50000000",
+           "Search states per subprogram before keeping the best so far">,
+    Option<"pruning", "pruning", "bool", "true",
+           "Abstract-expression pruning (off only for the ablation)">,
+    Option<"threads", "threads", "unsigned", "0",
+           "Search threads (0: MLIR's thread pool; 1 or "
+           "--mlir-disable-threading: the calling thread)">,
+    Option<"maxSubprogramOps", "max-subprogram-ops", "unsigned", "8",
+           "Most graph ops in one searched subprogram">,
+    Option<"threadFusion", "thread-fusion", "bool", "true",
+           "Fuse elementwise chains into thread.fused ops afterwards">,
+    Option<"cache", "cache", "bool", "true",
+           "Reuse and store results in the on-disk cache">,
+    Option<"cacheDir", "cache-dir", "std::string", "\"\"",
+           "Cache directory (default: $MIRAGE_CACHE_DIR, else "
+           "~/.cache/mirage-opt)">,
+    Option<"fieldBits", "field-bits", "unsigned", "31",
+           "Bits of the verifier's exponent prime q (31 to 62)">,
+    Option<"seed", "seed", "uint64_t", "0",
+           "Seed of the verifier's random inputs">,
+    Option<"progress", "progress", "bool", "false",
+           "Print a line on stderr per search task and verification">,
+  ];
+  let dependentDialects = ["::mirage::kernel::KernelDialect",
+                           "::mirage::block::BlockDialect",
+                           "::mirage::thread::ThreadDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // MIRAGE_TRANSFORMS_PASSES_TD

@@ -160,7 +160,9 @@ bool fuseGroup(ArrayRef<Operation *> group) {
   return true;
 }
 
-void fuseBlockGraph(Block &graph) {
+} // namespace
+
+void mirage::fuseBlockGraph(Block &graph) {
   SmallVector<Operation *> elementwise;
   for (Operation &op : graph)
     if (isElementwise(&op))
@@ -177,6 +179,7 @@ void fuseBlockGraph(Block &graph) {
   }
 }
 
+namespace {
 struct FuseThreadChainsPass
     : mirage::impl::FuseThreadChainsBase<FuseThreadChainsPass> {
   void runOnOperation() override {

@@ -86,31 +86,38 @@ struct PoolToKernel : OpConversionPattern<GraphOp> {
   }
 };
 
+} // namespace
+
+void mirage::populateGraphToKernelPatterns(RewritePatternSet &patterns) {
+  patterns.add<
+      SameFormToKernel<graph::MatmulOp, kernel::MatmulOp>,
+      SameFormToKernel<graph::RMSNormOp, kernel::RMSNormOp>,
+      SameFormToKernel<graph::SoftmaxOp, kernel::SoftmaxOp>,
+      SameFormToKernel<graph::TransposeOp, kernel::TransposeOp>,
+      SameFormToKernel<graph::ReshapeOp, kernel::ReshapeOp>,
+      SameFormToKernel<graph::BroadcastOp, kernel::BroadcastOp>,
+      SameFormToKernel<graph::RepeatOp, kernel::RepeatOp>,
+      SameFormToKernel<graph::ConcatOp, kernel::ConcatOp>,
+      SameFormToKernel<graph::SplitOp, kernel::SplitOp>,
+      SameFormToKernel<graph::Conv2DOp, kernel::Conv2DOp>,
+      UnaryToKernel<graph::ExpOp>, UnaryToKernel<graph::SqrtOp>,
+      UnaryToKernel<graph::SquareOp>, UnaryToKernel<graph::SiluOp>,
+      UnaryToKernel<graph::GeluOp>, UnaryToKernel<graph::ReluOp>,
+      UnaryToKernel<graph::ClampOp>, UnaryToKernel<graph::ScalarMulOp>,
+      UnaryToKernel<graph::PowOp>, BinaryToKernel<graph::AddOp>,
+      BinaryToKernel<graph::SubOp>, BinaryToKernel<graph::MulOp>,
+      BinaryToKernel<graph::DivOp>, ReduceToKernel<graph::ReduceSumOp>,
+      ReduceToKernel<graph::ReduceMaxOp>, PoolToKernel<graph::MaxPool2DOp>,
+      PoolToKernel<graph::AvgPool2DOp>>(patterns.getContext());
+}
+
+namespace {
 struct GraphToKernelPass
     : public mirage::impl::GraphToKernelBase<GraphToKernelPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    patterns.add<
-        SameFormToKernel<graph::MatmulOp, kernel::MatmulOp>,
-        SameFormToKernel<graph::RMSNormOp, kernel::RMSNormOp>,
-        SameFormToKernel<graph::SoftmaxOp, kernel::SoftmaxOp>,
-        SameFormToKernel<graph::TransposeOp, kernel::TransposeOp>,
-        SameFormToKernel<graph::ReshapeOp, kernel::ReshapeOp>,
-        SameFormToKernel<graph::BroadcastOp, kernel::BroadcastOp>,
-        SameFormToKernel<graph::RepeatOp, kernel::RepeatOp>,
-        SameFormToKernel<graph::ConcatOp, kernel::ConcatOp>,
-        SameFormToKernel<graph::SplitOp, kernel::SplitOp>,
-        SameFormToKernel<graph::Conv2DOp, kernel::Conv2DOp>,
-        UnaryToKernel<graph::ExpOp>, UnaryToKernel<graph::SqrtOp>,
-        UnaryToKernel<graph::SquareOp>, UnaryToKernel<graph::SiluOp>,
-        UnaryToKernel<graph::GeluOp>, UnaryToKernel<graph::ReluOp>,
-        UnaryToKernel<graph::ClampOp>, UnaryToKernel<graph::ScalarMulOp>,
-        UnaryToKernel<graph::PowOp>, BinaryToKernel<graph::AddOp>,
-        BinaryToKernel<graph::SubOp>, BinaryToKernel<graph::MulOp>,
-        BinaryToKernel<graph::DivOp>, ReduceToKernel<graph::ReduceSumOp>,
-        ReduceToKernel<graph::ReduceMaxOp>, PoolToKernel<graph::MaxPool2DOp>,
-        PoolToKernel<graph::AvgPool2DOp>>(ctx);
+    populateGraphToKernelPatterns(patterns);
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<graph::GraphDialect>();

@@ -1,0 +1,254 @@
+//===- SearchTarget.cpp - expressions, index variables and op menu --------===//
+
+#include "SearchTarget.h"
+#include "Dialect/Kernel/KernelOps.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::superopt;
+
+ExprId superopt::unaryExpr(AbstractExprContext &ctx, const UnaryChoice &op,
+                           ExprId x) {
+  switch (op.kind) {
+  case UnaryKind::square:
+    return ctx.mul(x, x);
+  case UnaryKind::scale:
+    return ctx.scale(op.params[0], x);
+  default:
+    break;
+  }
+  std::string name = stringifyUnaryKind(op.kind).str();
+  for (double p : op.params)
+    name += ":" + std::to_string(p);
+  return ctx.apply(name, x);
+}
+
+ExprId superopt::binaryExpr(AbstractExprContext &ctx, BinaryKind kind,
+                            ExprId lhs, ExprId rhs) {
+  switch (kind) {
+  case BinaryKind::add:
+    return ctx.add(lhs, rhs);
+  case BinaryKind::sub:
+    return ctx.sub(lhs, rhs);
+  case BinaryKind::mul:
+    return ctx.mul(lhs, rhs);
+  case BinaryKind::div:
+    return ctx.div(lhs, rhs);
+  }
+  llvm_unreachable("unknown binary kind");
+}
+
+static UnaryChoice choiceOf(kernel::UnaryOp op) {
+  UnaryChoice c{op.getKind(), {}};
+  if (auto params = op.getParams())
+    c.params.assign(params->begin(), params->end());
+  return c;
+}
+
+namespace {
+/// Union-find over (value, dim) slots.
+struct DimSlots {
+  llvm::EquivalenceClasses<unsigned> classes;
+  static unsigned slot(unsigned value, unsigned dim) { return value * 8 + dim; }
+  void join(unsigned a, unsigned da, unsigned b, unsigned db) {
+    classes.unionSets(slot(a, da), slot(b, db));
+  }
+};
+} // namespace
+
+FailureOr<SearchTarget> SearchTarget::analyze(func::FuncOp func) {
+  SearchTarget t;
+  t.func = func;
+  Block &body = func.getBody().front();
+  auto addValue = [&](Value v, Operation *producer) -> LogicalResult {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || type.getRank() > 8)
+      return emitError(v.getLoc()) << "µGraph search: unsupported value type "
+                                   << v.getType();
+    TargetValue tv;
+    tv.value = v;
+    tv.producer = producer;
+    tv.shape.assign(type.getShape().begin(), type.getShape().end());
+    t.indexOf[v] = t.values.size();
+    t.values.push_back(std::move(tv));
+    return success();
+  };
+  for (BlockArgument arg : body.getArguments())
+    if (failed(addValue(arg, nullptr)))
+      return failure();
+  t.numArguments = body.getNumArguments();
+
+  DimSlots slots;
+  llvm::DenseSet<unsigned> reducedSlots;
+  auto idx = [&](Value v) { return t.indexOf.lookup(v); };
+  // Dimensions of `a` and `r` aligned at the trailing end, joined where
+  // the sizes agree (a size-1 operand dim broadcasts and stays apart).
+  auto joinElementwise = [&](Value a, Value r) {
+    unsigned ai = idx(a), ri = idx(r);
+    auto as = t.values[ai].shape, rs = t.values[ri].shape;
+    for (size_t k = 1; k <= as.size(); ++k)
+      if (as[as.size() - k] == rs[rs.size() - k])
+        slots.join(ai, as.size() - k, ri, rs.size() - k);
+  };
+
+  auto &menu = t;
+  auto addUnary = [&](UnaryChoice c) {
+    if (!llvm::is_contained(menu.unaryOps, c))
+      menu.unaryOps.push_back(std::move(c));
+  };
+  auto addBinary = [&](BinaryKind k) {
+    if (!llvm::is_contained(menu.binaryOps, k))
+      menu.binaryOps.push_back(k);
+  };
+
+  for (Operation &op : body.without_terminator()) {
+    if (op.getNumResults() != 1)
+      return op.emitOpError("is not handled by the µGraph search");
+    if (failed(addValue(op.getResult(0), &op)))
+      return failure();
+    unsigned r = idx(op.getResult(0));
+    unsigned rank = t.values[r].shape.size();
+    LogicalResult handled =
+        llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+            .Case([&](kernel::UnaryOp u) {
+              addUnary(choiceOf(u));
+              joinElementwise(u.getInput(), u.getResult());
+              return success();
+            })
+            .Case([&](kernel::BinaryOp b) {
+              addBinary(b.getKind());
+              joinElementwise(b.getLhs(), b.getResult());
+              joinElementwise(b.getRhs(), b.getResult());
+              return success();
+            })
+            .Case([&](kernel::ReduceOp red) -> LogicalResult {
+              if (red.getKind() != ReduceKind::sum)
+                return failure();
+              menu.hasReduce = true;
+              unsigned in = idx(red.getInput());
+              for (unsigned d = 0; d < rank; ++d)
+                if (d != red.getDim())
+                  slots.join(in, d, r, d);
+              reducedSlots.insert(DimSlots::slot(in, red.getDim()));
+              return success();
+            })
+            .Case([&](kernel::MatmulOp mm) -> LogicalResult {
+              menu.hasMatmul = true;
+              unsigned a = idx(mm.getLhs()), b = idx(mm.getRhs());
+              if (t.values[a].shape.size() != rank ||
+                  t.values[b].shape.size() != rank)
+                return failure();
+              for (unsigned d = 0; d + 2 < rank; ++d) {
+                slots.join(a, d, r, d);
+                slots.join(b, d, r, d);
+              }
+              slots.join(a, rank - 2, r, rank - 2);
+              slots.join(b, rank - 1, r, rank - 1);
+              slots.join(a, rank - 1, b, rank - 2);
+              reducedSlots.insert(DimSlots::slot(a, rank - 1));
+              return success();
+            })
+            .Case([&](kernel::RMSNormOp n) -> LogicalResult {
+              if (!n.getEps().isZero())
+                return failure();
+              double size = t.values[r].shape.back();
+              addUnary({UnaryKind::square, {}});
+              addUnary({UnaryKind::scale, {1.0 / size}});
+              addUnary({UnaryKind::sqrt, {}});
+              addBinary(BinaryKind::div);
+              menu.hasReduce = true;
+              joinElementwise(n.getInput(), n.getResult());
+              reducedSlots.insert(DimSlots::slot(r, rank - 1));
+              return success();
+            })
+            .Case([&](kernel::SoftmaxOp s) {
+              addUnary({UnaryKind::exp, {}});
+              addBinary(BinaryKind::div);
+              menu.hasReduce = true;
+              joinElementwise(s.getInput(), s.getResult());
+              reducedSlots.insert(DimSlots::slot(r, s.getDim()));
+              return success();
+            })
+            .Default([](Operation *) { return failure(); });
+    if (failed(handled))
+      return op.emitOpError("is not handled by the µGraph search");
+  }
+  for (Value v : body.getTerminator()->getOperands())
+    t.values[idx(v)].isOutput = true;
+
+  // Number the classes; size-1 dimensions get no variable.
+  llvm::DenseMap<unsigned, int> varOfLeader;
+  for (auto [i, tv] : llvm::enumerate(t.values)) {
+    tv.vars.assign(tv.shape.size(), -1);
+    for (auto [d, size] : llvm::enumerate(tv.shape)) {
+      if (size == 1)
+        continue;
+      unsigned leader = slots.classes.getOrInsertLeaderValue(
+          DimSlots::slot(i, d));
+      auto [it, inserted] = varOfLeader.try_emplace(leader, t.varExtent.size());
+      if (inserted) {
+        t.varExtent.push_back(size);
+        t.varReduced.push_back(false);
+      }
+      tv.vars[d] = it->second;
+    }
+  }
+  for (unsigned s : reducedSlots) {
+    const TargetValue &tv = t.values[s / 8];
+    int v = tv.vars[s % 8];
+    if (v >= 0)
+      t.varReduced[v] = true;
+  }
+  // A variable joined to dims of different sizes would mean broken IR.
+  for (const TargetValue &tv : t.values)
+    for (auto [d, v] : llvm::enumerate(tv.vars))
+      if (v >= 0 && t.varExtent[v] != tv.shape[d])
+        return emitError(tv.value.getLoc())
+               << "µGraph search: inconsistent index sizes";
+
+  AbstractExprContext ctx;
+  for (auto [tv, expr] : llvm::zip(t.values, t.buildExprs(ctx)))
+    tv.expr = expr;
+  return t;
+}
+
+SmallVector<ExprId> SearchTarget::buildExprs(AbstractExprContext &ctx) const {
+  const auto &vals = values;
+  SmallVector<ExprId> exprs;
+  for (unsigned i = 0; i < numArguments; ++i)
+    exprs.push_back(ctx.input(i));
+  auto e = [&](Value v) { return exprs[indexOf.lookup(v)]; };
+  for (unsigned i = numArguments; i < vals.size(); ++i) {
+    Operation *op = vals[i].producer;
+    ExprId x =
+        llvm::TypeSwitch<Operation *, ExprId>(op)
+            .Case([&](kernel::UnaryOp u) {
+              return unaryExpr(ctx, choiceOf(u), e(u.getInput()));
+            })
+            .Case([&](kernel::BinaryOp b) {
+              return binaryExpr(ctx, b.getKind(), e(b.getLhs()), e(b.getRhs()));
+            })
+            .Case([&](kernel::ReduceOp red) {
+              int64_t n = vals[indexOf.lookup(red.getInput())].shape[red.getDim()];
+              return ctx.sum(n, e(red.getInput()));
+            })
+            .Case([&](kernel::MatmulOp mm) {
+              int64_t k = vals[indexOf.lookup(mm.getLhs())].shape.back();
+              return ctx.sum(k, ctx.mul(e(mm.getLhs()), e(mm.getRhs())));
+            })
+            .Case([&](kernel::RMSNormOp n) {
+              ExprId x = e(n.getInput());
+              int64_t size = vals[i].shape.back();
+              ExprId meanSq = ctx.scale(1.0 / size, ctx.sum(size, ctx.mul(x, x)));
+              return ctx.div(x, ctx.apply("sqrt", meanSq));
+            })
+            .Case([&](kernel::SoftmaxOp s) {
+              ExprId ex = ctx.apply("exp", e(s.getInput()));
+              return ctx.div(ex, ctx.sum(vals[i].shape[s.getDim()], ex));
+            });
+    exprs.push_back(x);
+  }
+  return exprs;
+}
