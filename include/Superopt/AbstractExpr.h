@@ -34,6 +34,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -67,7 +68,6 @@ public:
   std::string str(ExprId expr) const;
   size_t size() const { return polys.size(); }
 
-private:
   using AtomId = uint32_t;
   enum class AtomKind : uint8_t { Input, Function, Inverse };
   struct Atom {
@@ -82,12 +82,15 @@ private:
   };
   using Poly = llvm::SmallVector<Monomial, 2>; // sorted, like terms merged
 
+private:
+
   ExprId intern(Poly poly);
   AtomId internAtom(AtomKind kind, uint32_t name, ExprId arg);
   ExprId atomExpr(AtomId atom);
   bool monomialFitsIn(const Monomial &e, const Monomial &t) const;
   bool termsFitIn(const Poly &e, const Poly &t, size_t from,
-                  llvm::SmallVectorImpl<bool> &used) const;
+                  llvm::SmallVectorImpl<bool> &used,
+                  std::optional<Monomial> &common) const;
   void print(ExprId expr, std::string &out) const;
   void printAtom(AtomId atom, std::string &out) const;
   static std::string key(const Poly &poly);

@@ -70,6 +70,8 @@ struct SearchStats {
   unsigned candidatesVerified = 0, candidatesRejected = 0;
   double searchSeconds = 0, verifySeconds = 0;
   bool timeBudgetHit = false, stateBudgetHit = false;
+  /// Block-level tasks stopped by their share of the time budget.
+  unsigned tasksCut = 0;
 };
 
 struct SearchResult {

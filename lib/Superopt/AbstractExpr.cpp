@@ -220,18 +220,50 @@ bool AbstractExprContext::monomialFitsIn(const Monomial &e,
          (includes(t.den, e.num) && includes(t.num, e.den));
 }
 
-/// Matches e's monomials [from, end) to distinct unused monomials of t.
+/// What t has beyond e: t = cofactor * e (same side of the fraction bar).
+static std::optional<AbstractExprContext::Monomial>
+cofactor(const AbstractExprContext::Monomial &e,
+         const AbstractExprContext::Monomial &t) {
+  if (t.reduction % e.reduction != 0 || !includes(t.num, e.num) ||
+      !includes(t.den, e.den))
+    return std::nullopt;
+  AbstractExprContext::Monomial c;
+  c.coef = t.coef / e.coef;
+  c.reduction = t.reduction / e.reduction;
+  std::set_difference(t.num.begin(), t.num.end(), e.num.begin(), e.num.end(),
+                      std::back_inserter(c.num));
+  std::set_difference(t.den.begin(), t.den.end(), e.den.begin(), e.den.end(),
+                      std::back_inserter(c.den));
+  return c;
+}
+
+/// Matches e's monomials [from, end) to distinct unused monomials of t, all
+/// with the same cofactor: t holds c * e as one factored subterm
+/// (distributivity), not just monomials that look alike.
 bool AbstractExprContext::termsFitIn(const Poly &e, const Poly &t, size_t from,
-                                     llvm::SmallVectorImpl<bool> &used) const {
+                                     llvm::SmallVectorImpl<bool> &used,
+                                     std::optional<Monomial> &common) const {
   if (from == e.size())
     return true;
   for (size_t j = 0; j < t.size(); ++j) {
-    if (used[j] || !monomialFitsIn(e[from], t[j]))
+    if (used[j])
       continue;
+    std::optional<Monomial> c = cofactor(e[from], t[j]);
+    if (!c)
+      continue;
+    bool first = !common;
+    if (!first && !(c->coef == common->coef &&
+                    c->reduction == common->reduction &&
+                    c->num == common->num && c->den == common->den))
+      continue;
+    if (first)
+      common = c;
     used[j] = true;
-    if (termsFitIn(e, t, from + 1, used))
+    if (termsFitIn(e, t, from + 1, used, common))
       return true;
     used[j] = false;
+    if (first)
+      common.reset();
   }
   return false;
 }
@@ -244,9 +276,13 @@ bool AbstractExprContext::isSubexpression(ExprId expr, ExprId target) {
   const Poly &e = polys[expr];
   const Poly &t = polys[target];
   bool result = false;
-  if (!e.empty() && e.size() <= t.size()) {
+  if (e.size() == 1) {
+    result = llvm::any_of(
+        t, [&](const Monomial &m) { return monomialFitsIn(e[0], m); });
+  } else if (!e.empty() && e.size() <= t.size()) {
     llvm::SmallVector<bool> used(t.size(), false);
-    result = termsFitIn(e, t, 0, used);
+    std::optional<Monomial> common;
+    result = termsFitIn(e, t, 0, used, common);
   }
   // Otherwise it may sit inside an atom's argument.
   for (size_t i = 0; i < t.size() && !result; ++i)

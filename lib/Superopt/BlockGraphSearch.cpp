@@ -3,6 +3,8 @@
 #include "BlockGraphSearch.h"
 #include "Dialect/Block/BlockOps.h"
 #include "Dialect/Kernel/KernelOps.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include <array>
 #include <functional>
@@ -61,9 +63,11 @@ class BlockGraphEnumerator {
 public:
   BlockGraphEnumerator(const SearchTarget &t, const BlockGoal &goal,
                        const SearchOptions &o, SearchBudget &budget,
+                       std::chrono::steady_clock::time_point sliceEnd,
                        SmallVectorImpl<BlockGraph> &found,
                        BlockSearchCounts &counts)
-      : t(t), goal(goal), o(o), budget(budget), found(found), counts(counts) {
+      : t(t), goal(goal), o(o), budget(budget), sliceEnd(sliceEnd),
+        found(found), counts(counts) {
     exprs = t.buildExprs(ctx);
     goalExpr = exprs[goal.goal];
     goalVars = t.values[goal.goal].vars;
@@ -73,10 +77,22 @@ public:
     }
   }
 
+  /// Iterative deepening on the op count: block graphs of the smallest
+  /// size that reaches the goal, and of one op more (which may read fewer
+  /// tensors or place a division after the loop), but not the many larger
+  /// variants that only recompute what is already there.
   void run() {
     if (goal.loopVar >= 0 && loopStep == 0)
       return;
-    chooseInputs(0);
+    std::optional<unsigned> smallest;
+    for (limit = 3; limit <= o.maxBlockOps; ++limit) {
+      chooseInputs(0);
+      if (!smallest && !found.empty())
+        smallest = limit;
+      if ((smallest && limit >= *smallest + 1) || counts.sliceHit ||
+          budget.exhausted())
+        break;
+    }
     budget.charge(pending);
   }
 
@@ -92,11 +108,15 @@ private:
   }
 
   bool tick() {
+    if (counts.sliceHit)
+      return false;
     ++counts.explored;
     if (++pending == 1024) {
       bool ok = budget.charge(pending);
       pending = 0;
-      return ok;
+      if (std::chrono::steady_clock::now() >= sliceEnd)
+        counts.sliceHit = true;
+      return ok && !counts.sliceHit;
     }
     return !budget.exhausted();
   }
@@ -124,7 +144,7 @@ private:
     chooseInputs(i + 1);
     unsigned value = goal.available[i];
     const TargetValue &tv = t.values[value];
-    if (nodes.size() + 2 > o.maxBlockOps || prunedByExpr(exprs[value]))
+    if (nodes.size() + 2 > limit || prunedByExpr(exprs[value]))
       return;
     // The loop variable must be one dimension of the tensor at most.
     if (goal.loopVar >= 0 && llvm::count(tv.vars, goal.loopVar) > 1)
@@ -170,6 +190,9 @@ private:
   }
 
   /// Tries `n` as the next op: legality was checked by the caller.
+  /// Ops are added in canonical order (non-decreasing keys, the key led by
+  /// the newest operand), so each block graph is generated once however
+  /// its independent ops could be ordered.
   void tryOp(BlockNode n, Key key) {
     if (key < keys.back() || duplicate(n) || prunedByExpr(n.expr))
       return;
@@ -188,6 +211,8 @@ private:
   }
 
   void recordOutputs() {
+    if (nodes.size() + 1 != limit)
+      return; // smaller graphs were found at a smaller limit
     for (unsigned i = numInputs; i < nodes.size(); ++i) {
       const BlockNode &n = nodes[i];
       if (n.expr != goalExpr || n.vars != goalVars ||
@@ -217,10 +242,10 @@ private:
       return;
     recordOutputs();
     // Room for one more op and the output saver?
-    if (nodes.size() + 2 > o.maxBlockOps)
+    if (nodes.size() + 2 > limit)
       return;
     unsigned unused = llvm::count(uses, 0u);
-    unsigned remainingOps = o.maxBlockOps - 1 - nodes.size();
+    unsigned remainingOps = limit - 1 - nodes.size();
     if (unused > remainingOps + 1)
       return;
 
@@ -336,6 +361,7 @@ private:
   const BlockGoal &goal;
   const SearchOptions &o;
   SearchBudget &budget;
+  std::chrono::steady_clock::time_point sliceEnd;
   SmallVectorImpl<BlockGraph> &found;
   BlockSearchCounts &counts;
 
@@ -349,6 +375,7 @@ private:
   SmallVector<unsigned> uses;
   SmallVector<Key> keys;
   unsigned numInputs = 0;
+  unsigned limit = 0; // block ops, output saver included
   uint64_t pending = 0;
 };
 
@@ -358,9 +385,11 @@ void superopt::enumerateBlockGraphs(const SearchTarget &target,
                                     const BlockGoal &goal,
                                     const SearchOptions &options,
                                     SearchBudget &budget,
+                                    std::chrono::steady_clock::time_point sliceEnd,
                                     SmallVectorImpl<BlockGraph> &found,
                                     BlockSearchCounts &counts) {
-  BlockGraphEnumerator(target, goal, options, budget, found, counts).run();
+  BlockGraphEnumerator(target, goal, options, budget, sliceEnd, found, counts)
+      .run();
 }
 
 std::string BlockGraph::str(const SearchTarget &target) const {
@@ -453,6 +482,8 @@ Operation *superopt::buildGraphDef(OpBuilder &builder, Location loc,
       dims.push_back(it == vars.end() ? block::GridMapAttr::kReplicate
                                       : it - vars.begin());
     }
+    if (dims.empty()) // a single block: one grid dimension of size 1
+      dims.push_back(block::GridMapAttr::kReplicate);
     return block::GridMapAttr::get(ctx, dims);
   };
 

@@ -62,12 +62,15 @@ struct BlockGoal {
 
 struct BlockSearchCounts {
   uint64_t explored = 0, pruned = 0;
+  /// The enumeration stopped at its own time slice (other tasks go on).
+  bool sliceHit = false;
 };
 
 /// Enumerates every block graph that computes the goal from the available
-/// tensors within the op limit.
+/// tensors within the op limit, until `sliceEnd` or the shared budget.
 void enumerateBlockGraphs(const SearchTarget &target, const BlockGoal &goal,
                           const SearchOptions &options, SearchBudget &budget,
+                          std::chrono::steady_clock::time_point sliceEnd,
                           llvm::SmallVectorImpl<BlockGraph> &found,
                           BlockSearchCounts &counts);
 

@@ -8,6 +8,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <mutex>
@@ -85,6 +86,7 @@ private:
   SmallVector<uint64_t> ancestorSets;
   SmallVector<double> predefinedUs; // per value: its default kernel
   SearchBudget budget;
+  std::atomic<unsigned> tasksLeft{0};
   std::mutex progressMutex;
   SearchStats stats;
 };
@@ -100,8 +102,19 @@ void Superoptimizer::runTask(Task &task) {
       goal.available.push_back(i);
   goal.loopVar = task.loopVar;
 
+  // Each task gets an equal share of the time left, so that one hard goal
+  // cannot starve the others; a task cut short keeps what it found.
+  double concurrency =
+      options.threadPool ? options.threadPool->getMaxConcurrency() : 1;
+  double left = std::chrono::duration<double>(budget.deadline - start).count();
+  unsigned waiting = tasksLeft.fetch_sub(1);
+  auto sliceEnd = start + std::chrono::duration_cast<Clock::duration>(
+                              std::chrono::duration<double>(
+                                  std::max(0.0, left) * concurrency /
+                                  std::max(1u, waiting)));
   SmallVector<BlockGraph> graphs;
-  enumerateBlockGraphs(t, goal, options, budget, graphs, task.counts);
+  enumerateBlockGraphs(t, goal, options, budget, sliceEnd, graphs,
+                       task.counts);
   task.graphs = graphs.size();
 
   // Instantiate every structure on every grid and rank by the cost model.
@@ -154,14 +167,14 @@ void Superoptimizer::runTask(Task &task) {
     *options.progress << llvm::formatv(
         "[superoptimize] goal %{0} from {1} tensors, loop {2}: {3} states "
         "({4} pruned), {5} block graphs, {6} instantiations, best {7} us, "
-        "{8:F2} s\n",
+        "{8:F2} s{9}\n",
         task.key.first, llvm::popcount(task.key.second),
         task.loopVar < 0 ? std::string("none")
                          : "over " + std::to_string(t.varExtent[task.loopVar]),
         task.counts.explored, task.counts.pruned, task.graphs, task.costed,
         task.options.empty() ? std::string("-")
                              : llvm::formatv("{0:F2}", task.options[0].costUs).str(),
-        secondsSince(start));
+        secondsSince(start), task.counts.sliceHit ? " (time slice over)" : "");
   }
 }
 
@@ -374,6 +387,12 @@ FailureOr<SearchResult> Superoptimizer::run() {
         tasks.push_back({key, loop, {}, {}, 0, 0});
     }
 
+  // Small goals first: they are cheap and their results are needed by most
+  // materializations.
+  std::stable_sort(tasks.begin(), tasks.end(), [](const Task &a, const Task &b) {
+    return llvm::popcount(a.key.second) < llvm::popcount(b.key.second);
+  });
+  tasksLeft = tasks.size();
   if (options.threadPool) {
     llvm::ThreadPoolTaskGroup group(*options.threadPool);
     for (Task &task : tasks)
@@ -388,6 +407,7 @@ FailureOr<SearchResult> Superoptimizer::run() {
     stats.statesPruned += task.counts.pruned;
     stats.blockGraphs += task.graphs;
     stats.candidatesCosted += task.costed;
+    stats.tasksCut += task.counts.sliceHit;
     auto &opts = goals[task.key].options;
     for (KernelOption &o : task.options)
       opts.push_back(std::move(o));
@@ -452,6 +472,31 @@ FailureOr<SearchResult> Superoptimizer::run() {
 
     result.best = buildFunction(
         (t.func.getSymName() + "_searched").str(), bestM, bestChosen);
+    // Each kernel was checked on random inputs; composed, it reads the
+    // values the other kernels really produce (e.g. attention scores whose
+    // exp overflows f16 without a max subtraction). Check the whole.
+    if (!bestChosen.empty()) {
+      auto checkStart = Clock::now();
+      FailureOr<VerificationReport> whole =
+          verifyEquivalence(defaultSchedule, result.best, options.verifier);
+      stats.verifySeconds += secondsSince(checkStart);
+      ++stats.candidatesVerified;
+      if (failed(whole))
+        return failure();
+      if (!whole->equivalent) {
+        if (options.progress) {
+          std::lock_guard<std::mutex> lock(progressMutex);
+          *options.progress << "[superoptimize] the composed µGraph was "
+                               "REJECTED ("
+                            << whole->summary() << "); dropping its kernels\n";
+        }
+        ++stats.candidatesRejected;
+        for (auto &[v, option] : bestChosen)
+          option->rejected = true;
+        result.best.erase();
+        continue;
+      }
+    }
     result.costUs = bestCost;
     for (auto &[v, option] : bestChosen) {
       if (!result.verification.empty())

@@ -93,22 +93,26 @@ SmallVector<Subprogram> SuperoptimizePass::split(func::FuncOp func) {
   }
   flush();
 
-  for (Subprogram &sub : subs) {
-    llvm::SmallPtrSet<Operation *, 8> inside(sub.ops.begin(), sub.ops.end());
-    llvm::SetVector<Value> inputs;
-    for (Operation *op : sub.ops)
-      for (Value operand : op->getOperands())
-        if (!inside.contains(operand.getDefiningOp()))
-          inputs.insert(operand);
-    sub.inputs = inputs.takeVector();
-    for (Operation *op : sub.ops)
-      for (Value result : op->getResults())
-        if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-              return !inside.contains(user);
-            }))
-          sub.outputs.push_back(result);
-  }
   return subs;
+}
+
+/// The values a subprogram reads and those read after it. Computed just
+/// before its search: earlier subprograms may have replaced its inputs.
+static void computeBoundary(Subprogram &sub) {
+  llvm::SmallPtrSet<Operation *, 8> inside(sub.ops.begin(), sub.ops.end());
+  llvm::SetVector<Value> inputs;
+  for (Operation *op : sub.ops)
+    for (Value operand : op->getOperands())
+      if (!inside.contains(operand.getDefiningOp()))
+        inputs.insert(operand);
+  sub.inputs = inputs.takeVector();
+  sub.outputs.clear();
+  for (Operation *op : sub.ops)
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return !inside.contains(user);
+          }))
+        sub.outputs.push_back(result);
 }
 
 std::string SuperoptimizePass::configKey() const {
@@ -151,6 +155,7 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
   MLIRContext *ctx = &getContext();
   Location loc = sub.ops.front()->getLoc();
   OpBuilder builder(ctx);
+  computeBoundary(sub);
 
   // The subprogram as a function of its own.
   builder.setInsertionPointToEnd(scratch.getBody());
