@@ -1,0 +1,100 @@
+//===- AbstractExprTest.cpp - normal form and subexpression tests ---------===//
+
+#include "Superopt/AbstractExpr.h"
+#include "gtest/gtest.h"
+
+using namespace mirage::superopt;
+
+namespace {
+
+class AbstractExprTest : public ::testing::Test {
+protected:
+  AbstractExprContext ctx;
+  AbstractExprContext::ExprId x = ctx.input(0), w = ctx.input(1),
+                              h = ctx.input(2);
+
+  /// rms_norm(x) over n elements, as the search target builds it.
+  AbstractExprContext::ExprId rmsNorm(AbstractExprContext::ExprId v,
+                                      int64_t n) {
+    auto meanSq = ctx.scale(1.0 / n, ctx.sum(n, ctx.mul(v, v)));
+    return ctx.div(v, ctx.apply("sqrt", meanSq));
+  }
+};
+
+TEST_F(AbstractExprTest, EquivalenceAxiomsGiveOneId) {
+  // Commutativity, associativity, distributivity.
+  EXPECT_EQ(ctx.add(x, w), ctx.add(w, x));
+  EXPECT_EQ(ctx.mul(ctx.mul(x, w), h), ctx.mul(x, ctx.mul(w, h)));
+  EXPECT_EQ(ctx.mul(x, ctx.add(w, h)), ctx.add(ctx.mul(x, w), ctx.mul(x, h)));
+  // sum(i, sum(j, e)) = sum(i*j, e); sum distributes and pulls out of mul.
+  EXPECT_EQ(ctx.sum(16, ctx.sum(256, x)), ctx.sum(4096, x));
+  EXPECT_EQ(ctx.sum(4, ctx.add(x, w)), ctx.add(ctx.sum(4, x), ctx.sum(4, w)));
+  EXPECT_EQ(ctx.mul(ctx.sum(4, x), w), ctx.sum(4, ctx.mul(x, w)));
+  EXPECT_EQ(ctx.sum(1, x), x);
+  // Division by an unreduced monomial moves its atoms across the bar.
+  EXPECT_EQ(ctx.div(ctx.div(x, w), h), ctx.div(x, ctx.mul(w, h)));
+  EXPECT_EQ(ctx.div(ctx.sum(8, x), w), ctx.sum(8, ctx.div(x, w)));
+}
+
+TEST_F(AbstractExprTest, NoCancellation) {
+  EXPECT_NE(ctx.div(ctx.mul(x, w), w), x);
+  EXPECT_NE(ctx.sum(8, x), x);
+  EXPECT_NE(ctx.apply("exp", ctx.add(x, w)),
+            ctx.mul(ctx.apply("exp", x), ctx.apply("exp", w)));
+  // Scalars are kept: a dropped 1/n is a different program.
+  EXPECT_NE(ctx.scale(0.25, x), x);
+  EXPECT_EQ(ctx.sub(x, x), ctx.scale(0.0, x));
+}
+
+TEST_F(AbstractExprTest, RMSNormMatmulFusion) {
+  // Target: rms_norm(X) W with K = 4096. The fused block graph computes
+  // sum(16, sum(256, X W)) / sqrt(sum(16, sum(256, X^2)) / 4096).
+  auto target = ctx.sum(4096, ctx.mul(rmsNorm(x, 4096), w));
+  auto tileMM = ctx.sum(256, ctx.mul(x, w));
+  auto tileSS = ctx.sum(256, ctx.mul(x, x));
+  auto accMM = ctx.sum(16, tileMM), accSS = ctx.sum(16, tileSS);
+  auto rms = ctx.apply("sqrt", ctx.scale(1.0 / 4096, accSS));
+  EXPECT_EQ(ctx.div(accMM, rms), target);
+  for (auto prefix : {x, w, ctx.mul(x, x), tileMM, tileSS, accMM, accSS,
+                      ctx.scale(1.0 / 4096, accSS), rms})
+    EXPECT_TRUE(ctx.isSubexpression(prefix, target)) << ctx.str(prefix);
+  // Dividing inside the loop, square roots of partial sums, or taking the
+  // root of the unscaled sum lead nowhere.
+  EXPECT_FALSE(ctx.isSubexpression(ctx.apply("sqrt", tileSS), target));
+  EXPECT_FALSE(ctx.isSubexpression(ctx.mul(w, w), target));
+  EXPECT_FALSE(ctx.isSubexpression(ctx.apply("sqrt", accSS), target));
+  EXPECT_FALSE(ctx.isSubexpression(ctx.apply("exp", x), target));
+  // A reduction larger than the target's cannot be undone.
+  EXPECT_FALSE(ctx.isSubexpression(ctx.sum(8192, ctx.mul(x, w)), target));
+}
+
+TEST_F(AbstractExprTest, SumsMustShareACofactor) {
+  // u = h + a (x - h) (nTrans): x - h is a subexpression, x + w is not,
+  // although each of its monomials looks like one of u's.
+  auto a = ctx.input(3);
+  auto u = ctx.add(h, ctx.mul(a, ctx.sub(x, h)));
+  EXPECT_TRUE(ctx.isSubexpression(ctx.sub(x, h), u));
+  EXPECT_FALSE(ctx.isSubexpression(ctx.add(x, h), u));
+  EXPECT_FALSE(ctx.isSubexpression(ctx.add(x, ctx.mul(a, h)), u));
+}
+
+TEST_F(AbstractExprTest, SoftmaxDenominatorIsAnAtom) {
+  // softmax(s) V with the row sum over 4096 keys.
+  auto e = ctx.apply("exp", ctx.sum(64, ctx.mul(x, w)));
+  auto target = ctx.sum(4096, ctx.mul(ctx.div(e, ctx.sum(4096, e)), h));
+  // FlashAttention order: both sums first, one division at the end.
+  EXPECT_EQ(ctx.div(ctx.sum(4096, ctx.mul(e, h)), ctx.sum(4096, e)), target);
+  EXPECT_TRUE(ctx.isSubexpression(ctx.sum(512, e), target));
+  EXPECT_TRUE(ctx.isSubexpression(ctx.sum(512, ctx.mul(e, h)), target));
+  EXPECT_FALSE(ctx.isSubexpression(ctx.apply("exp", x), target));
+}
+
+TEST_F(AbstractExprTest, AnswersAreCached) {
+  auto target = ctx.sum(4096, ctx.mul(rmsNorm(x, 4096), w));
+  size_t before = ctx.size();
+  for (int i = 0; i < 3; ++i)
+    EXPECT_TRUE(ctx.isSubexpression(ctx.mul(x, w), target));
+  EXPECT_EQ(ctx.size(), before + 1); // only x*w was new
+}
+
+} // namespace
