@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""µGraph search benchmark: runs --superoptimize on the six DESIGN.md programs
+(bench/programs) with 1 and 2 threads, and once with pruning off under a
+time cap, and prints one table row per program.
+
+Usage: bench/run-search-bench.py [--build build] [--target sm_90]
+       [--ablation-cap 60] [programs...]
+"""
+import argparse, pathlib, re, resource, subprocess, sys, tempfile, time
+
+REMARK = re.compile(
+    r"(?P<ops>\d+) graph op\(s\) -> (?P<kernels>\d+) kernel\(s\) \((?P<gd>\d+) graph-defined\), "
+    r"was (?P<was>\d+); estimated (?P<before>[\d.]+) us -> (?P<after>[\d.]+) us .*?"
+    r"search: (?P<states>\d+) states explored, (?P<pruned>\d+) pruned, (?P<graphs>\d+) block graphs, "
+    r"(?P<costed>\d+) instantiations costed, (?P<verified>\d+) kernel candidates verified \((?P<rejected>\d+) rejected\), "
+    r"(?P<search>[\d.]+) s search \+ (?P<verify>[\d.]+) s verification(?P<budget>; [a-z]+ budget reached)?")
+
+
+def known_structure(name, ir):
+    """Whether Mirage's best known µGraph structure is in the output."""
+    defs = ir.split("kernel.graph_def")[1:]
+    if name.startswith("rmsnorm"):
+        # The norm fused into the matmul's block graph, divided after the loop.
+        return any("block.matmul" in d and d.count("block.accum sum") >= 2
+                   and re.search(r"forloop = ([2-9]|\d\d+)", "forloop" + d.split("forloop", 1)[1][:12])
+                   and "div" in d.split("block.accum")[-1] for d in defs)
+    if name.startswith("gated_mlp"):
+        return any(d.count("block.matmul") == 2 and "silu" in d and "mul" in d for d in defs)
+    if name.startswith(("gqa", "qknorm")):
+        # A FlashAttention-like kernel: exp and both matmuls in one block graph.
+        return any(d.count("block.matmul") >= 2 and "exp" in d for d in defs)
+    if name.startswith("lora"):
+        return len(defs) == 1 and defs[0].count("block.matmul") == 3
+    if name.startswith("ntrans"):
+        return len(defs) >= 1 and "kernel.rms_norm" not in ir
+    return False
+
+
+def run(opt, program, options, timeout=600):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "out.mlir"
+        cmd = [opt, str(program), f"--superoptimize={options} cache=false",
+               "-o", str(out)]
+        start = time.monotonic()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        wall = time.monotonic() - start
+        rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        if proc.returncode != 0:
+            sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr}")
+        parts = [m.groupdict() for m in REMARK.finditer(proc.stderr)]
+        return parts, out.read_text(), wall, max(rss, before) / 1024
+
+
+def total(parts, key, conv=int):
+    return sum(conv(p[key]) for p in parts)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--target", default="sm_90")
+    ap.add_argument("--ablation-cap", type=float, default=60)
+    ap.add_argument("--time-budget", type=float, default=60)
+    ap.add_argument("programs", nargs="*")
+    args = ap.parse_args()
+    root = pathlib.Path(__file__).resolve().parent.parent
+    opt = str(pathlib.Path(args.build).resolve() / "bin" / "mirage-opt")
+    programs = [pathlib.Path(p) for p in args.programs] or sorted(
+        (root / "bench" / "programs").glob("*.mlir"))
+    base = f"target={args.target} time-budget={args.time_budget}"
+
+    print(f"| program | search 1 thread (s) | search 2 threads (s) | wall 1 thread (s) | peak RSS (MiB) "
+          f"| states | pruned | kernels (was) | est. speedup | known best found "
+          f"| pruning off: states in {args.ablation_cap:g} s cap | pruning off: kernels |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|")
+    for program in programs:
+        name = program.stem
+        p1, ir1, wall1, rss = run(opt, program, base + " threads=1")
+        p2, ir2, wall2, _ = run(opt, program, base + " threads=2")
+        if ir1 != ir2:
+            print(f"warning: {name}: 1 and 2 threads gave different µGraphs", file=sys.stderr)
+        pa, ira, _, _ = run(opt, program,
+                            f"target={args.target} threads=1 pruning=false time-budget={args.ablation_cap}")
+        before, after = total(p1, "before", float), total(p1, "after", float)
+        budget = " (budget)" if any(p["budget"] for p in p1) else ""
+        print(f"| {name} | {total(p1, 'search', float):.2f}{budget} | {total(p2, 'search', float):.2f} "
+              f"| {wall1:.1f} | {rss:.0f} | {total(p1, 'states')} | {total(p1, 'pruned')} "
+              f"| {total(p1, 'kernels')} ({total(p1, 'was')}) | {before / after:.2f}x "
+              f"| {'yes' if known_structure(name, ir1) else 'no'} "
+              f"| {total(pa, 'states')}{' (cap)' if any(p['budget'] for p in pa) else ''} "
+              f"| {total(pa, 'kernels')} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
