@@ -23,35 +23,33 @@ bool SearchBudget::charge(uint64_t n) {
   return !exhausted();
 }
 
+/// The divisors of `extent` above 1 from `explicitList`, or, if it is
+/// empty, all of them up to `defaultMax`.
+static SmallVector<int64_t> divisorsOf(int64_t extent,
+                                       ArrayRef<int64_t> explicitList,
+                                       int64_t defaultMax) {
+  SmallVector<int64_t> out;
+  if (!explicitList.empty()) {
+    for (int64_t d : explicitList)
+      if (d > 1 && extent % d == 0)
+        out.push_back(d);
+    return out;
+  }
+  for (int64_t d = 2; d <= defaultMax && d <= extent; ++d)
+    if (extent % d == 0)
+      out.push_back(d);
+  return out;
+}
+
 /// The for-loop ranges tried for an index variable of `extent`.
 static SmallVector<int64_t> loopRanges(int64_t extent,
                                        const SearchOptions &options) {
-  SmallVector<int64_t> ranges;
-  if (!options.forloopRanges.empty()) {
-    for (int64_t f : options.forloopRanges)
-      if (f > 1 && extent % f == 0)
-        ranges.push_back(f);
-    return ranges;
-  }
-  for (int64_t f = 2; f <= 128 && f <= extent; ++f)
-    if (extent % f == 0)
-      ranges.push_back(f);
-  return ranges;
+  return divisorsOf(extent, options.forloopRanges, 128);
 }
 
 static SmallVector<int64_t> gridSizes(int64_t extent,
                                       const SearchOptions &options) {
-  SmallVector<int64_t> sizes;
-  if (!options.gridSizes.empty()) {
-    for (int64_t g : options.gridSizes)
-      if (g > 1 && extent % g == 0)
-        sizes.push_back(g);
-    return sizes;
-  }
-  for (int64_t g = 2; g <= 1024 && g <= extent; ++g)
-    if (extent % g == 0)
-      sizes.push_back(g);
-  return sizes;
+  return divisorsOf(extent, options.gridSizes, 1024);
 }
 
 namespace {
