@@ -12,7 +12,7 @@ REMARK = re.compile(
     r"(?P<ops>\d+) graph op\(s\) -> (?P<kernels>\d+) kernel\(s\) \((?P<gd>\d+) graph-defined\), "
     r"was (?P<was>\d+); estimated (?P<before>[\d.]+) us -> (?P<after>[\d.]+) us .*?"
     r"search: (?P<states>\d+) states explored, (?P<pruned>\d+) pruned, (?P<graphs>\d+) block graphs, "
-    r"(?P<costed>\d+) instantiations costed, (?P<verified>\d+) kernel candidates verified \((?P<rejected>\d+) rejected\), "
+    r"(?P<costed>\d+) instantiations costed, (?P<verified>\d+) candidates verified \((?P<rejected>\d+) rejected\), "
     r"(?P<search>[\d.]+) s search \+ (?P<verify>[\d.]+) s verification(?P<budget>; [a-z]+ budget reached)?")
 
 

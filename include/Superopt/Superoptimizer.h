@@ -30,6 +30,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/ThreadPool.h"
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace mirage::superopt {
@@ -53,9 +54,13 @@ struct SearchOptions {
   uint64_t stateBudget = 50'000'000;
   /// Abstract-expression pruning (off only for the ablation).
   bool pruning = true;
-  /// Graph-defined kernels tried per goal before giving up on it.
-  unsigned maxVerificationsPerGoal = 4;
+  /// Cheapest graph-defined kernels each block-level task keeps; the
+  /// verification tries them in cost order and drops rejected ones.
+  unsigned keptPerTask = 4;
   VerifierOptions verifier;
+  /// Applied to the chosen µGraph before its whole-program verification,
+  /// e.g. thread fusion (null: nothing).
+  std::function<mlir::LogicalResult(mlir::func::FuncOp)> finalize;
   /// A line per finished search task (null: quiet).
   llvm::raw_ostream *progress = nullptr;
   /// Where the block-level searches run (null: on the calling thread).
@@ -75,13 +80,14 @@ struct SearchStats {
 };
 
 struct SearchResult {
-  /// The best µGraph found, at the kernel level (before thread fusion), in
-  /// the scratch module; the default schedule when nothing beats it.
+  /// The best µGraph found, finalized and verified, in the scratch module;
+  /// the default schedule when nothing beats it.
   mlir::func::FuncOp best;
   double costUs = 0, defaultCostUs = 0;
   int64_t kernels = 0, defaultKernels = 0;
   unsigned graphDefinedKernels = 0;
-  /// The verification summary of each graph-defined kernel used.
+  /// The summary of the whole µGraph's verification against the default
+  /// schedule.
   std::string verification;
   SearchStats stats;
 };

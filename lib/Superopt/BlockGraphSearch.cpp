@@ -390,28 +390,6 @@ void superopt::enumerateBlockGraphs(const SearchTarget &target,
       .run();
 }
 
-std::string BlockGraph::str(const SearchTarget &target) const {
-  static const char *names[] = {"input", "unary",  "binary", "matmul",
-                                "reduce", "accum", "output"};
-  std::string s;
-  for (const BlockNode &n : nodes) {
-    if (!s.empty())
-      s += "; ";
-    s += names[n.kind];
-    if (n.kind == BlockNode::Unary)
-      s += std::string(" ") +
-           stringifyUnaryKind(target.unaryOps[n.choice].kind).str();
-    if (n.kind == BlockNode::Binary)
-      s += std::string(" ") +
-           stringifyBinaryKind(static_cast<BinaryKind>(n.choice)).str();
-    if (n.a >= 0)
-      s += " %" + std::to_string(n.a);
-    if (n.b >= 0)
-      s += ", %" + std::to_string(n.b);
-  }
-  return s;
-}
-
 SmallVector<GridChoice> superopt::gridChoices(const SearchTarget &target,
                                               const BlockGraph &graph,
                                               const SearchOptions &options) {

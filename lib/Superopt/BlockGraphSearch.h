@@ -51,7 +51,6 @@ struct BlockNode {
 struct BlockGraph {
   llvm::SmallVector<BlockNode> nodes;
   int loopVar = -1;
-  std::string str(const SearchTarget &target) const;
 };
 
 struct BlockGoal {

@@ -208,9 +208,6 @@ FailureOr<SearchTarget> SearchTarget::analyze(func::FuncOp func) {
         return emitError(tv.value.getLoc())
                << "µGraph search: inconsistent index sizes";
 
-  AbstractExprContext ctx;
-  for (auto [tv, expr] : llvm::zip(t.values, t.buildExprs(ctx)))
-    tv.expr = expr;
   return t;
 }
 

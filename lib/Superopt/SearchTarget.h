@@ -49,7 +49,6 @@ struct TargetValue {
   mlir::Operation *producer = nullptr; // null for function arguments
   llvm::SmallVector<int64_t, 4> shape;
   llvm::SmallVector<int, 4> vars; // index variable per dim, -1 for size 1
-  ExprId expr = 0;
   bool isOutput = false;
 };
 

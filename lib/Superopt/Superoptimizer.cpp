@@ -39,7 +39,6 @@ struct KernelOption {
 
 struct GoalResult {
   std::vector<KernelOption> options; // cheapest first
-  unsigned rejections = 0;
   KernelOption *best() {
     for (KernelOption &o : options)
       if (!o.rejected)
@@ -157,7 +156,7 @@ void Superoptimizer::runTask(Task &task) {
                    });
   // Keep the best few of distinct structures and grids.
   for (KernelOption &o : ranked) {
-    if (task.options.size() >= options.maxVerificationsPerGoal)
+    if (task.options.size() >= options.keptPerTask)
       break;
     task.options.push_back(std::move(o));
   }
@@ -472,18 +471,25 @@ FailureOr<SearchResult> Superoptimizer::run() {
 
     result.best = buildFunction(
         (t.func.getSymName() + "_searched").str(), bestM, bestChosen);
+    if (options.finalize && failed(options.finalize(result.best)))
+      return failure();
     // Each kernel was checked on random inputs; composed, it reads the
     // values the other kernels really produce (e.g. attention scores whose
-    // exp overflows f16 without a max subtraction). Check the whole.
-    if (!bestChosen.empty()) {
+    // exp overflows f16 without a max subtraction). Check the whole, in the
+    // form that will be emitted; this is the report the caller shows.
+    {
       auto checkStart = Clock::now();
       FailureOr<VerificationReport> whole =
           verifyEquivalence(defaultSchedule, result.best, options.verifier);
       stats.verifySeconds += secondsSince(checkStart);
-      ++stats.candidatesVerified;
+      stats.candidatesVerified += !bestChosen.empty();
       if (failed(whole))
         return failure();
       if (!whole->equivalent) {
+        if (bestChosen.empty())
+          return emitError(t.func.getLoc())
+                 << "µGraph search: the default schedule failed verification ("
+                 << whole->summary() << "); this is a bug";
         if (options.progress) {
           std::lock_guard<std::mutex> lock(progressMutex);
           *options.progress << "[superoptimize] the composed µGraph was "
@@ -496,13 +502,9 @@ FailureOr<SearchResult> Superoptimizer::run() {
         result.best.erase();
         continue;
       }
+      result.verification = whole->summary();
     }
     result.costUs = bestCost;
-    for (auto &[v, option] : bestChosen) {
-      if (!result.verification.empty())
-        result.verification += "; ";
-      result.verification += option->report;
-    }
     result.graphDefinedKernels = bestChosen.size();
     break;
   }

@@ -236,32 +236,20 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
     options.verifier.seed = seed;
     options.progress = progress ? &llvm::errs() : nullptr;
     options.threadPool = pool;
+    if (threadFusion)
+      options.finalize = fuseThreadChains;
     FailureOr<SearchResult> result =
         searchMuGraph(defaultSchedule, scratch, gpu, options);
     if (failed(result))
       return failure();
     best = result->best;
-    if (threadFusion && failed(fuseThreadChains(best)))
-      return failure();
-
-    // Nothing unverified is emitted: the whole µGraph, fused, against the
-    // subprogram as written.
-    VerifierOptions vopts = options.verifier;
-    FailureOr<VerificationReport> report =
-        verifyEquivalence(original, best, vopts);
-    if (failed(report))
-      return failure();
-    if (!report->equivalent)
-      return emitError(loc) << "superoptimize: the searched µGraph failed "
-                               "the final verification ("
-                            << report->summary() << "); this is a bug";
 
     const SearchStats &s = result->stats;
     remark = llvm::formatv(
         "{0} graph op(s) -> {1} kernel(s) ({2} graph-defined), was {3}; "
         "estimated {4:F2} us -> {5:F2} us on {6} ({7:F2}x); search: {8} "
         "states explored, {9} pruned, {10} block graphs, {11} "
-        "instantiations costed, {12} kernel candidates verified ({13} "
+        "instantiations costed, {12} candidates verified ({13} "
         "rejected), {14:F2} s search + {15:F2} s verification{16}; "
         "verified: {17}",
         sub.ops.size(), result->kernels, result->graphDefinedKernels,
@@ -273,7 +261,7 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
         s.timeBudgetHit    ? "; time budget reached, best so far kept"
         : s.stateBudgetHit ? "; state budget reached, best so far kept"
                            : "",
-        report->summary());
+        result->verification);
 
     if (cache) {
       std::string contents = "// " + remark + "\n";
