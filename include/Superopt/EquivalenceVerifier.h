@@ -40,6 +40,11 @@ struct VerifierOptions {
   /// Random input sets for the floating-point check.
   unsigned realTests = 1;
   uint64_t seed = 0;
+  /// Run the floating-point checks before the field tests. The search sets
+  /// it: its rejected candidates (an f16 overflow, say) fail the native
+  /// check, and failing it first saves every field test. The verdict and
+  /// the report of an accepted pair do not change.
+  bool realTestsFirst = false;
   /// Where to print a line per test as it finishes (null: quiet).
   llvm::raw_ostream *progress = nullptr;
 };

@@ -297,6 +297,12 @@ mirage::superopt::verifyEquivalence(func::FuncOp original,
   FieldFragment fragA = analyzeFieldFragment(original);
   FieldFragment fragB = analyzeFieldFragment(candidate);
   const FieldFragment &outside = fragA.isLax() ? fragB : fragA;
+  if (options.realTestsFirst) {
+    if (failed(runRealTests(original, candidate, options, report)))
+      return failure();
+    if (report.mismatch)
+      return report;
+  }
   if (fragA.isLax() && fragB.isLax()) {
     if (failed(
             runFieldTests(original, candidate, fragA, fragB, options, report)))
@@ -309,7 +315,8 @@ mirage::superopt::verifyEquivalence(func::FuncOp original,
         (outside.offender->getName().getStringRef() + ": " + outside.reason)
             .str();
   }
-  if (failed(runRealTests(original, candidate, options, report)))
+  if (!options.realTestsFirst &&
+      failed(runRealTests(original, candidate, options, report)))
     return failure();
   report.equivalent = !report.mismatch;
   return report;

@@ -234,6 +234,7 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
     options.pruning = pruning;
     options.verifier.fieldBits = fieldBits;
     options.verifier.seed = seed;
+    options.verifier.realTestsFirst = true;
     options.progress = progress ? &llvm::errs() : nullptr;
     options.threadPool = pool;
     if (threadFusion)
