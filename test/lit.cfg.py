@@ -25,5 +25,10 @@ config.substitutions.append(
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
-    ["mirage-opt", "mirage-run"],
+    ["mirage-opt", "mirage-run", "mirage-gpu-run"],
     [config.mirage_tools_dir, config.llvm_tools_dir])
+
+# Tests that assemble cubins need ptxas from the CUDA toolkit; without it
+# they report UNSUPPORTED (REQUIRES: ptxas) rather than fail.
+if os.path.exists("/usr/local/cuda/bin/ptxas"):
+    config.available_features.add("ptxas")

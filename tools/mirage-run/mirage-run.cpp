@@ -10,6 +10,7 @@
 
 #include "Dialect/MirageDialects.h"
 #include "Npy.h"
+#include "RandomInputs.h"
 #include "Superopt/Interpreter.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -27,7 +28,6 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
-#include <random>
 
 using namespace llvm;
 using namespace mlir;
@@ -147,33 +147,6 @@ static LogicalResult checkArguments(func::FuncOp func) {
   return success();
 }
 
-/// Fills the arguments with values uniform on the grid
-/// {-1, -1 + 2^-p, ..., 1 - 2^-p}, where p is the significand precision of
-/// the argument's element type (11 for f16, 8 for bf16, 24 for f32): every
-/// such value is exact in that type, so fp64 and native runs see the same
-/// inputs. One std::mt19937_64 stream seeded with --seed serves all
-/// arguments in order, elements in row-major order, one 64-bit draw each;
-/// its top p + 1 bits give k and the value is (k - 2^p) * 2^-p. Only integer
-/// operations and exact conversions are involved, so the inputs are the
-/// same on every platform (unlike std::uniform_real_distribution).
-static SmallVector<RealTensor> generateInputs(func::FuncOp func) {
-  std::mt19937_64 engine(seed);
-  SmallVector<RealTensor> inputs;
-  for (Type argType : func.getArgumentTypes()) {
-    auto type = cast<RankedTensorType>(argType);
-    int precision = std::min(
-        cast<FloatType>(type.getElementType()).getFPMantissaWidth(), 53u);
-    RealTensor tensor(type.getShape());
-    for (double &x : tensor.data) {
-      int64_t k = static_cast<int64_t>(engine() >> (63 - precision));
-      x = std::ldexp(static_cast<double>(k - (int64_t(1) << precision)),
-                     -precision);
-    }
-    inputs.push_back(std::move(tensor));
-  }
-  return inputs;
-}
-
 /// Reads one --input file per argument and checks its shape.
 static FailureOr<SmallVector<RealTensor>> readInputs(func::FuncOp func) {
   if (inputFiles.size() != func.getNumArguments()) {
@@ -273,7 +246,7 @@ static LogicalResult run(MLIRContext &context) {
 
   SmallVector<RealTensor> inputs;
   if (inputFiles.empty()) {
-    inputs = generateInputs(*func);
+    inputs = generateRandomInputs(func->getArgumentTypes(), seed);
   } else {
     FailureOr<SmallVector<RealTensor>> read = readInputs(*func);
     if (failed(read))

@@ -1,0 +1,147 @@
+//===- Dtype.cpp - the element types of GPU buffers -----------------------===//
+
+#include "Dtype.h"
+#include "Npy.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/ErrorHandling.h"
+#include <cassert>
+#include <cmath>
+
+using namespace llvm;
+using namespace mirage;
+using namespace mirage::gpurun;
+
+StringRef gpurun::dtypeName(Dtype dtype) {
+  switch (dtype) {
+  case Dtype::F16:
+    return "f16";
+  case Dtype::BF16:
+    return "bf16";
+  case Dtype::F32:
+    return "f32";
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+std::optional<Dtype> gpurun::parseDtype(StringRef name) {
+  return StringSwitch<std::optional<Dtype>>(name)
+      .Case("f16", Dtype::F16)
+      .Case("bf16", Dtype::BF16)
+      .Case("f32", Dtype::F32)
+      .Default(std::nullopt);
+}
+
+unsigned gpurun::dtypeSize(Dtype dtype) { return dtype == Dtype::F32 ? 4 : 2; }
+
+int gpurun::dtypePrecision(Dtype dtype) {
+  switch (dtype) {
+  case Dtype::F16:
+    return 11;
+  case Dtype::BF16:
+    return 8;
+  case Dtype::F32:
+    return 24;
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+bool gpurun::isDtype(mlir::Type type, Dtype dtype) {
+  switch (dtype) {
+  case Dtype::F16:
+    return type.isF16();
+  case Dtype::BF16:
+    return type.isBF16();
+  case Dtype::F32:
+    return type.isF32();
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+/// Rounds `x` to a binary format with `fractionBits` stored fraction bits
+/// and `exponentBits` exponent bits (IEEE layout, with subnormals) and
+/// returns the bit pattern. Directly from the double, as rounding through
+/// float first could round twice; the scaling by powers of two is exact and
+/// std::nearbyint rounds to nearest even in the default rounding mode.
+static uint32_t encodeSmallFloat(double x, int fractionBits, int exponentBits) {
+  const int bias = (1 << (exponentBits - 1)) - 1;
+  const int minExponent = 1 - bias, maxExponent = bias;
+  const uint32_t exponentMask = ((1u << exponentBits) - 1) << fractionBits;
+  const uint32_t sign =
+      std::signbit(x) ? 1u << (fractionBits + exponentBits) : 0;
+  if (std::isnan(x))
+    return sign | exponentMask | (1u << (fractionBits - 1));
+  double magnitude = std::fabs(x);
+  if (std::isinf(magnitude))
+    return sign | exponentMask;
+  if (magnitude < std::ldexp(1.0, minExponent)) {
+    // Subnormal: a multiple of 2^(minExponent - fractionBits). Rounding up
+    // to 2^fractionBits gives the bits of the smallest normal number.
+    double units =
+        std::nearbyint(std::ldexp(magnitude, fractionBits - minExponent));
+    return sign | static_cast<uint32_t>(units);
+  }
+  int exponent = std::ilogb(magnitude);
+  if (exponent > maxExponent)
+    return sign | exponentMask;
+  double significand =
+      std::nearbyint(std::ldexp(magnitude, fractionBits - exponent));
+  if (significand == std::ldexp(1.0, fractionBits + 1)) {
+    significand /= 2;
+    if (++exponent > maxExponent)
+      return sign | exponentMask;
+  }
+  uint32_t fraction = static_cast<uint32_t>(significand) - (1u << fractionBits);
+  return sign | (static_cast<uint32_t>(exponent + bias) << fractionBits) |
+         fraction;
+}
+
+std::vector<char> gpurun::encode(Dtype dtype, ArrayRef<double> values) {
+  std::vector<char> bytes(values.size() * dtypeSize(dtype));
+  char *p = bytes.data();
+  for (double x : values) {
+    switch (dtype) {
+    case Dtype::F16:
+      support::endian::write16le(p, encodeSmallFloat(x, 10, 5));
+      break;
+    case Dtype::BF16:
+      support::endian::write16le(p, encodeSmallFloat(x, 7, 8));
+      break;
+    case Dtype::F32:
+      // The conversion rounds to nearest even.
+      support::endian::write32le(p, bit_cast<uint32_t>(static_cast<float>(x)));
+      break;
+    }
+    p += dtypeSize(dtype);
+  }
+  return bytes;
+}
+
+std::vector<double> gpurun::decode(Dtype dtype, ArrayRef<char> bytes) {
+  unsigned size = dtypeSize(dtype);
+  assert(bytes.size() % size == 0 && "not a whole number of elements");
+  std::vector<double> values(bytes.size() / size);
+  const char *p = bytes.data();
+  for (double &x : values) {
+    switch (dtype) {
+    case Dtype::F16:
+      x = npy::halfToDouble(support::endian::read16le(p));
+      break;
+    case Dtype::BF16:
+      // A bfloat16 is the top half of a float.
+      x = bit_cast<float>(uint32_t(support::endian::read16le(p)) << 16);
+      break;
+    case Dtype::F32:
+      x = bit_cast<float>(support::endian::read32le(p));
+      break;
+    }
+    p += size;
+  }
+  return values;
+}
+
+double gpurun::roundTo(Dtype dtype, double x) {
+  return decode(dtype, encode(dtype, {x})).front();
+}

@@ -1,0 +1,53 @@
+//===- Dtype.h - the element types of GPU buffers ---------------*- C++ -*-===//
+//
+// The dtypes a manifest's buffers may have (docs/GpuLowering.md): f16, bf16
+// and f32. The runner works in double on the host and converts at the
+// boundary: to the buffer's bits, rounding to nearest even, before an
+// upload, and back to double (exactly) after a download.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_TOOLS_MIRAGE_GPU_RUN_DTYPE_H
+#define MIRAGE_TOOLS_MIRAGE_GPU_RUN_DTYPE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace mlir {
+class Type;
+} // namespace mlir
+
+namespace mirage::gpurun {
+
+enum class Dtype { F16, BF16, F32 };
+
+/// The manifest's spelling: "f16", "bf16", "f32".
+llvm::StringRef dtypeName(Dtype dtype);
+std::optional<Dtype> parseDtype(llvm::StringRef name);
+
+/// Bytes per element.
+unsigned dtypeSize(Dtype dtype);
+
+/// The significand precision in bits (11, 8, 24), which the random input
+/// generator needs.
+int dtypePrecision(Dtype dtype);
+
+/// Whether `type` (an MLIR element type) is `dtype`.
+bool isDtype(mlir::Type type, Dtype dtype);
+
+/// `values` in `dtype`, little-endian, each rounded to nearest even
+/// (overflow gives infinity, NaN stays NaN).
+std::vector<char> encode(Dtype dtype, llvm::ArrayRef<double> values);
+
+/// The values of `bytes` (a whole number of `dtype` elements), exactly.
+std::vector<double> decode(Dtype dtype, llvm::ArrayRef<char> bytes);
+
+/// `x` rounded to `dtype` as encode does, as a double.
+double roundTo(Dtype dtype, double x);
+
+} // namespace mirage::gpurun
+
+#endif // MIRAGE_TOOLS_MIRAGE_GPU_RUN_DTYPE_H

@@ -1,0 +1,586 @@
+//===- mirage-gpu-run.cpp - run a lowered program on a GPU and check it ---===//
+//
+// Loads a manifest written by emit-gpu-artifacts (docs/GpuLowering.md), runs
+// one of its functions on the GPU through the CUDA driver API on seeded
+// random or given inputs, compares every output with the fp64 interpreter's
+// run of the function's reference (or with given expected outputs), and
+// times the whole launch sequence, directly and as a CUDA graph.
+// docs/mirage-gpu-run.md describes the options, the output and the exit
+// codes.
+//
+// Everything that can be checked without a GPU (the manifest, the
+// reference, the inputs) is checked before the first CUDA call, so that
+// those errors read the same on every machine.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaDriver.h"
+#include "Dialect/MirageDialects.h"
+#include "Dtype.h"
+#include "GpuProgram.h"
+#include "Manifest.h"
+#include "Npy.h"
+#include "RandomInputs.h"
+#include "Reference.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cmath>
+#include <limits>
+#include <optional>
+
+using namespace llvm;
+using namespace mirage;
+using namespace mirage::gpurun;
+using superopt::RealTensor;
+
+static cl::OptionCategory runCategory("mirage-gpu-run options");
+
+static cl::opt<std::string> manifestPath(cl::Positional, cl::Required,
+                                         cl::desc("<manifest.json>"),
+                                         cl::cat(runCategory));
+static cl::opt<std::string>
+    functionName("function",
+                 cl::desc("Function of the manifest to run (may be left out "
+                          "when it has exactly one)"),
+                 cl::value_desc("name"), cl::cat(runCategory));
+static cl::opt<uint64_t>
+    seed("seed",
+         cl::desc("Seed of the random inputs (default 0), drawn as "
+                  "mirage-run draws them"),
+         cl::init(0), cl::cat(runCategory));
+static cl::list<std::string>
+    inputFiles("input",
+               cl::desc("A .npy file per input, in order, instead of random "
+                        "inputs; rounded to the buffer's dtype"),
+               cl::value_desc("file.npy"), cl::CommaSeparated,
+               cl::cat(runCategory));
+static cl::list<std::string>
+    expectedFiles("expected",
+                  cl::desc("A .npy file per output, in order: compare with "
+                           "these instead of running the reference"),
+                  cl::value_desc("file.npy"), cl::CommaSeparated,
+                  cl::cat(runCategory));
+static cl::opt<double>
+    tolerance("tolerance",
+              cl::desc("Largest relative error that passes (default 1e-2)"),
+              cl::init(1e-2), cl::cat(runCategory));
+static cl::opt<std::string>
+    outputDir("output-dir",
+              cl::desc("Write the GPU's outputs (out0.npy, ...) and the "
+                       "reference's (ref0.npy, ...) here"),
+              cl::value_desc("dir"), cl::cat(runCategory));
+static cl::opt<unsigned>
+    warmup("warmup", cl::desc("Untimed runs before timing (default 10)"),
+           cl::init(10), cl::cat(runCategory));
+static cl::opt<unsigned>
+    iterations("iters",
+               cl::desc("Timed runs (default 100; 0 skips the timing)"),
+               cl::init(100), cl::cat(runCategory));
+static cl::opt<bool>
+    cudaGraph("cuda-graph",
+              cl::desc("Also time the launches captured as one CUDA graph"),
+              cl::cat(runCategory));
+static cl::opt<bool>
+    preferPtx("ptx",
+              cl::desc("Load the PTX (JIT-compiled by the driver) even when "
+                       "there is a cubin"),
+              cl::cat(runCategory));
+static cl::opt<bool>
+    jsonOutput("json",
+               cl::desc("Print one JSON object with the results on stdout "
+                        "(the readable report goes to stderr)"),
+               cl::cat(runCategory));
+static cl::opt<bool>
+    checkOnly("check-only",
+              cl::desc("Only validate the manifest and its references; no "
+                       "GPU needed"),
+              cl::cat(runCategory));
+static cl::opt<int> deviceOrdinal("device",
+                                  cl::desc("CUDA device to use (default 0)"),
+                                  cl::init(0), cl::cat(runCategory));
+static cl::opt<std::string>
+    cudaLibrary("cuda-library",
+                cl::desc("The CUDA driver library to load (default "
+                         "libcuda.so.1)"),
+                cl::value_desc("path"), cl::init("libcuda.so.1"),
+                cl::cat(runCategory));
+
+namespace {
+/// The exit statuses (docs/mirage-gpu-run.md).
+enum ExitStatus : int {
+  kPass = 0,
+  kError = 1,
+  kNoGpu = 2,
+  kMismatch = 3,
+};
+} // namespace
+
+static raw_ostream &error() {
+  return WithColor::error(errs(), "mirage-gpu-run");
+}
+
+static int fail(Error e) {
+  error() << toString(std::move(e)) << "\n";
+  return kError;
+}
+
+//===----------------------------------------------------------------------===//
+// Choosing and checking what to run
+//===----------------------------------------------------------------------===//
+
+static const Function *selectFunction(const Manifest &manifest) {
+  auto listNames = [&](raw_ostream &os) {
+    interleaveComma(manifest.functions, os,
+                    [&](const Function &f) { os << '"' << f.name << '"'; });
+  };
+  if (functionName.getNumOccurrences()) {
+    for (const Function &f : manifest.functions)
+      if (f.name == functionName)
+        return &f;
+    raw_ostream &os = error();
+    os << manifest.path << ": no function \"" << functionName
+       << "\"; it defines ";
+    listNames(os);
+    os << "\n";
+    return nullptr;
+  }
+  if (manifest.functions.size() == 1)
+    return &manifest.functions.front();
+  raw_ostream &os = error();
+  os << manifest.path << " defines " << manifest.functions.size()
+     << " functions (";
+  listNames(os);
+  os << "); choose one with --function\n";
+  return nullptr;
+}
+
+/// Reads the module files. A run needs the cubin or the PTX (the PTX with
+/// --ptx); the one it cannot use is only noted.
+static Expected<ModuleImages> readImages(const Manifest &manifest) {
+  ModuleImages images;
+  images.ptxPath = manifest.ptxPath;
+  images.cubinPath = manifest.cubinPath;
+  std::string ptxError, cubinError = "the manifest names no cubin";
+  if (ErrorOr<std::unique_ptr<MemoryBuffer>> ptx =
+          MemoryBuffer::getFile(manifest.ptxPath, /*IsText=*/false))
+    images.ptx = (*ptx)->getBuffer().str();
+  else
+    ptxError = ptx.getError().message();
+  if (!manifest.cubinPath.empty()) {
+    if (ErrorOr<std::unique_ptr<MemoryBuffer>> cubin =
+            MemoryBuffer::getFile(manifest.cubinPath, /*IsText=*/false))
+      images.cubin = (*cubin)->getBuffer().str();
+    else
+      cubinError = cubin.getError().message();
+  }
+  if (preferPtx && !images.ptx)
+    return createStringError(inconvertibleErrorCode(),
+                             manifest.path + ": cannot read the PTX '" +
+                                 manifest.ptxPath + "': " + ptxError);
+  if (!images.ptx && !images.cubin)
+    return createStringError(
+        inconvertibleErrorCode(),
+        manifest.path + ": cannot read the PTX '" + manifest.ptxPath + "' (" +
+            ptxError + ") nor the cubin" +
+            (manifest.cubinPath.empty() ? ""
+                                        : " '" + manifest.cubinPath + "'") +
+            " (" + cubinError + ")");
+  return images;
+}
+
+static void printSummary(raw_ostream &os, const Manifest &manifest,
+                         const Function &function) {
+  os << manifest.path << ": valid: function \"" << function.name << "\", "
+     << function.inputs.size() << " input"
+     << (function.inputs.size() == 1 ? "" : "s") << ", "
+     << function.outputs.size() << " output"
+     << (function.outputs.size() == 1 ? "" : "s") << ", "
+     << function.buffers.size() << " buffers, " << function.launches.size()
+     << " launch" << (function.launches.size() == 1 ? "" : "es") << "\n";
+}
+
+static int checkManifest(mlir::MLIRContext &context, const Manifest &manifest) {
+  SmallVector<const Function *> functions;
+  if (functionName.getNumOccurrences()) {
+    const Function *f = selectFunction(manifest);
+    if (!f)
+      return kError;
+    functions.push_back(f);
+  } else {
+    for (const Function &f : manifest.functions)
+      functions.push_back(&f);
+  }
+  if (Expected<ModuleImages> images = readImages(manifest); !images)
+    return fail(images.takeError());
+  for (const Function *f : functions) {
+    if (failed(Reference::load(context, manifest, *f)))
+      return kError;
+    printSummary(outs(), manifest, *f);
+  }
+  return kPass;
+}
+
+//===----------------------------------------------------------------------===//
+// Inputs and expected outputs
+//===----------------------------------------------------------------------===//
+
+/// Reads one .npy file per buffer of `positions` and checks its shape.
+static Expected<SmallVector<RealTensor>>
+readTensors(const Function &function, ArrayRef<unsigned> positions,
+            ArrayRef<std::string> files, StringRef option, StringRef role) {
+  if (files.size() != positions.size())
+    return createStringError(
+        inconvertibleErrorCode(),
+        "function \"" + function.name + "\" has " + Twine(positions.size()) +
+            " " + role + (positions.size() == 1 ? "" : "s") + ", but " +
+            Twine(files.size()) + " --" + option + " file" +
+            (files.size() == 1 ? " was" : "s were") + " given");
+  SmallVector<RealTensor> tensors;
+  for (auto [i, position, file] : enumerate(positions, files)) {
+    const Buffer &buffer = function.buffers[position];
+    Expected<npy::Array> array = npy::read(file);
+    if (!array)
+      return array.takeError();
+    if (ArrayRef<int64_t>(array->shape) != ArrayRef<int64_t>(buffer.shape))
+      return createStringError(inconvertibleErrorCode(),
+                               "--" + option + " '" + file + "' has shape " +
+                                   formatShape(array->shape) + ", but " + role +
+                                   " " + Twine(i) + " (\"" + buffer.name +
+                                   "\") has shape " +
+                                   formatShape(buffer.shape));
+    tensors.push_back(std::move(*array));
+  }
+  return tensors;
+}
+
+/// The inputs as the GPU will see them: random on the buffer dtype's grid
+/// (exact in it), or the given files rounded to the dtype, so that the
+/// reference runs on exactly the uploaded values.
+static Expected<SmallVector<RealTensor>> makeInputs(const Function &function) {
+  if (!inputFiles.empty()) {
+    Expected<SmallVector<RealTensor>> inputs =
+        readTensors(function, function.inputs, inputFiles, "input", "input");
+    if (!inputs)
+      return inputs.takeError();
+    for (auto [tensor, position] : zip_equal(*inputs, function.inputs))
+      for (double &x : tensor.data)
+        x = roundTo(function.buffers[position].dtype, x);
+    return inputs;
+  }
+  SmallVector<RandomTensorSpec> specs;
+  for (unsigned position : function.inputs) {
+    const Buffer &buffer = function.buffers[position];
+    specs.push_back({buffer.shape, dtypePrecision(buffer.dtype)});
+  }
+  return generateRandomInputs(specs, seed);
+}
+
+//===----------------------------------------------------------------------===//
+// Comparison and reporting
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct Comparison {
+  double maxAbsError = 0;
+  double maxAbsReference = 0;
+  double relativeError = 0;
+  /// Where the largest error is, or -1 when every element matches.
+  int64_t worst = -1;
+  /// Elements that are NaN or infinite on the GPU where the reference is
+  /// finite.
+  int64_t nonFinite = 0;
+  bool pass = false;
+};
+} // namespace
+
+static Comparison compare(ArrayRef<double> gpu, ArrayRef<double> ref) {
+  Comparison c;
+  for (auto [i, g, r] : enumerate(gpu, ref)) {
+    if (std::isfinite(r)) {
+      c.maxAbsReference = std::max(c.maxAbsReference, std::fabs(r));
+      if (!std::isfinite(g))
+        ++c.nonFinite;
+    }
+    // Equal values, equal infinities and NaN against NaN agree; a NaN
+    // against a number is an infinite error, so that it cannot hide.
+    double err = 0;
+    if (!(g == r || (std::isnan(g) && std::isnan(r)))) {
+      err = std::fabs(g - r);
+      if (std::isnan(err))
+        err = std::numeric_limits<double>::infinity();
+    }
+    if (err > c.maxAbsError || (c.worst < 0 && err > 0)) {
+      c.maxAbsError = err;
+      c.worst = static_cast<int64_t>(i);
+    }
+  }
+  c.relativeError =
+      c.maxAbsError /
+      std::max(c.maxAbsReference, std::numeric_limits<double>::min());
+  c.pass = c.relativeError <= tolerance;
+  return c;
+}
+
+static SmallVector<int64_t> unflatten(int64_t index, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> result(shape.size());
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    result[d] = index % shape[d];
+    index /= shape[d];
+  }
+  return result;
+}
+
+/// A number for the JSON output; JSON has no NaN or infinity.
+static json::Value jsonNumber(double x) {
+  if (std::isfinite(x))
+    return x;
+  return nullptr;
+}
+
+static std::string formatNumber(double x) {
+  return formatv("{0}", format("%.3e", x)).str();
+}
+
+static json::Value jsonTiming(const std::optional<Timing> &timing) {
+  if (!timing)
+    return nullptr;
+  return json::Object{{"median", timing->medianUs}, {"min", timing->minUs}};
+}
+
+//===----------------------------------------------------------------------===//
+// The run
+//===----------------------------------------------------------------------===//
+
+static LogicalResult writeTensor(StringRef name, const RealTensor &tensor) {
+  SmallString<128> path(outputDir);
+  sys::path::append(path, name);
+  if (Error e = npy::write(path, tensor)) {
+    error() << "cannot write '" << path << "': " << toString(std::move(e))
+            << "\n";
+    return failure();
+  }
+  return success();
+}
+
+static int run(mlir::MLIRContext &context, const Manifest &manifest) {
+  // Everything that needs no GPU first.
+  const Function *selected = selectFunction(manifest);
+  if (!selected)
+    return kError;
+  const Function &function = *selected;
+  mlir::FailureOr<std::unique_ptr<Reference>> reference =
+      Reference::load(context, manifest, function);
+  if (failed(reference))
+    return kError;
+  Expected<ModuleImages> images = readImages(manifest);
+  if (!images)
+    return fail(images.takeError());
+  Expected<SmallVector<RealTensor>> inputs = makeInputs(function);
+  if (!inputs)
+    return fail(inputs.takeError());
+  std::optional<SmallVector<RealTensor>> expected;
+  if (!expectedFiles.empty()) {
+    Expected<SmallVector<RealTensor>> read = readTensors(
+        function, function.outputs, expectedFiles, "expected", "output");
+    if (!read)
+      return fail(read.takeError());
+    expected = std::move(*read);
+  }
+  if (!outputDir.empty())
+    if (std::error_code ec = sys::fs::create_directories(outputDir)) {
+      error() << "cannot create output directory '" << outputDir
+              << "': " << ec.message() << "\n";
+      return kError;
+    }
+
+  // The readable report; with --json, stdout carries the JSON alone.
+  raw_ostream &log = jsonOutput ? errs() : outs();
+
+  Expected<std::unique_ptr<CudaDriver>> driver = CudaDriver::load(cudaLibrary);
+  if (!driver) {
+    error() << "no CUDA GPU: " << toString(driver.takeError()) << "\n";
+    return kNoGpu;
+  }
+  Expected<CudaDevice> device = openDevice(**driver, deviceOrdinal);
+  if (!device) {
+    error() << "no CUDA GPU: " << toString(device.takeError()) << "\n";
+    return kNoGpu;
+  }
+  scope_exit closeOnExit([&] { closeDevice(**driver, *device); });
+  log << "device " << deviceOrdinal << ": " << device->name << " (sm_"
+      << device->computeCapability << ", driver "
+      << device->driverVersion / 1000 << "."
+      << device->driverVersion % 1000 / 10 << ")\n";
+  if (StringRef(manifest.chip).drop_front(3).rtrim("af") !=
+      std::to_string(device->computeCapability))
+    log << "note: the program was compiled for " << manifest.chip
+        << ", the device is sm_" << device->computeCapability << "\n";
+
+  // One run, checked launch by launch.
+  SmallVector<RealTensor> outputs;
+  std::optional<Timing> plainTime, graphTime;
+  std::string moduleKind;
+  {
+    Expected<std::unique_ptr<GpuProgram>> program =
+        GpuProgram::create(**driver, function, *images, preferPtx, log);
+    if (!program)
+      return fail(program.takeError());
+    moduleKind = (*program)->moduleKind().str();
+    log << "function \"" << function.name << "\": " << function.launches.size()
+        << " launch" << (function.launches.size() == 1 ? "" : "es")
+        << ", module from the " << moduleKind << " '"
+        << (moduleKind == "cubin" ? images->cubinPath : images->ptxPath)
+        << "'\n";
+    for (auto [i, tensor, position] : enumerate(*inputs, function.inputs))
+      if (Error e = (*program)->uploadInput(
+              i, encode(function.buffers[position].dtype, tensor.data)))
+        return fail(std::move(e));
+    if (Error e = (*program)->poison())
+      return fail(std::move(e));
+    if (Error e = (*program)->runChecked())
+      return fail(std::move(e));
+    for (auto [i, position] : enumerate(function.outputs)) {
+      const Buffer &buffer = function.buffers[position];
+      Expected<std::vector<char>> bytes = (*program)->downloadOutput(i);
+      if (!bytes)
+        return fail(bytes.takeError());
+      outputs.emplace_back(buffer.shape, decode(buffer.dtype, *bytes));
+    }
+
+    if (iterations > 0) {
+      Expected<Timing> timing =
+          (*program)->time(warmup, iterations, /*cudaGraph=*/false);
+      if (!timing)
+        return fail(timing.takeError());
+      plainTime = *timing;
+      if (cudaGraph) {
+        timing = (*program)->time(warmup, iterations, /*cudaGraph=*/true);
+        if (!timing)
+          return fail(timing.takeError());
+        graphTime = *timing;
+      }
+    }
+  }
+
+  // The values to compare with.
+  SmallVector<RealTensor> references;
+  if (expected) {
+    references = std::move(*expected);
+  } else {
+    mlir::FailureOr<SmallVector<RealTensor>> ran = (*reference)->run(*inputs);
+    if (failed(ran))
+      return kError;
+    references = std::move(*ran);
+  }
+
+  bool allPass = true;
+  json::Array jsonOutputs;
+  for (auto [i, position] : enumerate(function.outputs)) {
+    const Buffer &buffer = function.buffers[position];
+    Comparison c = compare(outputs[i].data, references[i].data);
+    allPass &= c.pass;
+    log << "output " << i << " \"" << buffer.name << "\" "
+        << formatShape(buffer.shape) << " " << dtypeName(buffer.dtype)
+        << ": max abs error " << formatNumber(c.maxAbsError);
+    json::Object entry{{"name", buffer.name},
+                       {"index", int64_t(i)},
+                       {"shape", json::Array(buffer.shape)},
+                       {"dtype", dtypeName(buffer.dtype)},
+                       {"max_abs_error", jsonNumber(c.maxAbsError)},
+                       {"max_abs_reference", jsonNumber(c.maxAbsReference)},
+                       {"relative_error", jsonNumber(c.relativeError)},
+                       {"non_finite", c.nonFinite},
+                       {"pass", c.pass}};
+    if (c.worst >= 0) {
+      SmallVector<int64_t> at = unflatten(c.worst, buffer.shape);
+      log << " (at " << formatShape(at) << ": gpu "
+          << formatNumber(outputs[i].data[c.worst]) << ", reference "
+          << formatNumber(references[i].data[c.worst]) << ")";
+      entry["worst"] =
+          json::Object{{"index", json::Array(at)},
+                       {"gpu", jsonNumber(outputs[i].data[c.worst])},
+                       {"reference", jsonNumber(references[i].data[c.worst])}};
+    }
+    log << ", max |reference| " << formatNumber(c.maxAbsReference)
+        << ", relative error " << formatNumber(c.relativeError);
+    if (c.nonFinite)
+      log << ", " << c.nonFinite << " NaN or infinite";
+    log << ": " << (c.pass ? "pass" : "FAIL") << "\n";
+    jsonOutputs.push_back(std::move(entry));
+
+    if (!outputDir.empty() &&
+        (failed(writeTensor(("out" + Twine(i) + ".npy").str(), outputs[i])) ||
+         failed(writeTensor(("ref" + Twine(i) + ".npy").str(), references[i]))))
+      return kError;
+  }
+
+  auto printTime = [&](StringRef label, const std::optional<Timing> &t) {
+    if (t)
+      log << label << ": median " << format("%.2f", t->medianUs) << " us, min "
+          << format("%.2f", t->minUs) << " us (" << t->iterations
+          << " runs after " << warmup << " warm-up)\n";
+  };
+  printTime("time", plainTime);
+  printTime("time as a CUDA graph", graphTime);
+  log << (allPass ? "PASS" : "FAIL") << ": "
+      << (expected ? "against --expected" : "against the fp64 reference")
+      << ", tolerance " << formatNumber(tolerance) << "\n";
+
+  if (jsonOutput) {
+    json::Object result{
+        {"manifest", manifest.path},
+        {"function", function.name},
+        {"chip", manifest.chip},
+        {"device", device->name},
+        {"compute_capability", device->computeCapability},
+        {"module", moduleKind},
+        {"launches", int64_t(function.launches.size())},
+        {"reference", expected ? "expected" : "interpreter"},
+        {"tolerance", tolerance.getValue()},
+        {"outputs", std::move(jsonOutputs)},
+        {"pass", allPass},
+        {"time_us", json::Object{{"warmup", warmup.getValue()},
+                                 {"iterations", iterations.getValue()},
+                                 {"plain", jsonTiming(plainTime)},
+                                 {"graph", jsonTiming(graphTime)}}}};
+    outs() << formatv("{0:2}", json::Value(std::move(result))) << "\n";
+  }
+  return allPass ? kPass : kMismatch;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM initLLVM(argc, argv);
+  cl::HideUnrelatedOptions(runCategory);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "mirage-gpu-run: runs a lowered µGraph program (a mirage-gpu-manifest) "
+      "on a CUDA GPU, checks its outputs against the fp64 reference "
+      "interpreter and times it\n");
+
+  Expected<Manifest> manifest = loadManifest(manifestPath);
+  if (!manifest)
+    return fail(manifest.takeError());
+
+  mlir::DialectRegistry registry;
+  registerMirageDialects(registry);
+  registry.insert<mlir::func::FuncDialect>();
+  // One interpreter run: a thread pool would only cost start-up time.
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  context.printOpOnDiagnostic(false);
+
+  if (checkOnly)
+    return checkManifest(context, *manifest);
+  return run(context, *manifest);
+}
