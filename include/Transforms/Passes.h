@@ -3,9 +3,12 @@
 #ifndef MIRAGE_TRANSFORMS_PASSES_H
 #define MIRAGE_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
+#include "Dialect/Graph/GraphOps.h"
+#include "mlir/IR/Builders.h"
 
 namespace mirage {
 
@@ -18,6 +21,24 @@ void populateGraphToKernelPatterns(mlir::RewritePatternSet &patterns);
 
 /// Rule-based thread fusion of one block graph (--fuse-thread-chains).
 void fuseBlockGraph(mlir::Block &graph);
+
+/// The thread level's scalar semantics as f32 arith/math ops
+/// (ThreadToArith.cpp); block-to-gpu uses them for unfused elementwise ops.
+mlir::Value buildScalarUnary(mlir::OpBuilder &b, mlir::Location loc,
+                             UnaryKind kind, llvm::ArrayRef<double> params,
+                             mlir::Value x);
+mlir::Value buildScalarBinary(mlir::OpBuilder &b, mlir::Location loc,
+                              BinaryKind kind, mlir::Value lhs,
+                              mlir::Value rhs);
+
+/// Keeps `func`'s text in its `mirage.reference` attribute unless it has
+/// one: the kernel-level program a GPU run is checked against, recorded by
+/// the first lowering pass that leaves the reference interpreter's reach
+/// (kernel-to-block, else block-to-gpu). Defined in BlockToGpu.cpp.
+void recordReference(mlir::func::FuncOp func);
+
+/// Registers the `mirage-to-ptx` pass pipeline (MirageToPtx.cpp).
+void registerMirageToPtxPipeline();
 
 #define GEN_PASS_REGISTRATION
 #include "Transforms/Passes.h.inc"

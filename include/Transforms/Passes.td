@@ -189,4 +189,127 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+
+//===----------------------------------------------------------------------===//
+// Lowering to the GPU (docs/GpuLowering.md)
+//===----------------------------------------------------------------------===//
+
+def KernelToBlock : Pass<"kernel-to-block"> {
+  let summary = "Gives every predefined kernel a default block graph";
+  let description = [{
+    Rewrites each predefined `kernel` op that launches work (matmul, unary,
+    binary, reduce, rms_norm, softmax, ...) into a `kernel.graph_def` whose
+    block graph computes the same: a tiled matmul that walks K in its
+    for-loop and accumulates in a `block.accum sum`, row-wise reductions and
+    normalizations with one block per group of rows, and elementwise kernels
+    over row tiles. After it, every kernel of a function is graph-defined,
+    so the GPU code of all kernels comes from one code generator
+    (`--block-to-gpu`) and needs no library. `kernel.reshape` (a view) is
+    left alone. An op with no block-graph form gets an error. Each function
+    it visits keeps its text before the rewrite in the `mirage.reference`
+    attribute, the program a GPU run is checked against.
+  }];
+  let dependentDialects = ["::mirage::kernel::KernelDialect",
+                           "::mirage::block::BlockDialect"];
+}
+
+def ThreadToArith : Pass<"thread-to-arith"> {
+  let summary = "Lowers thread ops inside thread.fused to scalar arith/math";
+  let description = [{
+    Replaces each `thread.unary` and `thread.binary` in the body of a
+    `thread.fused` op by the scalar `arith` and `math` ops that compute it
+    (silu as x / (1 + exp(-x)), gelu with tanh, ...), in f32 whatever the
+    element type: the code generator converts at loads and stores. The
+    fused op itself stays; `--block-to-gpu` inlines its body per element.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
+def BlockToGpu : Pass<"block-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Compiles each graph-defined kernel into a gpu.func";
+  let description = [{
+    For every `kernel.graph_def`, emits a `gpu.func` kernel (in the
+    module's `gpu.module @mirage_kernels`, named `@<function>_<n>`) that runs the block
+    graph with `threads` threads per block, and replaces the graph_def by a
+    `kernel.launch` of it. The kernel takes one memref per input and per
+    output (inputs first).
+
+    - Every tile lives in shared memory (workgroup memory through
+      `gpu.dynamic_shared_memory`), at offsets from a memory plan that lets
+      loop-body tiles and post-loop tiles share space; the launch records
+      the plan's size.
+    - Input iterators and output savers copy tiles with 16-byte vector
+      loads and stores where the tile row allows it (coalesced: consecutive
+      threads take consecutive vectors), scalar copies otherwise.
+    - f16/bf16 matmuls run on tensor cores (`nvvm.mma.sync` m16n8k16,
+      accumulating in f32); a matmul that feeds a sum accumulator keeps its
+      accumulator in registers across the whole for-loop. Other element
+      types use a CUDA-core loop.
+    - Reductions give each warp rows and combine with `gpu.shuffle xor`.
+    - Elementwise ops and `thread.fused` bodies (after
+      `--thread-to-arith`) compute in f32 registers, one element per
+      thread per step.
+    - `gpu.barrier` only between an op and a later one that reads what it
+      wrote (or overwrites what an earlier one read).
+
+    Each function it changes keeps its kernel-level text in the
+    `mirage.reference` attribute, unless `--kernel-to-block` recorded it
+    already: the last form the reference interpreter runs, for runners to
+    check the GPU's results against.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", "128",
+           "Threads per block (a multiple of 32, at most 1024)">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mirage::kernel::KernelDialect"];
+}
+
+def KernelToGpu : Pass<"kernel-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Turns a kernel-level function into a host launch sequence";
+  let description = [{
+    Rewrites every function whose body is `kernel.launch` and
+    `kernel.reshape` ops into a host function on memrefs: its tensor
+    arguments become memref arguments, its results become output memref
+    arguments after them (`mirage.output` marks them), intermediate tensors
+    become `memref.alloc`s (freed at the end), reshapes become copy-free
+    `memref.reinterpret_cast` views, and each launch becomes a
+    `gpu.launch_func` with its grid, block and dynamic shared memory. A
+    function that returns an argument, a view or one tensor twice is
+    rejected: the host code has no copy kernel.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def EmitGpuArtifacts : Pass<"emit-gpu-artifacts", "::mlir::ModuleOp"> {
+  let summary = "Writes PTX, cubin and a JSON launch manifest";
+  let description = [{
+    Serializes every `gpu.module` (already in the NVVM/LLVM dialects and
+    carrying an `#nvvm.target`) with MLIR's NVVM target: PTX through LLVM's
+    NVPTX backend and cubin through `ptxas` from the CUDA toolkit. Writes
+    `<output>.ptx`, `<output>.cubin` (unless `cubin=false`) and
+    `<output>.json`, the manifest a runner loads: per host function its
+    buffers (shape, dtype, bytes, role) and its launches in order (kernel,
+    grid, block, dynamic shared memory, argument buffers). The format is in
+    docs/GpuLowering.md. A failing ptxas is an error with its message.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", "\"\"",
+           "Path prefix of the files written (required)">,
+    Option<"cubin", "cubin", "bool", "true",
+           "Also assemble a cubin with ptxas">,
+    Option<"toolkit", "toolkit", "std::string", "\"/usr/local/cuda\"",
+           "CUDA toolkit with bin/ptxas">,
+  ];
+}
+
 #endif // MIRAGE_TRANSFORMS_PASSES_TD

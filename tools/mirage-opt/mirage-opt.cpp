@@ -8,6 +8,8 @@
 #include "Dialect/MirageDialects.h"
 #include "Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -18,6 +20,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -29,9 +34,16 @@ int main(int argc, char **argv) {
                   mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
                   mlir::linalg::LinalgDialect, mlir::tosa::TosaDialect,
                   mlir::gpu::GPUDialect, mlir::NVVM::NVVMDialect,
-                  mlir::LLVM::LLVMDialect>();
+                  mlir::LLVM::LLVMDialect, mlir::cf::ControlFlowDialect,
+                  mlir::vector::VectorDialect>();
+  // The lowering to PTX: conversions to LLVM, the NVVM target's
+  // serialization and LLVM IR translation.
+  mlir::registerAllExtensions(registry);
+  mlir::registerAllToLLVMIRTranslations(registry);
+  mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);
 
   mirage::registerMiragePasses();
+  mirage::registerMirageToPtxPipeline();
   // Generic upstream passes (canonicalize, cse, ...) for pipelines.
   mlir::registerTransformsPasses();
 

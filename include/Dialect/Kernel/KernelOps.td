@@ -194,4 +194,34 @@ def Kernel_GraphDefOp : Kernel_Op<"graph_def", [
   let hasVerifier = 1;
 }
 
+
+//===----------------------------------------------------------------------===//
+// Compiled kernels
+//===----------------------------------------------------------------------===//
+
+def Kernel_LaunchOp : Kernel_Op<"launch"> {
+  let summary = "launch of a compiled GPU kernel";
+  let description = [{
+    One launch of the `gpu.func` named by `kernel` (made by
+    `--block-to-gpu` from a graph-defined kernel) on a `grid` of blocks of
+    `block` threads with `dynamic_shared_memory` bytes of shared memory.
+    The kernel takes one buffer per operand and then one per result.
+
+    ```mlir
+    %y = kernel.launch @mirage_kernels::@f_0 (%X, %W) grid = [96, 1, 1]
+        block = [128, 1, 1] dynamic_shared_memory = 33792
+        : (tensor<16x4096xf16>, tensor<4096x6144xf16>) -> tensor<16x6144xf16>
+    ```
+  }];
+  let arguments = (ins Variadic<MirageTensor>:$inputs, SymbolRefAttr:$kernel,
+                       DenseI64ArrayAttr:$grid, DenseI64ArrayAttr:$block,
+                       I64Attr:$dynamic_shared_memory);
+  let results = (outs Variadic<MirageTensor>:$outputs);
+  let assemblyFormat = "$kernel `(` $inputs `)` `grid` `=` $grid `block` `=` "
+                       "$block `dynamic_shared_memory` `=` "
+                       "$dynamic_shared_memory attr-dict `:` "
+                       "functional-type($inputs, $outputs)";
+  let hasVerifier = 1;
+}
+
 #endif // MIRAGE_KERNEL_OPS_TD

@@ -70,3 +70,29 @@ Block &GraphDefOp::getBlockGraph() { return getBody().front(); }
 
 #define GET_OP_CLASSES
 #include "Dialect/Kernel/KernelOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// LaunchOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LaunchOp::verify() {
+  auto checkDims = [&](ArrayRef<int64_t> dims, StringRef what,
+                       int64_t limit) -> LogicalResult {
+    if (dims.size() != 3)
+      return emitOpError() << what << " needs 3 dimensions, got "
+                           << dims.size();
+    for (int64_t d : dims)
+      if (d < 1 || d > limit)
+        return emitOpError() << what << " dimension " << d
+                             << " is outside [1, " << limit << "]";
+    return success();
+  };
+  if (failed(checkDims(getGrid(), "grid", (int64_t(1) << 31) - 1)) ||
+      failed(checkDims(getBlock(), "block", 1024)))
+    return failure();
+  if (getBlock()[0] * getBlock()[1] * getBlock()[2] > 1024)
+    return emitOpError("block has more than 1024 threads");
+  if (getDynamicSharedMemory() < 0)
+    return emitOpError("dynamic_shared_memory is negative");
+  return success();
+}

@@ -36,10 +36,16 @@ LogicalResult FusedOp::verifyRegions() {
       return failure();
     common = *next;
   }
-  for (Operation &op : body)
-    if (!isa_and_nonnull<ThreadDialect>(op.getDialect()))
+  // Scalar arith and math ops appear after --thread-to-arith has given the
+  // thread ops their code.
+  for (Operation &op : body) {
+    StringRef ns = op.getDialect() ? op.getDialect()->getNamespace() : "";
+    if (!isa_and_nonnull<ThreadDialect>(op.getDialect()) && ns != "arith" &&
+        ns != "math")
       return op.emitOpError("is not allowed in a thread.fused body, which "
-                            "holds only thread ops");
+                            "holds only thread ops (or, lowered, scalar arith "
+                            "and math ops)");
+  }
   auto yield = dyn_cast<YieldOp>(body.getTerminator());
   if (!yield)
     return emitOpError("body must end with thread.yield");

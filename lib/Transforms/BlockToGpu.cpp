@@ -1,0 +1,997 @@
+//===- BlockToGpu.cpp - graph-defined kernels to gpu.func -----------------===//
+//
+// The block level's code generator. A kernel.graph_def becomes one gpu.func
+// whose thread block runs the block graph (semantics: BlockSemantics.cpp):
+//
+//   every tile           -> a view of dynamic shared memory (memory plan)
+//   block.input/output   -> cooperative global<->shared copies, 16-byte
+//                           vectors when the tile row allows
+//   block.matmul (f16)   -> nvvm.mma.sync m16n8k16, f32 accumulators; when
+//                           its only user is a sum accumulator the
+//                           accumulators stay in registers for the loop
+//   elementwise, fused   -> one element per thread per step, in f32
+//   block.reduce         -> a warp per output row, gpu.shuffle xor
+//   block.accum          -> updated in place by the thread owning the
+//                           element (f32 tiles)
+//
+// gpu.barrier goes only where a shared tile is read after another op wrote
+// it, or written after another op read or wrote it, since the last barrier.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Dialect/Block/BlockOps.h"
+#include "Dialect/Kernel/KernelOps.h"
+#include "Dialect/Thread/ThreadOps.h"
+#include "Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mirage {
+#define GEN_PASS_DEF_BLOCKTOGPU
+#include "Transforms/Passes.h.inc"
+} // namespace mirage
+
+using namespace mlir;
+using namespace mirage;
+
+/// The most dynamic shared memory a block may have on any supported chip
+/// (sm_90: 227 KiB; docs/CostModel.md).
+static constexpr int64_t kMaxSharedBytes = 227 * 1024;
+
+static int64_t product(ArrayRef<int64_t> dims) {
+  int64_t n = 1;
+  for (int64_t d : dims)
+    n *= d;
+  return n;
+}
+
+static int64_t byteWidth(Type t) { return t.getIntOrFloatBitWidth() / 8; }
+
+namespace {
+
+/// Emits the gpu.func of one graph-defined kernel.
+class KernelEmitter {
+public:
+  KernelEmitter(kernel::GraphDefOp op, int64_t threads)
+      : op(op), body(op.getBody().front()), b(op.getContext()),
+        threads(threads), warps(threads / 32) {}
+
+  /// Plans shared memory and builds the kernel `name` in `gpuModule`.
+  LogicalResult emit(gpu::GPUModuleOp gpuModule, StringRef name);
+
+  int64_t sharedBytes() const { return planBytes; }
+
+private:
+  // Memory plan.
+  LogicalResult plan();
+  Type storageType(Value tile) const;
+
+  // Small builders.
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value f32(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  }
+  Value toF32(Value v);
+  Value fromF32(Value v, Type to);
+  SmallVector<Value> delinearize(Value linear, ArrayRef<int64_t> shape);
+  Value minIdx(Value a, int64_t bound) {
+    return arith::MinUIOp::create(b, loc, a, idx(bound));
+  }
+  Value less(Value a, int64_t bound) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, a,
+                                 idx(bound));
+  }
+
+  /// Emits `fn(linear index)` for every element of `count` split over the
+  /// block's threads.
+  void forEachElement(int64_t count, function_ref<void(Value)> fn);
+  /// Reads tile `v` at `coords` of a (broadcast) result of shape `shape`.
+  Value loadBroadcast(Value tile, ArrayRef<Value> coords);
+
+  // Barrier placement.
+  void access(ArrayRef<Value> reads, ArrayRef<Value> writes);
+  void barrier();
+
+  // Ops.
+  /// Copies a box of `tile` shape between a global memref (the box at
+  /// `offsets`) and a shared one.
+  void copyBox(ArrayRef<int64_t> tile, ArrayRef<int64_t> globalShape,
+               ArrayRef<Value> offsets, Value global, Value shared,
+               bool toShared);
+  LogicalResult emitOp(Operation *inner, Value iter);
+  void emitInput(block::InputOp in, Value iter);
+  void emitOutput(block::OutputOp out);
+  void emitElementwise(Operation *inner);
+  void emitReduce(block::ReduceOp red);
+  void emitConcat(block::ConcatOp cat);
+  void emitAccumUpdate(block::AccumOp acc, Value iter);
+  void emitAccumInit(block::AccumOp acc);
+  void emitMatmulCudaCores(block::MatmulOp mm);
+
+  // Tensor-core matmuls.
+  struct MmaShape {
+    int64_t batch, m, n, k, mTiles, nTiles, kTiles, fragments, perWarp;
+  };
+  MmaShape mmaShape(block::MatmulOp mm) const;
+  bool usesTensorCores(block::MatmulOp mm) const;
+  /// Adds A B over all of K into `acc` (4 f32 per fragment the warp owns).
+  SmallVector<Value> emitMmaLoop(block::MatmulOp mm, ValueRange acc);
+  /// Stores the warp's fragments into tile buffer `dest`.
+  void storeFragments(block::MatmulOp mm, ValueRange acc, Value destTile);
+
+  kernel::GraphDefOp op;
+  Block &body;
+  OpBuilder b;
+  Location loc = UnknownLoc::get(op.getContext());
+  int64_t threads, warps;
+
+  // The block graph's parts, in order.
+  SmallVector<Operation *> loopBody, postLoop;
+  SmallVector<block::AccumOp> accums;
+  SmallVector<block::OutputOp> savers;
+  /// Matmuls whose accumulation stays in registers, with their accumulator.
+  llvm::MapVector<Operation *, block::AccumOp> registerMatmuls;
+
+  DenseMap<Value, int64_t> offsets; // tile -> byte offset in shared memory
+  int64_t planBytes = 0;
+
+  // Values of the kernel being built.
+  DenseMap<Value, Value> views;   // tile -> shared-memory memref
+  DenseMap<Value, Value> globals; // block-graph argument/output -> memref
+  SmallVector<Value> blockIds;
+  Value tid, lane, warp;
+
+  llvm::SetVector<Value> readSinceBarrier, writtenSinceBarrier;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Memory plan
+//===----------------------------------------------------------------------===//
+
+/// Accumulators hold f32 whatever their type says: the sum of many f16
+/// tiles must not be rounded at every step.
+Type KernelEmitter::storageType(Value tile) const {
+  if (auto acc = tile.getDefiningOp<block::AccumOp>();
+      acc && acc.getKind() != block::AccumKind::concat)
+    return Float32Type::get(tile.getContext());
+  return cast<ShapedType>(tile.getType()).getElementType();
+}
+
+LogicalResult KernelEmitter::plan() {
+  for (Operation &inner : body.without_terminator()) {
+    if (auto saver = dyn_cast<block::OutputOp>(inner))
+      savers.push_back(saver);
+    else if (auto acc = dyn_cast<block::AccumOp>(inner))
+      accums.push_back(acc);
+    else if (accums.empty())
+      loopBody.push_back(&inner);
+    else
+      postLoop.push_back(&inner);
+  }
+  for (Operation *inner : loopBody) {
+    auto mm = dyn_cast<block::MatmulOp>(inner);
+    if (!mm || !usesTensorCores(mm) || !mm->hasOneUse())
+      continue;
+    auto acc = dyn_cast<block::AccumOp>(*mm->user_begin());
+    if (acc && acc.getKind() == block::AccumKind::sum)
+      registerMatmuls.insert({mm, acc});
+  }
+
+  // Accumulators live throughout; loop-body tiles die with the loop, so the
+  // post-loop tiles reuse their space.
+  auto bytesOf = [&](Value tile) {
+    int64_t n = product(cast<ShapedType>(tile.getType()).getShape()) *
+                byteWidth(storageType(tile));
+    return llvm::alignTo(n, 16);
+  };
+  int64_t persistent = 0;
+  for (block::AccumOp acc : accums) {
+    offsets[acc.getResult()] = persistent;
+    persistent += bytesOf(acc.getResult());
+  }
+  auto place = [&](ArrayRef<Operation *> ops) {
+    int64_t end = persistent;
+    for (Operation *inner : ops) {
+      if (registerMatmuls.count(inner))
+        continue;
+      for (Value result : inner->getResults()) {
+        offsets[result] = end;
+        end += bytesOf(result);
+      }
+    }
+    return end;
+  };
+  planBytes = std::max(place(loopBody), place(postLoop));
+  if (planBytes > kMaxSharedBytes)
+    return op.emitOpError("needs ")
+           << planBytes << " bytes of shared memory per block; at most "
+           << kMaxSharedBytes << " can be given";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+Value KernelEmitter::toF32(Value v) {
+  if (v.getType().isF32())
+    return v;
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+}
+
+Value KernelEmitter::fromF32(Value v, Type to) {
+  if (v.getType() == to)
+    return v;
+  return arith::TruncFOp::create(b, loc, to, v);
+}
+
+SmallVector<Value> KernelEmitter::delinearize(Value linear,
+                                              ArrayRef<int64_t> shape) {
+  SmallVector<Value> coords(shape.size());
+  Value rest = linear;
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    if (d == 0) {
+      coords[d] = rest;
+      break;
+    }
+    coords[d] = arith::RemUIOp::create(b, loc, rest, idx(shape[d]));
+    rest = arith::DivUIOp::create(b, loc, rest, idx(shape[d]));
+  }
+  return coords;
+}
+
+void KernelEmitter::forEachElement(int64_t count,
+                                   function_ref<void(Value)> fn) {
+  auto loop = scf::ForOp::create(b, loc, tid, idx(count), idx(threads));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  fn(loop.getInductionVar());
+}
+
+Value KernelEmitter::loadBroadcast(Value tile, ArrayRef<Value> coords) {
+  ArrayRef<int64_t> shape = cast<ShapedType>(tile.getType()).getShape();
+  size_t lead = coords.size() - shape.size();
+  SmallVector<Value> at;
+  for (auto [d, size] : llvm::enumerate(shape))
+    at.push_back(size == 1 ? idx(0) : coords[lead + d]);
+  return toF32(memref::LoadOp::create(b, loc, views.lookup(tile), at));
+}
+
+void KernelEmitter::barrier() {
+  gpu::BarrierOp::create(b, loc);
+  readSinceBarrier.clear();
+  writtenSinceBarrier.clear();
+}
+
+void KernelEmitter::access(ArrayRef<Value> reads, ArrayRef<Value> writes) {
+  bool hazard = llvm::any_of(reads, [&](Value v) {
+    return writtenSinceBarrier.contains(v);
+  }) || llvm::any_of(writes, [&](Value v) {
+    return writtenSinceBarrier.contains(v) || readSinceBarrier.contains(v);
+  });
+  if (hazard)
+    barrier();
+  readSinceBarrier.insert(reads.begin(), reads.end());
+  writtenSinceBarrier.insert(writes.begin(), writes.end());
+}
+
+//===----------------------------------------------------------------------===//
+// Input iterators and output savers
+//===----------------------------------------------------------------------===//
+
+/// Rows whose bytes are
+/// a multiple of 16 (in both element types) move as 16-byte vectors:
+/// consecutive threads take consecutive vectors, so each warp's accesses
+/// coalesce into full 128-byte lines.
+void KernelEmitter::copyBox(ArrayRef<int64_t> tile,
+                            ArrayRef<int64_t> globalShape,
+                            ArrayRef<Value> offsets, Value global,
+                            Value shared, bool toShared) {
+  auto globalType = cast<MemRefType>(global.getType());
+  auto sharedType = cast<MemRefType>(shared.getType());
+  Type gElt = globalType.getElementType(), sElt = sharedType.getElementType();
+  int64_t rank = tile.size();
+  int64_t vec = 16 / byteWidth(gElt);
+  int64_t row = tile.back();
+  bool vectorize = row % vec == 0 && globalShape.back() % vec == 0 &&
+                   (row * byteWidth(sElt)) % 16 == 0;
+  if (!vectorize)
+    vec = 1;
+  int64_t units = product(tile) / vec;
+
+  auto loop = scf::ForOp::create(b, loc, tid, idx(units), idx(threads));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value first = arith::MulIOp::create(b, loc, loop.getInductionVar(), idx(vec));
+  // Tile coordinates of the unit's first element.
+  SmallVector<Value> local(rank), at(rank);
+  Value rest = first;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    local[d] = d == 0 ? rest : arith::RemUIOp::create(b, loc, rest, idx(tile[d]));
+    if (d > 0)
+      rest = arith::DivUIOp::create(b, loc, rest, idx(tile[d]));
+    at[d] = arith::AddIOp::create(b, loc, local[d], offsets[d]);
+  }
+  ValueRange srcIdx = toShared ? ValueRange(at) : ValueRange(local);
+  ValueRange dstIdx = toShared ? ValueRange(local) : ValueRange(at);
+  Value src = toShared ? global : shared, dst = toShared ? shared : global;
+  Type srcElt = toShared ? gElt : sElt, dstElt = toShared ? sElt : gElt;
+  auto convert = [&](Value v, Type to) -> Value {
+    Type from = getElementTypeOrSelf(v.getType());
+    if (from == to)
+      return v;
+    Type target = vec > 1 ? Type(VectorType::get({vec}, to)) : to;
+    if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+      return arith::ExtFOp::create(b, loc, target, v);
+    return arith::TruncFOp::create(b, loc, target, v);
+  };
+  if (vec == 1) {
+    Value v = memref::LoadOp::create(b, loc, src, srcIdx);
+    memref::StoreOp::create(b, loc, convert(v, dstElt), dst, dstIdx);
+    return;
+  }
+  auto load = vector::LoadOp::create(b, loc, VectorType::get({vec}, srcElt),
+                                     src, srcIdx);
+  load->setAttr("alignment", b.getI64IntegerAttr(16));
+  auto store = vector::StoreOp::create(b, loc, convert(load, dstElt), dst,
+                                       dstIdx);
+  store->setAttr("alignment", b.getI64IntegerAttr(16));
+}
+
+void KernelEmitter::emitInput(block::InputOp in, Value iter) {
+  auto source = cast<ShapedType>(in.getSource().getType());
+  ArrayRef<int64_t> tile = cast<ShapedType>(in.getType()).getShape();
+  ArrayRef<int64_t> grid = op.getGrid();
+  // Dimension d of this block's part: split across blocks first, then
+  // across iterations.
+  SmallVector<Value> offsets(tile.size(), idx(0));
+  for (auto [g, d] : llvm::enumerate(in.getImap().getDims())) {
+    if (d == block::GridMapAttr::kReplicate)
+      continue;
+    int64_t part = source.getDimSize(d) / grid[g];
+    offsets[d] = arith::AddIOp::create(
+        b, loc, offsets[d],
+        arith::MulIOp::create(b, loc, blockIds[g], idx(part)));
+  }
+  if (!in.getFmap().isReplicate()) {
+    int64_t d = in.getFmap().getDim();
+    offsets[d] = arith::AddIOp::create(
+        b, loc, offsets[d], arith::MulIOp::create(b, loc, iter, idx(tile[d])));
+  }
+  access({}, {in.getResult()});
+  copyBox(tile, source.getShape(), offsets, globals.lookup(in.getSource()),
+      views.lookup(in.getResult()), /*toShared=*/true);
+}
+
+void KernelEmitter::emitOutput(block::OutputOp out) {
+  auto dest = cast<ShapedType>(out.getType());
+  ArrayRef<int64_t> tile = cast<ShapedType>(out.getTile().getType()).getShape();
+  SmallVector<Value> offsets(tile.size(), idx(0));
+  for (auto [g, d] : llvm::enumerate(out.getOmap().getDims()))
+    if (d != block::GridMapAttr::kReplicate)
+      offsets[d] = arith::AddIOp::create(
+          b, loc, offsets[d],
+          arith::MulIOp::create(b, loc, blockIds[g], idx(tile[d])));
+  access({out.getTile()}, {});
+  copyBox(tile, dest.getShape(), offsets, globals.lookup(out.getResult()),
+      views.lookup(out.getTile()), /*toShared=*/false);
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops, reductions, concatenation, accumulators
+//===----------------------------------------------------------------------===//
+
+void KernelEmitter::emitElementwise(Operation *inner) {
+  SmallVector<Value> reads(inner->getOperands());
+  SmallVector<Value> writes(inner->getResults());
+  access(reads, writes);
+  ArrayRef<int64_t> shape =
+      cast<ShapedType>(inner->getResult(0).getType()).getShape();
+  forEachElement(product(shape), [&](Value linear) {
+    SmallVector<Value> coords = delinearize(linear, shape);
+    SmallVector<Value> in;
+    for (Value operand : inner->getOperands())
+      in.push_back(loadBroadcast(operand, coords));
+    SmallVector<Value> results;
+    if (auto u = dyn_cast<block::UnaryOp>(inner)) {
+      results.push_back(buildScalarUnary(
+          b, loc, u.getKind(), u.getParams().value_or(ArrayRef<double>()),
+          in[0]));
+    } else if (auto bin = dyn_cast<block::BinaryOp>(inner)) {
+      results.push_back(buildScalarBinary(b, loc, bin.getKind(), in[0], in[1]));
+    } else {
+      // thread.fused: its body, once per element. Arguments arrive in the
+      // tiles' element types; thread ops not yet lowered by
+      // --thread-to-arith get their scalar code here.
+      auto fused = cast<thread::FusedOp>(inner);
+      Block &chain = fused.getBody().front();
+      IRMapping map;
+      for (auto [arg, v] : llvm::zip(chain.getArguments(), in))
+        map.map(arg, fromF32(v, arg.getType()));
+      for (Operation &op : chain) {
+        auto lookupF32 = [&](Value v) { return toF32(map.lookup(v)); };
+        if (auto u = dyn_cast<thread::UnaryOp>(op)) {
+          Value r = buildScalarUnary(b, loc, u.getKind(),
+                                     u.getParams().value_or(ArrayRef<double>()),
+                                     lookupF32(u.getInput()));
+          map.map(u.getResult(), fromF32(r, u.getType()));
+        } else if (auto bin = dyn_cast<thread::BinaryOp>(op)) {
+          Value r = buildScalarBinary(b, loc, bin.getKind(),
+                                      lookupF32(bin.getLhs()),
+                                      lookupF32(bin.getRhs()));
+          map.map(bin.getResult(), fromF32(r, bin.getType()));
+        } else if (auto yield = dyn_cast<thread::YieldOp>(op)) {
+          for (Value v : yield.getResults())
+            results.push_back(toF32(map.lookup(v)));
+        } else {
+          b.clone(op, map);
+        }
+      }
+    }
+    for (auto [result, v] : llvm::zip(inner->getResults(), results))
+      memref::StoreOp::create(b, loc, fromF32(v, storageType(result)),
+                              views.lookup(result), coords);
+  });
+}
+
+void KernelEmitter::emitReduce(block::ReduceOp red) {
+  access({red.getInput()}, {red.getResult()});
+  ArrayRef<int64_t> inShape =
+      cast<ShapedType>(red.getInput().getType()).getShape();
+  ArrayRef<int64_t> outShape = cast<ShapedType>(red.getType()).getShape();
+  int64_t dim = red.getDim(), len = inShape[dim];
+  bool isMax = red.getKind() == ReduceKind::max;
+  auto combine = [&](Value a, Value c) -> Value {
+    if (isMax)
+      return arith::MaximumFOp::create(b, loc, a, c);
+    return arith::AddFOp::create(b, loc, a, c);
+  };
+  Value init = f32(isMax ? -std::numeric_limits<double>::infinity() : 0.0);
+
+  // One warp per output element (warp-uniform loop: every lane reaches the
+  // shuffles); its lanes stride over the reduced dimension.
+  auto outer = scf::ForOp::create(b, loc, warp, idx(product(outShape)),
+                                  idx(warps));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(outer.getBody());
+  SmallVector<Value> coords = delinearize(outer.getInductionVar(), outShape);
+  auto inner =
+      scf::ForOp::create(b, loc, lane, idx(len), idx(32), ValueRange{init});
+  {
+    OpBuilder::InsertionGuard innerGuard(b);
+    b.setInsertionPointToStart(inner.getBody());
+    SmallVector<Value> at(coords);
+    at[dim] = inner.getInductionVar();
+    Value v = toF32(memref::LoadOp::create(
+        b, loc, views.lookup(red.getInput()), at));
+    scf::YieldOp::create(b, loc, combine(inner.getRegionIterArgs()[0], v));
+  }
+  Value partial = inner.getResult(0);
+  for (int32_t offset = 16; offset >= 1; offset /= 2) {
+    auto shuffle =
+        gpu::ShuffleOp::create(b, loc, partial, offset, 32, gpu::ShuffleMode::XOR);
+    partial = combine(partial, shuffle.getShuffleResult());
+  }
+  Value isLeader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                         idx(0));
+  auto ifOp = scf::IfOp::create(b, loc, isLeader, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  memref::StoreOp::create(b, loc, fromF32(partial, storageType(red.getResult())),
+                          views.lookup(red.getResult()), coords);
+}
+
+void KernelEmitter::emitConcat(block::ConcatOp cat) {
+  SmallVector<Value> reads(cat.getInputs());
+  access(reads, {cat.getResult()});
+  int64_t dim = cat.getDim(), start = 0;
+  for (Value part : cat.getInputs()) {
+    ArrayRef<int64_t> shape = cast<ShapedType>(part.getType()).getShape();
+    forEachElement(product(shape), [&](Value linear) {
+      SmallVector<Value> coords = delinearize(linear, shape);
+      Value v = memref::LoadOp::create(b, loc, views.lookup(part), coords);
+      coords[dim] = arith::AddIOp::create(b, loc, coords[dim], idx(start));
+      memref::StoreOp::create(b, loc, v, views.lookup(cat.getResult()), coords);
+    });
+    start += shape[dim];
+  }
+}
+
+void KernelEmitter::emitAccumInit(block::AccumOp acc) {
+  if (acc.getKind() == block::AccumKind::concat)
+    return; // every element is written by some iteration
+  access({}, {acc.getResult()});
+  ArrayRef<int64_t> shape = cast<ShapedType>(acc.getType()).getShape();
+  Value init = f32(acc.getKind() == block::AccumKind::max
+                       ? -std::numeric_limits<double>::infinity()
+                       : 0.0);
+  forEachElement(product(shape), [&](Value linear) {
+    memref::StoreOp::create(b, loc, init, views.lookup(acc.getResult()),
+                            delinearize(linear, shape));
+  });
+}
+
+void KernelEmitter::emitAccumUpdate(block::AccumOp acc, Value iter) {
+  access({acc.getInput(), acc.getResult()}, {acc.getResult()});
+  ArrayRef<int64_t> shape = cast<ShapedType>(acc.getInput().getType()).getShape();
+  Value dest = views.lookup(acc.getResult());
+  forEachElement(product(shape), [&](Value linear) {
+    SmallVector<Value> coords = delinearize(linear, shape);
+    Value v = memref::LoadOp::create(b, loc, views.lookup(acc.getInput()),
+                                     coords);
+    if (acc.getKind() == block::AccumKind::concat) {
+      int64_t dim = *acc.getDim();
+      coords[dim] = arith::AddIOp::create(
+          b, loc, coords[dim],
+          arith::MulIOp::create(b, loc, iter, idx(shape[dim])));
+      memref::StoreOp::create(b, loc, v, dest, coords);
+      return;
+    }
+    Value old = memref::LoadOp::create(b, loc, dest, coords);
+    Value next = acc.getKind() == block::AccumKind::sum
+                     ? Value(arith::AddFOp::create(b, loc, old, toF32(v)))
+                     : Value(arith::MaximumFOp::create(b, loc, old, toF32(v)));
+    memref::StoreOp::create(b, loc, next, dest, coords);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Matmuls
+//===----------------------------------------------------------------------===//
+
+bool KernelEmitter::usesTensorCores(block::MatmulOp mm) const {
+  return storageType(mm.getLhs()).isF16() && storageType(mm.getRhs()).isF16();
+}
+
+KernelEmitter::MmaShape KernelEmitter::mmaShape(block::MatmulOp mm) const {
+  ArrayRef<int64_t> a = cast<ShapedType>(mm.getLhs().getType()).getShape();
+  ArrayRef<int64_t> c = cast<ShapedType>(mm.getType()).getShape();
+  MmaShape s;
+  s.batch = product(c.drop_back(2));
+  s.m = c[c.size() - 2];
+  s.n = c.back();
+  s.k = a.back();
+  s.mTiles = llvm::divideCeil(s.m, 16);
+  s.nTiles = llvm::divideCeil(s.n, 8);
+  s.kTiles = llvm::divideCeil(s.k, 16);
+  s.fragments = s.batch * s.mTiles * s.nTiles;
+  s.perWarp = llvm::divideCeil(s.fragments, warps);
+  return s;
+}
+
+/// Where the warp's j-th fragment lies: batch, first row, first column, and
+/// whether it exists (the last warps may have fewer; they compute a copy of
+/// the last fragment and do not store it).
+struct FragmentPlace {
+  Value batch, row, col, valid;
+};
+
+SmallVector<Value> KernelEmitter::emitMmaLoop(block::MatmulOp mm,
+                                              ValueRange acc) {
+  MmaShape s = mmaShape(mm);
+  Value A = views.lookup(mm.getLhs()), B = views.lookup(mm.getRhs());
+  int64_t aRank = cast<ShapedType>(mm.getLhs().getType()).getRank();
+  int64_t bRank = cast<ShapedType>(mm.getRhs().getType()).getRank();
+  Type f16 = b.getF16Type();
+  auto pair = VectorType::get({2}, f16);
+  Value zero16 = arith::ConstantOp::create(b, loc, b.getF16FloatAttr(0.0));
+  Value group = arith::DivUIOp::create(b, loc, lane, idx(4));
+  Value quad2 = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, lane, idx(4)), idx(2));
+
+  SmallVector<FragmentPlace> places;
+  for (int64_t j = 0; j < s.perWarp; ++j) {
+    Value f = arith::AddIOp::create(b, loc, warp, idx(j * warps));
+    FragmentPlace p;
+    p.valid = less(f, s.fragments);
+    Value fc = minIdx(f, s.fragments - 1);
+    Value tileIdx = arith::RemUIOp::create(b, loc, fc, idx(s.mTiles * s.nTiles));
+    p.batch = arith::DivUIOp::create(b, loc, fc, idx(s.mTiles * s.nTiles));
+    p.row = arith::MulIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, tileIdx, idx(s.nTiles)), idx(16));
+    p.col = arith::MulIOp::create(
+        b, loc, arith::RemUIOp::create(b, loc, tileIdx, idx(s.nTiles)), idx(8));
+    places.push_back(p);
+  }
+
+  // Element loaders; rows past M and columns past K read as zero (padding
+  // to the m16n8k16 shape), columns past N clamp (their results are not
+  // stored).
+  auto loadA = [&](const FragmentPlace &p, Value r, Value c) -> Value {
+    Value rc = s.m % 16 ? minIdx(r, s.m - 1) : r;
+    Value cc = s.k % 16 ? minIdx(c, s.k - 1) : c;
+    SmallVector<Value> at;
+    if (aRank == 3)
+      at.push_back(p.batch);
+    at.append({rc, cc});
+    Value v = memref::LoadOp::create(b, loc, A, at);
+    Value ok;
+    if (s.m % 16)
+      ok = less(r, s.m);
+    if (s.k % 16) {
+      Value kOk = less(c, s.k);
+      ok = ok ? Value(arith::AndIOp::create(b, loc, ok, kOk)) : kOk;
+    }
+    return ok ? Value(arith::SelectOp::create(b, loc, ok, v, zero16)) : v;
+  };
+  auto loadB = [&](const FragmentPlace &p, Value r, Value c) -> Value {
+    SmallVector<Value> at;
+    if (bRank == 3)
+      at.push_back(p.batch);
+    at.append({s.k % 16 ? minIdx(r, s.k - 1) : r,
+               s.n % 8 ? minIdx(c, s.n - 1) : c});
+    return memref::LoadOp::create(b, loc, B, at);
+  };
+  auto add = [&](Value v, int64_t c) -> Value {
+    return c ? Value(arith::AddIOp::create(b, loc, v, idx(c))) : v;
+  };
+
+  auto loop = scf::ForOp::create(b, loc, idx(0), idx(s.kTiles), idx(1), acc);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value k0 = arith::MulIOp::create(b, loc, loop.getInductionVar(), idx(16));
+  Value kq = arith::AddIOp::create(b, loc, k0, quad2);
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(4, b.getF32Type()));
+  SmallVector<Value> next;
+  for (auto [j, p] : llvm::enumerate(places)) {
+    Value r0 = arith::AddIOp::create(b, loc, p.row, group);
+    Value r8 = add(r0, 8);
+    // A fragment (row-major 16x16): a0 (g, 2t..), a1 (g+8, 2t..),
+    // a2 (g, 2t+8..), a3 (g+8, 2t+8..).
+    SmallVector<Value> aFrag;
+    for (auto [r, dc] : {std::pair{r0, 0}, {r8, 0}, {r0, 8}, {r8, 8}}) {
+      Value c = add(kq, dc);
+      aFrag.push_back(vector::FromElementsOp::create(
+          b, loc, pair, ValueRange{loadA(p, r, c), loadA(p, r, add(c, 1))}));
+    }
+    // B fragment (column-major 16x8): b0 (k 2t.., n g), b1 (k 2t+8.., n g).
+    Value n = arith::AddIOp::create(b, loc, p.col, group);
+    SmallVector<Value> bFrag;
+    for (int64_t dk : {0, 8}) {
+      Value k = add(kq, dk);
+      bFrag.push_back(vector::FromElementsOp::create(
+          b, loc, pair, ValueRange{loadB(p, k, n), loadB(p, add(k, 1), n)}));
+    }
+    ValueRange c = loop.getRegionIterArgs().slice(4 * j, 4);
+    auto mma = NVVM::MmaOp::create(
+        b, loc, structType, aFrag, bFrag, c, ArrayRef<int64_t>{16, 8, 16},
+        std::nullopt, std::nullopt,
+        std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::f16, NVVM::MMATypes::f16},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                       NVVM::MMALayout::col});
+    for (int64_t e = 0; e < 4; ++e)
+      next.push_back(LLVM::ExtractValueOp::create(b, loc, mma, ArrayRef<int64_t>{e}));
+  }
+  scf::YieldOp::create(b, loc, next);
+  return SmallVector<Value>(loop.getResults());
+}
+
+void KernelEmitter::storeFragments(block::MatmulOp mm, ValueRange acc,
+                                   Value destTile) {
+  MmaShape s = mmaShape(mm);
+  Value dest = views.lookup(destTile);
+  Type elt = storageType(destTile);
+  int64_t rank = cast<ShapedType>(destTile.getType()).getRank();
+  Value group = arith::DivUIOp::create(b, loc, lane, idx(4));
+  Value quad2 = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, lane, idx(4)), idx(2));
+  for (int64_t j = 0; j < s.perWarp; ++j) {
+    Value f = arith::AddIOp::create(b, loc, warp, idx(j * warps));
+    Value fc = minIdx(f, s.fragments - 1);
+    Value tileIdx = arith::RemUIOp::create(b, loc, fc, idx(s.mTiles * s.nTiles));
+    Value batch = arith::DivUIOp::create(b, loc, fc, idx(s.mTiles * s.nTiles));
+    Value row = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(
+            b, loc, arith::DivUIOp::create(b, loc, tileIdx, idx(s.nTiles)),
+            idx(16)),
+        group);
+    Value col = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(
+            b, loc, arith::RemUIOp::create(b, loc, tileIdx, idx(s.nTiles)),
+            idx(8)),
+        quad2);
+    // c0, c1 at (g, 2t), (g, 2t+1); c2, c3 at (g+8, 2t), (g+8, 2t+1).
+    for (int64_t e = 0; e < 4; ++e) {
+      Value r = e < 2 ? row : arith::AddIOp::create(b, loc, row, idx(8));
+      Value c = e % 2 ? arith::AddIOp::create(b, loc, col, idx(1)) : col;
+      Value ok = arith::AndIOp::create(
+          b, loc, less(f, s.fragments),
+          arith::AndIOp::create(b, loc, less(r, s.m), less(c, s.n)));
+      auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      SmallVector<Value> at;
+      if (rank == 3)
+        at.push_back(batch);
+      at.append({r, c});
+      memref::StoreOp::create(b, loc, fromF32(acc[4 * j + e], elt), dest, at);
+    }
+  }
+}
+
+void KernelEmitter::emitMatmulCudaCores(block::MatmulOp mm) {
+  ArrayRef<int64_t> shape = cast<ShapedType>(mm.getType()).getShape();
+  int64_t rank = shape.size();
+  int64_t k = cast<ShapedType>(mm.getLhs().getType()).getShape().back();
+  int64_t aRank = cast<ShapedType>(mm.getLhs().getType()).getRank();
+  int64_t bRank = cast<ShapedType>(mm.getRhs().getType()).getRank();
+  forEachElement(product(shape), [&](Value linear) {
+    SmallVector<Value> c = delinearize(linear, shape);
+    auto loop = scf::ForOp::create(b, loc, idx(0), idx(k), idx(1),
+                                   ValueRange{f32(0.0)});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value kk = loop.getInductionVar();
+      SmallVector<Value> aAt(c.begin(), c.end() - 2), bAt(aAt);
+      aAt.erase(aAt.begin(), aAt.begin() + (rank - aRank));
+      bAt.erase(bAt.begin(), bAt.begin() + (rank - bRank));
+      aAt.append({c[rank - 2], kk});
+      bAt.append({kk, c[rank - 1]});
+      Value x = toF32(memref::LoadOp::create(b, loc, views.lookup(mm.getLhs()), aAt));
+      Value y = toF32(memref::LoadOp::create(b, loc, views.lookup(mm.getRhs()), bAt));
+      Value sum = math::FmaOp::create(b, loc, x, y, loop.getRegionIterArgs()[0]);
+      scf::YieldOp::create(b, loc, sum);
+    }
+    memref::StoreOp::create(b, loc,
+                            fromF32(loop.getResult(0), storageType(mm.getResult())),
+                            views.lookup(mm.getResult()), c);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelEmitter::emitOp(Operation *inner, Value iter) {
+  loc = inner->getLoc();
+  if (auto in = dyn_cast<block::InputOp>(inner)) {
+    emitInput(in, iter);
+  } else if (auto mm = dyn_cast<block::MatmulOp>(inner)) {
+    access({mm.getLhs(), mm.getRhs()}, {mm.getResult()});
+    if (usesTensorCores(mm)) {
+      MmaShape s = mmaShape(mm);
+      SmallVector<Value> zero(4 * s.perWarp, f32(0.0));
+      storeFragments(mm, emitMmaLoop(mm, zero), mm.getResult());
+    } else {
+      emitMatmulCudaCores(mm);
+    }
+  } else if (isa<block::UnaryOp, block::BinaryOp, thread::FusedOp>(inner)) {
+    emitElementwise(inner);
+  } else if (auto red = dyn_cast<block::ReduceOp>(inner)) {
+    emitReduce(red);
+  } else if (auto cat = dyn_cast<block::ConcatOp>(inner)) {
+    emitConcat(cat);
+  } else {
+    return inner->emitOpError("has no GPU code generation");
+  }
+  return success();
+}
+
+LogicalResult KernelEmitter::emit(gpu::GPUModuleOp gpuModule, StringRef name) {
+  if (failed(plan()))
+    return failure();
+
+  // Signature: one global memref per input, then per output.
+  SmallVector<Type> argTypes;
+  auto memrefOf = [](Type t) {
+    auto tensor = cast<RankedTensorType>(t);
+    return MemRefType::get(tensor.getShape(), tensor.getElementType());
+  };
+  for (Type t : op.getInputs().getTypes())
+    argTypes.push_back(memrefOf(t));
+  for (Type t : op.getResultTypes())
+    argTypes.push_back(memrefOf(t));
+  b.setInsertionPointToEnd(gpuModule.getBody());
+  auto func = gpu::GPUFuncOp::create(b, op.getLoc(), name,
+                                     b.getFunctionType(argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  func.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  loc = op.getLoc();
+
+  for (auto [arg, memref] :
+       llvm::zip(body.getArguments(), entry.getArguments().take_front(
+                                          op.getInputs().size())))
+    globals[arg] = memref;
+  // Output i is block.yield's operand i, whatever order the savers have.
+  auto yield = cast<block::YieldOp>(body.getTerminator());
+  for (auto [v, memref] :
+       llvm::zip(yield.getResults(),
+                 entry.getArguments().drop_front(op.getInputs().size())))
+    globals[v] = memref;
+
+  tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  lane = arith::RemUIOp::create(b, loc, tid, idx(32));
+  warp = arith::DivUIOp::create(b, loc, tid, idx(32));
+  for (gpu::Dimension d :
+       {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
+    blockIds.push_back(gpu::BlockIdOp::create(b, loc, d));
+
+  auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  Value smem = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                      MemRefLayoutAttrInterface{}, workgroup));
+  for (auto [tile, offset] : offsets) {
+    auto type = MemRefType::get(cast<ShapedType>(tile.getType()).getShape(),
+                                storageType(tile), MemRefLayoutAttrInterface{},
+                                workgroup);
+    views[tile] = memref::ViewOp::create(b, loc, type, smem, idx(offset),
+                                         ValueRange{});
+  }
+
+  // Accumulators start at 0 (sum) or -inf (max); register ones as values.
+  for (block::AccumOp acc : accums)
+    if (!llvm::any_of(registerMatmuls,
+                      [&](auto &entry) { return entry.second == acc; }))
+      emitAccumInit(acc);
+  SmallVector<Value> registers;
+  for (auto &entry : registerMatmuls)
+    registers.append(4 * mmaShape(cast<block::MatmulOp>(entry.first)).perWarp,
+                     f32(0.0));
+
+  // The for-loop; one iteration needs no loop (and no barrier at its end).
+  int64_t forloop = op.getForloop();
+  auto emitIteration = [&](Value iter, ValueRange regs) -> FailureOr<SmallVector<Value>> {
+    SmallVector<Value> out;
+    size_t next = 0;
+    for (Operation *inner : loopBody) {
+      if (auto it = registerMatmuls.find(inner); it != registerMatmuls.end()) {
+        auto mm = cast<block::MatmulOp>(inner);
+        loc = mm.getLoc();
+        access({mm.getLhs(), mm.getRhs()}, {});
+        int64_t n = 4 * mmaShape(mm).perWarp;
+        llvm::append_range(out, emitMmaLoop(mm, regs.slice(next, n)));
+        next += n;
+        continue;
+      }
+      if (failed(emitOp(inner, iter)))
+        return failure();
+    }
+    for (block::AccumOp acc : accums) {
+      loc = acc.getLoc();
+      if (Value in = acc.getInput(); !registerMatmuls.count(in.getDefiningOp()))
+        emitAccumUpdate(acc, iter);
+    }
+    return out;
+  };
+  SmallVector<Value> finalRegs;
+  if (forloop == 1) {
+    FailureOr<SmallVector<Value>> out = emitIteration(idx(0), registers);
+    if (failed(out))
+      return failure();
+    finalRegs = *out;
+  } else {
+    auto loop = scf::ForOp::create(b, loc, idx(0), idx(forloop), idx(1),
+                                   registers);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      if (!registers.empty() || loop.getBody()->empty())
+        b.setInsertionPointToEnd(loop.getBody());
+      else
+        b.setInsertionPoint(loop.getBody()->getTerminator());
+      FailureOr<SmallVector<Value>> out =
+          emitIteration(loop.getInductionVar(), loop.getRegionIterArgs());
+      if (failed(out))
+        return failure();
+      // The next iteration overwrites the loop-body tiles.
+      if (!readSinceBarrier.empty() || !writtenSinceBarrier.empty())
+        barrier();
+      if (!registers.empty())
+        scf::YieldOp::create(b, loc, *out);
+    }
+    finalRegs = SmallVector<Value>(loop.getResults());
+  }
+
+  // Register accumulators land in their tiles.
+  size_t next = 0;
+  for (auto &[inner, acc] : registerMatmuls) {
+    auto mm = cast<block::MatmulOp>(inner);
+    int64_t n = 4 * mmaShape(mm).perWarp;
+    loc = acc.getLoc();
+    access({}, {acc.getResult()});
+    storeFragments(mm, ValueRange(finalRegs).slice(next, n), acc.getResult());
+    next += n;
+  }
+  for (Operation *inner : postLoop)
+    if (failed(emitOp(inner, idx(0))))
+      return failure();
+  for (block::OutputOp saver : savers) {
+    loc = saver.getLoc();
+    emitOutput(saver);
+  }
+  gpu::ReturnOp::create(b, op.getLoc());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+void mirage::recordReference(func::FuncOp func) {
+  if (func->hasAttr("mirage.reference"))
+    return;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "module {\n";
+  func->print(os);
+  os << "\n}\n";
+  func->setAttr("mirage.reference", StringAttr::get(func.getContext(), text));
+}
+
+namespace {
+struct BlockToGpuPass : mirage::impl::BlockToGpuBase<BlockToGpuPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (threads < 32 || threads > 1024 || threads % 32) {
+      module.emitError("block-to-gpu: threads must be a multiple of 32 in "
+                       "[32, 1024], got ")
+          << static_cast<int64_t>(threads);
+      return signalPassFailure();
+    }
+    SmallVector<kernel::GraphDefOp> kernels;
+    module.walk([&](kernel::GraphDefOp op) { kernels.push_back(op); });
+    if (kernels.empty())
+      return;
+
+    OpBuilder b(module.getContext());
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    b.getUnitAttr());
+    auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>("mirage_kernels");
+    if (!gpuModule) {
+      b.setInsertionPointToEnd(module.getBody());
+      gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), "mirage_kernels");
+    }
+    SymbolTable symbols(gpuModule);
+    DenseMap<Operation *, int64_t> counters;
+    for (kernel::GraphDefOp op : kernels)
+      if (auto func = op->getParentOfType<func::FuncOp>())
+        recordReference(func);
+    for (kernel::GraphDefOp op : kernels) {
+      auto func = op->getParentOfType<func::FuncOp>();
+      std::string base = (func ? func.getSymName() : StringRef("kernel")).str();
+      std::string name;
+      do
+        name = base + "_" + std::to_string(counters[func]++);
+      while (symbols.lookup(name));
+
+      KernelEmitter emitter(op, threads);
+      if (failed(emitter.emit(gpuModule, name)))
+        return signalPassFailure();
+
+      ArrayRef<int64_t> grid = op.getGrid();
+      SmallVector<int64_t> grid3(grid);
+      grid3.resize(3, 1);
+      b.setInsertionPoint(op);
+      auto launch = kernel::LaunchOp::create(
+          b, op.getLoc(), op.getResultTypes(), op.getInputs(),
+          SymbolRefAttr::get(b.getContext(), "mirage_kernels",
+                             {FlatSymbolRefAttr::get(b.getContext(), name)}),
+          b.getDenseI64ArrayAttr(grid3),
+          b.getDenseI64ArrayAttr({int64_t(threads), 1, 1}),
+          b.getI64IntegerAttr(emitter.sharedBytes()));
+      op->replaceAllUsesWith(launch);
+      op->erase();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,163 @@
+//===- KernelToGpu.cpp - kernel-level functions to host launch code -------===//
+//
+// After --block-to-gpu a kernel-level function is a list of kernel.launch
+// and kernel.reshape ops on device tensors. This pass gives it buffers: the
+// function takes one memref per argument and one per result (results are
+// written in place by the kernels that produce them), intermediate tensors
+// become memref.alloc / dealloc, reshapes become copy-free reinterpretations
+// of their operand's buffer, and launches become gpu.launch_func. The
+// manifest that --emit-gpu-artifacts writes is read off this form.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Dialect/Kernel/KernelOps.h"
+#include "Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+namespace mirage {
+#define GEN_PASS_DEF_KERNELTOGPU
+#include "Transforms/Passes.h.inc"
+} // namespace mirage
+
+using namespace mlir;
+using namespace mirage;
+
+static MemRefType bufferType(Type tensor) {
+  auto t = cast<RankedTensorType>(tensor);
+  return MemRefType::get(t.getShape(), t.getElementType());
+}
+
+/// Row-major strides of a static shape.
+static SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+static LogicalResult lowerFunction(func::FuncOp func) {
+  Block &body = func.getBody().front();
+  for (Operation &op : body) {
+    if (isa<kernel::LaunchOp, kernel::ReshapeOp, func::ReturnOp>(op))
+      continue;
+    return op.emitOpError("cannot be launched from the host: run "
+                          "--kernel-to-block and --block-to-gpu first");
+  }
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+
+  // Each returned value is written by its launch straight into the output
+  // buffer; a value returned twice, or one that is no launch's result,
+  // would need a copy kernel.
+  DenseMap<Value, unsigned> outputOf;
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    auto launch = v.getDefiningOp<kernel::LaunchOp>();
+    if (!launch)
+      return ret.emitOpError("returns operand #")
+             << i << ", which no kernel.launch produces (an argument or a "
+             << "reshape view); the host code has no copy for it";
+    if (!outputOf.try_emplace(v, i).second)
+      return ret.emitOpError("returns one tensor twice (operand #")
+             << i << "); the host code has no copy for it";
+  }
+
+  OpBuilder b(func.getContext());
+  unsigned numInputs = func.getNumArguments();
+  SmallVector<Type> argTypes;
+  for (Type t : func.getArgumentTypes())
+    argTypes.push_back(bufferType(t));
+  for (Type t : func.getResultTypes())
+    argTypes.push_back(bufferType(t));
+
+  // The new signature; old tensor arguments are replaced by memrefs.
+  for (BlockArgument arg : body.getArguments())
+    arg.setType(bufferType(arg.getType()));
+  for (Type t : func.getResultTypes())
+    body.addArgument(bufferType(t), func.getLoc());
+  func.setType(b.getFunctionType(argTypes, {}));
+  for (unsigned i = 0, e = argTypes.size() - numInputs; i < e; ++i)
+    func.setArgAttr(numInputs + i, "mirage.output", b.getI64IntegerAttr(i));
+  // Result attributes no longer apply.
+  func.removeResAttrsAttr();
+
+  SmallVector<Value> temps;
+  SmallVector<Operation *> dead;
+  for (Operation &op : llvm::make_early_inc_range(body.without_terminator())) {
+    b.setInsertionPoint(&op);
+    Location loc = op.getLoc();
+    if (auto reshape = dyn_cast<kernel::ReshapeOp>(op)) {
+      auto type = bufferType(reshape.getType());
+      Value view = memref::ReinterpretCastOp::create(
+          b, loc, type, reshape.getInput(), 0, type.getShape(),
+          rowMajorStrides(type.getShape()));
+      reshape.getResult().replaceAllUsesWith(view);
+      dead.push_back(&op);
+      continue;
+    }
+    auto launch = cast<kernel::LaunchOp>(op);
+    SmallVector<Value> operands(launch.getInputs());
+    for (Value result : launch.getOutputs()) {
+      Value buffer;
+      if (auto it = outputOf.find(result); it != outputOf.end()) {
+        buffer = body.getArgument(numInputs + it->second);
+      } else {
+        buffer = memref::AllocOp::create(b, loc, bufferType(result.getType()));
+        temps.push_back(buffer);
+      }
+      operands.push_back(buffer);
+    }
+    auto dim3 = [&](ArrayRef<int64_t> d) {
+      return gpu::KernelDim3{arith::ConstantIndexOp::create(b, loc, d[0]),
+                             arith::ConstantIndexOp::create(b, loc, d[1]),
+                             arith::ConstantIndexOp::create(b, loc, d[2])};
+    };
+    Value smem = arith::ConstantIntOp::create(
+        b, loc, b.getI32Type(), launch.getDynamicSharedMemory());
+    gpu::LaunchFuncOp::create(b, loc, launch.getKernel(),
+                              dim3(launch.getGrid()), dim3(launch.getBlock()),
+                              smem, operands, Type());
+    for (auto [result, buffer] :
+         llvm::zip(launch.getOutputs(),
+                   ArrayRef<Value>(operands).drop_front(
+                       launch.getInputs().size())))
+      result.replaceAllUsesWith(buffer);
+    dead.push_back(&op);
+  }
+  for (Operation *op : llvm::reverse(dead))
+    op->erase();
+  b.setInsertionPoint(ret);
+  for (Value temp : temps)
+    memref::DeallocOp::create(b, ret.getLoc(), temp);
+  func::ReturnOp::create(b, ret.getLoc());
+  ret->erase();
+  return success();
+}
+
+namespace {
+struct KernelToGpuPass : mirage::impl::KernelToGpuBase<KernelToGpuPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>("mirage_kernels");
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      auto launches = func.getOps<kernel::LaunchOp>();
+      if (launches.empty())
+        continue;
+      for (kernel::LaunchOp launch : launches) {
+        if (gpuModule &&
+            SymbolTable::lookupNearestSymbolFrom(module, launch.getKernel()))
+          continue;
+        launch.emitOpError("launches ")
+            << launch.getKernel() << ", which the module does not define";
+        return signalPassFailure();
+      }
+      if (failed(lowerFunction(func)))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace
