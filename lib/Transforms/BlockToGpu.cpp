@@ -58,6 +58,13 @@ static int64_t byteWidth(Type t) { return t.getIntOrFloatBitWidth() / 8; }
 
 namespace {
 
+/// Where a warp's j-th 16x8 fragment of a matmul's output lies: batch, first
+/// row, first column, and whether it exists (the last warps may have fewer;
+/// they compute a copy of the last fragment and do not store it).
+struct FragmentPlace {
+  Value batch, row, col, valid;
+};
+
 /// Emits the gpu.func of one graph-defined kernel.
 class KernelEmitter {
 public:
@@ -122,6 +129,7 @@ private:
     int64_t batch, m, n, k, mTiles, nTiles, kTiles, fragments, perWarp;
   };
   MmaShape mmaShape(block::MatmulOp mm) const;
+  FragmentPlace fragmentPlace(const MmaShape &s, int64_t j);
   bool usesTensorCores(block::MatmulOp mm) const;
   /// Adds A B over all of K into `acc` (4 f32 per fragment the warp owns).
   SmallVector<Value> emitMmaLoop(block::MatmulOp mm, ValueRange acc);
@@ -549,8 +557,11 @@ void KernelEmitter::emitAccumUpdate(block::AccumOp acc, Value iter) {
 // Matmuls
 //===----------------------------------------------------------------------===//
 
+/// f16 operands of rank 2 or 3 (one batch dimension) run on tensor cores.
 bool KernelEmitter::usesTensorCores(block::MatmulOp mm) const {
-  return storageType(mm.getLhs()).isF16() && storageType(mm.getRhs()).isF16();
+  return storageType(mm.getLhs()).isF16() &&
+         storageType(mm.getRhs()).isF16() &&
+         cast<ShapedType>(mm.getType()).getRank() <= 3;
 }
 
 KernelEmitter::MmaShape KernelEmitter::mmaShape(block::MatmulOp mm) const {
@@ -569,12 +580,19 @@ KernelEmitter::MmaShape KernelEmitter::mmaShape(block::MatmulOp mm) const {
   return s;
 }
 
-/// Where the warp's j-th fragment lies: batch, first row, first column, and
-/// whether it exists (the last warps may have fewer; they compute a copy of
-/// the last fragment and do not store it).
-struct FragmentPlace {
-  Value batch, row, col, valid;
-};
+FragmentPlace KernelEmitter::fragmentPlace(const MmaShape &s, int64_t j) {
+  Value f = arith::AddIOp::create(b, loc, warp, idx(j * warps));
+  FragmentPlace p;
+  p.valid = less(f, s.fragments);
+  Value fc = minIdx(f, s.fragments - 1);
+  Value tileIdx = arith::RemUIOp::create(b, loc, fc, idx(s.mTiles * s.nTiles));
+  p.batch = arith::DivUIOp::create(b, loc, fc, idx(s.mTiles * s.nTiles));
+  p.row = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, tileIdx, idx(s.nTiles)), idx(16));
+  p.col = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, tileIdx, idx(s.nTiles)), idx(8));
+  return p;
+}
 
 SmallVector<Value> KernelEmitter::emitMmaLoop(block::MatmulOp mm,
                                               ValueRange acc) {
@@ -590,19 +608,8 @@ SmallVector<Value> KernelEmitter::emitMmaLoop(block::MatmulOp mm,
       b, loc, arith::RemUIOp::create(b, loc, lane, idx(4)), idx(2));
 
   SmallVector<FragmentPlace> places;
-  for (int64_t j = 0; j < s.perWarp; ++j) {
-    Value f = arith::AddIOp::create(b, loc, warp, idx(j * warps));
-    FragmentPlace p;
-    p.valid = less(f, s.fragments);
-    Value fc = minIdx(f, s.fragments - 1);
-    Value tileIdx = arith::RemUIOp::create(b, loc, fc, idx(s.mTiles * s.nTiles));
-    p.batch = arith::DivUIOp::create(b, loc, fc, idx(s.mTiles * s.nTiles));
-    p.row = arith::MulIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, tileIdx, idx(s.nTiles)), idx(16));
-    p.col = arith::MulIOp::create(
-        b, loc, arith::RemUIOp::create(b, loc, tileIdx, idx(s.nTiles)), idx(8));
-    places.push_back(p);
-  }
+  for (int64_t j = 0; j < s.perWarp; ++j)
+    places.push_back(fragmentPlace(s, j));
 
   // Element loaders; rows past M and columns past K read as zero (padding
   // to the m16n8k16 shape), columns past N clamp (their results are not
@@ -687,35 +694,22 @@ void KernelEmitter::storeFragments(block::MatmulOp mm, ValueRange acc,
   Value quad2 = arith::MulIOp::create(
       b, loc, arith::RemUIOp::create(b, loc, lane, idx(4)), idx(2));
   for (int64_t j = 0; j < s.perWarp; ++j) {
-    Value f = arith::AddIOp::create(b, loc, warp, idx(j * warps));
-    Value fc = minIdx(f, s.fragments - 1);
-    Value tileIdx = arith::RemUIOp::create(b, loc, fc, idx(s.mTiles * s.nTiles));
-    Value batch = arith::DivUIOp::create(b, loc, fc, idx(s.mTiles * s.nTiles));
-    Value row = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(
-            b, loc, arith::DivUIOp::create(b, loc, tileIdx, idx(s.nTiles)),
-            idx(16)),
-        group);
-    Value col = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(
-            b, loc, arith::RemUIOp::create(b, loc, tileIdx, idx(s.nTiles)),
-            idx(8)),
-        quad2);
+    FragmentPlace p = fragmentPlace(s, j);
+    Value row = arith::AddIOp::create(b, loc, p.row, group);
+    Value col = arith::AddIOp::create(b, loc, p.col, quad2);
     // c0, c1 at (g, 2t), (g, 2t+1); c2, c3 at (g+8, 2t), (g+8, 2t+1).
     for (int64_t e = 0; e < 4; ++e) {
       Value r = e < 2 ? row : arith::AddIOp::create(b, loc, row, idx(8));
       Value c = e % 2 ? arith::AddIOp::create(b, loc, col, idx(1)) : col;
       Value ok = arith::AndIOp::create(
-          b, loc, less(f, s.fragments),
+          b, loc, p.valid,
           arith::AndIOp::create(b, loc, less(r, s.m), less(c, s.n)));
       auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
       SmallVector<Value> at;
       if (rank == 3)
-        at.push_back(batch);
+        at.push_back(p.batch);
       at.append({r, c});
       memref::StoreOp::create(b, loc, fromF32(acc[4 * j + e], elt), dest, at);
     }
