@@ -239,9 +239,11 @@ def BlockToGpu : Pass<"block-to-gpu", "::mlir::ModuleOp"> {
       `gpu.dynamic_shared_memory`), at offsets from a memory plan that lets
       loop-body tiles and post-loop tiles share space; the launch records
       the plan's size.
-    - Input iterators and output savers copy tiles with 16-byte vector
-      loads and stores where the tile row allows it (coalesced: consecutive
-      threads take consecutive vectors), scalar copies otherwise.
+    - Input iterators copy tiles with 16-byte `cp.async` copies
+      (`nvgpu.device_async_copy`, waited for at the next barrier) and
+      output savers with 16-byte vector loads and stores where the tile row
+      allows it (coalesced: consecutive threads take consecutive vectors),
+      one element at a time otherwise.
     - f16/bf16 matmuls run on tensor cores (`nvvm.mma.sync` m16n8k16,
       accumulating in f32); a matmul that feeds a sum accumulator keeps its
       accumulator in registers across the whole for-loop. Other element
@@ -269,6 +271,7 @@ def BlockToGpu : Pass<"block-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::math::MathDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::NVVM::NVVMDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
                            "::mirage::kernel::KernelDialect"];
 }
 

@@ -30,6 +30,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -159,6 +160,9 @@ private:
   Value tid, lane, warp;
 
   llvm::SetVector<Value> readSinceBarrier, writtenSinceBarrier;
+  /// cp.async copies issued and not yet waited for: the next barrier waits
+  /// first, so the tiles are complete when other threads read them.
+  bool asyncCopiesPending = false;
 };
 
 } // namespace
@@ -277,6 +281,10 @@ Value KernelEmitter::loadBroadcast(Value tile, ArrayRef<Value> coords) {
 }
 
 void KernelEmitter::barrier() {
+  if (asyncCopiesPending) {
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0));
+    asyncCopiesPending = false;
+  }
   gpu::BarrierOp::create(b, loc);
   readSinceBarrier.clear();
   writtenSinceBarrier.clear();
@@ -347,6 +355,19 @@ void KernelEmitter::copyBox(ArrayRef<int64_t> tile,
   if (vec == 1) {
     Value v = memref::LoadOp::create(b, loc, src, srcIdx);
     memref::StoreOp::create(b, loc, convert(v, dstElt), dst, dstIdx);
+    return;
+  }
+  if (toShared && srcElt == dstElt) {
+    // Global to shared without a register round trip (cp.async, sm_80+):
+    // a thread issues all its copies before any completes, so the whole
+    // tile is in flight at once; they are committed as one group after the
+    // loop and waited for at the next barrier.
+    nvgpu::DeviceAsyncCopyOp::create(b, loc, dst, dstIdx, src, srcIdx,
+                                     b.getIndexAttr(vec), Value(),
+                                     b.getUnitAttr());
+    b.setInsertionPointAfter(loop);
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    asyncCopiesPending = true;
     return;
   }
   auto load = vector::LoadOp::create(b, loc, VectorType::get({vec}, srcElt),

@@ -3,7 +3,7 @@
 // One flag from a graph- or kernel-level module to PTX, cubin and manifest:
 // the default schedule (or the search), default block graphs for the
 // remaining predefined kernels, the block and thread code generator, host
-// launches, then upstream MLIR: scf to cf, gpu to NVVM (bare pointers, so a
+// launches, then upstream MLIR: scf to cf, nvgpu and gpu to NVVM (bare pointers, so a
 // kernel parameter is one device pointer), the #nvvm.target, and the
 // serialization through NVPTX and ptxas.
 //
@@ -66,6 +66,7 @@ static void buildMirageToPtx(OpPassManager &pm,
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;
   kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));

@@ -48,15 +48,17 @@ func.func @rms_norm_matmul(%X: tensor<16x64xf16>, %W: tensor<64x32xf16>) -> tens
 // 16x16 is two m16n8 fragments, one per warp of the first two (the other
 // warps compute a clamped copy and store nothing), four f32 each.
 // CHECK: %[[LOOP:.*]]:4 = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, f32, f32, f32) {
-// X's tile rows are 64 bytes: 16-byte vectors, 8 f16 each.
-// CHECK: vector.load %[[X]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<16x64xf16>, vector<8xf16>
-// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<16x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-// CHECK: vector.load %[[W]]
-// CHECK: vector.store
+// X's tile rows are 64 bytes: 16-byte cp.async copies, 8 f16 each, one
+// group per input, waited for before the barrier that publishes them.
+// CHECK: nvgpu.device_async_copy %[[X]][%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}], 8 {bypassL1} : memref<16x64xf16> to memref<16x32xf16, #gpu.address_space<workgroup>>
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvgpu.device_async_copy %[[W]]
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
 // Barriers: loads -> square -> row sums; the matmul reads only the loaded
 // tiles; the row-sum accumulator reads the sums; one before the next
 // iteration overwrites the tiles.
-// CHECK: gpu.barrier
 // CHECK-NOT: math.
 // CHECK: arith.mulf
 // CHECK: gpu.barrier

@@ -28,7 +28,9 @@ func.func @mlp(%X: tensor<16x64xf16>, %W1: tensor<64x32xf16>, %W2: tensor<64x32x
 // PTX80: .target sm_80
 // PTX80: .visible .entry mlp_0(
 // PTX80: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-// PTX80: bar.sync
+// PTX80: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
+// PTX80: cp.async.wait_group 0;
+// PTX80-NEXT: bar.sync
 // PTX90: .target sm_90
 // PTX90: .entry mlp_3(
 
