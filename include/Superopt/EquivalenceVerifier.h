@@ -24,8 +24,10 @@
 #ifndef MIRAGE_SUPEROPT_EQUIVALENCEVERIFIER_H
 #define MIRAGE_SUPEROPT_EQUIVALENCEVERIFIER_H
 
+#include "Superopt/RealArithmetic.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/raw_ostream.h"
+#include <map>
 #include <optional>
 #include <string>
 
@@ -44,7 +46,14 @@ struct VerifierOptions {
   /// it: its rejected candidates (an f16 overflow, say) fail the native
   /// check, and failing it first saves every field test. The verdict and
   /// the report of an accepted pair do not change.
+  /// In that mode the native-dtype run also comes before the candidate's
+  /// fp64 run, so a rejection costs two interpretations.
   bool realTestsFirst = false;
+  /// fp64 outputs of the original per real test, filled on first use and
+  /// reused by later calls with the same original and seed (the search
+  /// checks every composed µGraph against one default schedule). Null: not
+  /// kept. The caller owns it and must not share it between originals.
+  std::map<unsigned, llvm::SmallVector<RealTensor>> *originalOutputs = nullptr;
   /// Where to print a line per test as it finishes (null: quiet).
   llvm::raw_ostream *progress = nullptr;
 };
