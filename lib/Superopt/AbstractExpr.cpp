@@ -56,11 +56,13 @@ std::string AbstractExprContext::key(const Poly &poly) {
   return out;
 }
 
-static bool sameShape(const auto &a, const auto &b) {
+static bool sameShape(const AbstractExprContext::Monomial &a,
+                      const AbstractExprContext::Monomial &b) {
   return a.reduction == b.reduction && a.num == b.num && a.den == b.den;
 }
 
-static bool shapeLess(const auto &a, const auto &b) {
+static bool shapeLess(const AbstractExprContext::Monomial &a,
+                      const AbstractExprContext::Monomial &b) {
   if (a.reduction != b.reduction)
     return a.reduction < b.reduction;
   if (a.num != b.num)

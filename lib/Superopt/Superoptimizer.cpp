@@ -356,7 +356,7 @@ FailureOr<SearchResult> Superoptimizer::run() {
     for (auto [i, v] : llvm::enumerate(innerValues))
       if (s >> i & 1)
         m |= bit(v);
-    if (llvm::popcount(m) <= options.maxKernelOps ||
+    if (static_cast<unsigned>(llvm::popcount(m)) <= options.maxKernelOps ||
         m == (outputs | inner))
       materializations.push_back(m);
   }

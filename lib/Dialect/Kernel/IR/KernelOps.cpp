@@ -92,7 +92,7 @@ LogicalResult LaunchOp::verify() {
     return failure();
   if (getBlock()[0] * getBlock()[1] * getBlock()[2] > 1024)
     return emitOpError("block has more than 1024 threads");
-  if (getDynamicSharedMemory() < 0)
+  if (static_cast<int64_t>(getDynamicSharedMemory()) < 0)
     return emitOpError("dynamic_shared_memory is negative");
   return success();
 }
