@@ -218,9 +218,10 @@ def ThreadToArith : Pass<"thread-to-arith"> {
   let description = [{
     Replaces each `thread.unary` and `thread.binary` in the body of a
     `thread.fused` op by the scalar `arith` and `math` ops that compute it
-    (silu as x / (1 + exp(-x)), gelu with tanh, ...), in f32 whatever the
-    element type: the code generator converts at loads and stores. The
-    fused op itself stays; `--block-to-gpu` inlines its body per element.
+    (silu as x / (1 + exp(-x)), gelu as 0.5 x (1 + erf(x / sqrt 2)), ...),
+    in f32 whatever the element type: each argument is widened once and each
+    yielded value narrowed back. The fused op itself stays;
+    `--block-to-gpu`, which needs this form, inlines its body per element.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect"];

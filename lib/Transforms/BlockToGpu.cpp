@@ -88,8 +88,10 @@ private:
   Value f32(double v) {
     return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
   }
-  Value toF32(Value v);
-  Value fromF32(Value v, Type to);
+  /// `v` (a scalar or a vector of floats) with element type `to`.
+  Value castFloat(Value v, Type to);
+  Value toF32(Value v) { return castFloat(v, b.getF32Type()); }
+  Value fromF32(Value v, Type to) { return castFloat(v, to); }
   SmallVector<Value> delinearize(Value linear, ArrayRef<int64_t> shape);
   Value minIdx(Value a, int64_t bound) {
     return arith::MinUIOp::create(b, loc, a, idx(bound));
@@ -181,6 +183,18 @@ Type KernelEmitter::storageType(Value tile) const {
 }
 
 LogicalResult KernelEmitter::plan() {
+  // A fused chain's scalar code comes from --thread-to-arith, the one place
+  // the thread level's semantics turn into arith and math.
+  WalkResult unlowered = body.walk([](Operation *op) {
+    if (isa<thread::UnaryOp, thread::BinaryOp>(op)) {
+      op->emitOpError("has no scalar code yet: run --thread-to-arith before "
+                      "--block-to-gpu");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (unlowered.wasInterrupted())
+    return failure();
   for (Operation &inner : body.without_terminator()) {
     if (auto saver = dyn_cast<block::OutputOp>(inner))
       savers.push_back(saver);
@@ -236,16 +250,16 @@ LogicalResult KernelEmitter::plan() {
 // Helpers
 //===----------------------------------------------------------------------===//
 
-Value KernelEmitter::toF32(Value v) {
-  if (v.getType().isF32())
+Value KernelEmitter::castFloat(Value v, Type to) {
+  Type from = getElementTypeOrSelf(v.getType());
+  if (from == to)
     return v;
-  return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
-}
-
-Value KernelEmitter::fromF32(Value v, Type to) {
-  if (v.getType() == to)
-    return v;
-  return arith::TruncFOp::create(b, loc, to, v);
+  Type target = to;
+  if (auto vec = dyn_cast<VectorType>(v.getType()))
+    target = vec.clone(to);
+  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+    return arith::ExtFOp::create(b, loc, target, v);
+  return arith::TruncFOp::create(b, loc, target, v);
 }
 
 SmallVector<Value> KernelEmitter::delinearize(Value linear,
@@ -343,18 +357,9 @@ void KernelEmitter::copyBox(ArrayRef<int64_t> tile,
   ValueRange dstIdx = toShared ? ValueRange(local) : ValueRange(at);
   Value src = toShared ? global : shared, dst = toShared ? shared : global;
   Type srcElt = toShared ? gElt : sElt, dstElt = toShared ? sElt : gElt;
-  auto convert = [&](Value v, Type to) -> Value {
-    Type from = getElementTypeOrSelf(v.getType());
-    if (from == to)
-      return v;
-    Type target = vec > 1 ? Type(VectorType::get({vec}, to)) : to;
-    if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
-      return arith::ExtFOp::create(b, loc, target, v);
-    return arith::TruncFOp::create(b, loc, target, v);
-  };
   if (vec == 1) {
     Value v = memref::LoadOp::create(b, loc, src, srcIdx);
-    memref::StoreOp::create(b, loc, convert(v, dstElt), dst, dstIdx);
+    memref::StoreOp::create(b, loc, castFloat(v, dstElt), dst, dstIdx);
     return;
   }
   if (toShared && srcElt == dstElt) {
@@ -373,7 +378,7 @@ void KernelEmitter::copyBox(ArrayRef<int64_t> tile,
   auto load = vector::LoadOp::create(b, loc, VectorType::get({vec}, srcElt),
                                      src, srcIdx);
   load->setAttr("alignment", b.getI64IntegerAttr(16));
-  auto store = vector::StoreOp::create(b, loc, convert(load, dstElt), dst,
+  auto store = vector::StoreOp::create(b, loc, castFloat(load, dstElt), dst,
                                        dstIdx);
   store->setAttr("alignment", b.getI64IntegerAttr(16));
 }
@@ -440,33 +445,17 @@ void KernelEmitter::emitElementwise(Operation *inner) {
     } else if (auto bin = dyn_cast<block::BinaryOp>(inner)) {
       results.push_back(buildScalarBinary(b, loc, bin.getKind(), in[0], in[1]));
     } else {
-      // thread.fused: its body, once per element. Arguments arrive in the
-      // tiles' element types; thread ops not yet lowered by
-      // --thread-to-arith get their scalar code here.
+      // thread.fused, lowered by --thread-to-arith: its scalar body, once
+      // per element; arguments and results in the tiles' element types.
       auto fused = cast<thread::FusedOp>(inner);
       Block &chain = fused.getBody().front();
       IRMapping map;
       for (auto [arg, v] : llvm::zip(chain.getArguments(), in))
         map.map(arg, fromF32(v, arg.getType()));
-      for (Operation &op : chain) {
-        auto lookupF32 = [&](Value v) { return toF32(map.lookup(v)); };
-        if (auto u = dyn_cast<thread::UnaryOp>(op)) {
-          Value r = buildScalarUnary(b, loc, u.getKind(),
-                                     u.getParams().value_or(ArrayRef<double>()),
-                                     lookupF32(u.getInput()));
-          map.map(u.getResult(), fromF32(r, u.getType()));
-        } else if (auto bin = dyn_cast<thread::BinaryOp>(op)) {
-          Value r = buildScalarBinary(b, loc, bin.getKind(),
-                                      lookupF32(bin.getLhs()),
-                                      lookupF32(bin.getRhs()));
-          map.map(bin.getResult(), fromF32(r, bin.getType()));
-        } else if (auto yield = dyn_cast<thread::YieldOp>(op)) {
-          for (Value v : yield.getResults())
-            results.push_back(toF32(map.lookup(v)));
-        } else {
-          b.clone(op, map);
-        }
-      }
+      for (Operation &op : chain.without_terminator())
+        b.clone(op, map);
+      for (Value v : chain.getTerminator()->getOperands())
+        results.push_back(toF32(map.lookup(v)));
     }
     for (auto [result, v] : llvm::zip(inner->getResults(), results))
       memref::StoreOp::create(b, loc, fromF32(v, storageType(result)),

@@ -215,21 +215,28 @@ struct EmitGpuArtifactsPass
       functions.push_back(std::move(*entry));
     }
 
-    auto serialize = [&](gpu::CompilationTarget kind)
-        -> std::optional<SmallVector<char, 0>> {
-      gpu::TargetOptions options(toolkit, {}, "", "", kind);
-      std::optional<SmallVector<char, 0>> object =
-          target.serializeToObject(gpuModule, options);
-      // The serializer notes its timings on the module; they would make
-      // the printed IR differ from run to run.
-      gpuModule->removeAttr("LLVMIRToISATimeInMs");
-      gpuModule->removeAttr("ISAToBinaryTimeInMs");
-      return object;
-    };
-    std::optional<SmallVector<char, 0>> ptx =
-        serialize(gpu::CompilationTarget::Assembly);
-    if (!ptx) {
+    // One serialization: NVPTX runs once and its PTX reaches us through the
+    // target's ISA callback; with a cubin, ptxas then assembles that PTX.
+    std::string ptx;
+    auto keepPtx = [&](StringRef isa) { ptx = isa.str(); };
+    gpu::TargetOptions options(
+        toolkit, {}, "", "",
+        cubin ? gpu::CompilationTarget::Binary
+              : gpu::CompilationTarget::Assembly,
+        {}, {}, {}, {}, keepPtx);
+    std::optional<SmallVector<char, 0>> object =
+        target.serializeToObject(gpuModule, options);
+    // The serializer notes its timings on the module; they would make the
+    // printed IR differ from run to run.
+    gpuModule->removeAttr("LLVMIRToISATimeInMs");
+    gpuModule->removeAttr("ISAToBinaryTimeInMs");
+    if (ptx.empty()) {
       gpuModule.emitError("NVPTX code generation failed");
+      return signalPassFailure();
+    }
+    if (!object) {
+      gpuModule.emitError("ptxas failed for ")
+          << nvvm.getChip() << " (toolkit " << toolkit << ")";
       return signalPassFailure();
     }
     std::string prefix = output;
@@ -238,19 +245,11 @@ struct EmitGpuArtifactsPass
                                 {"version", 1},
                                 {"chip", nvvm.getChip().str()},
                                 {"ptx", (stem + ".ptx").str()}};
-    if (failed(writeFile(module.getLoc(), prefix + ".ptx",
-                         StringRef(ptx->data(), ptx->size()))))
+    if (failed(writeFile(module.getLoc(), prefix + ".ptx", ptx)))
       return signalPassFailure();
     if (cubin) {
-      std::optional<SmallVector<char, 0>> bin =
-          serialize(gpu::CompilationTarget::Binary);
-      if (!bin) {
-        gpuModule.emitError("ptxas failed for ")
-            << nvvm.getChip() << " (toolkit " << toolkit << ")";
-        return signalPassFailure();
-      }
       if (failed(writeFile(module.getLoc(), prefix + ".cubin",
-                           StringRef(bin->data(), bin->size()))))
+                           StringRef(object->data(), object->size()))))
         return signalPassFailure();
       manifest["cubin"] = (stem + ".cubin").str();
     }

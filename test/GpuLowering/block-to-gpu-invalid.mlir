@@ -18,3 +18,24 @@ func.func @too_big(%A: tensor<128x256xf32>, %B: tensor<128x256xf32>) -> tensor<1
   }
   return %Y : tensor<128x256xf32>
 }
+
+// -----
+
+// A fused chain needs its scalar code from --thread-to-arith first.
+func.func @unlowered_fused(%A: tensor<16x64xf16>) -> tensor<16x64xf16> {
+  %Y = kernel.graph_def (%A) grid = [1] forloop = 1
+      : (tensor<16x64xf16>) -> tensor<16x64xf16> {
+  ^bb0(%a: tensor<16x64xf16>):
+    %at = block.input %a imap = <x: replicate> fmap = <i: replicate> : tensor<16x64xf16> -> !block.tile<16x64xf16>
+    %aa = block.accum sum %at : !block.tile<16x64xf16> -> !block.tile<16x64xf16>
+    %f = thread.fused (%aa) : (!block.tile<16x64xf16>) -> !block.tile<16x64xf16> {
+    ^bb0(%p: f16):
+      // expected-error @+1 {{'thread.unary' op has no scalar code yet: run --thread-to-arith before --block-to-gpu}}
+      %e = thread.unary exp %p : f16
+      thread.yield %e : f16
+    }
+    %o = block.output %f omap = <x: replicate> : !block.tile<16x64xf16> -> tensor<16x64xf16>
+    block.yield %o : tensor<16x64xf16>
+  }
+  return %Y : tensor<16x64xf16>
+}
