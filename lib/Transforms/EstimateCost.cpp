@@ -1,7 +1,7 @@
 //===- EstimateCost.cpp - reports the cost model's estimate per kernel ----===//
 
 #include "Dialect/Kernel/KernelOps.h"
-#include "Superopt/CostModel.h"
+#include "Superopt/CostModel/CostModel.h"
 #include "Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/FormatVariadic.h"

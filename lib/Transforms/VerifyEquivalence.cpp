@@ -1,7 +1,7 @@
 //===- VerifyEquivalence.cpp - checks candidate functions against originals
 //===//
 
-#include "Superopt/EquivalenceVerifier.h"
+#include "Superopt/Verification/EquivalenceVerifier.h"
 #include "Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 

@@ -13,7 +13,7 @@
 #define MIRAGE_TOOLS_MIRAGE_GPU_RUN_MANIFEST_H
 
 #include "Dtype.h"
-#include "Superopt/Tensor.h"
+#include "Superopt/Semantics/Tensor.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

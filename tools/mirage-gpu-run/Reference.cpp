@@ -1,7 +1,7 @@
 //===- Reference.cpp - the reference program of a manifest function -------===//
 
 #include "Reference.h"
-#include "Superopt/Interpreter.h"
+#include "Superopt/Semantics/Interpreter.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"

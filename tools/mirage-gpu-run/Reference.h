@@ -14,7 +14,7 @@
 #define MIRAGE_TOOLS_MIRAGE_GPU_RUN_REFERENCE_H
 
 #include "Manifest.h"
-#include "Superopt/RealArithmetic.h"
+#include "Superopt/Semantics/RealArithmetic.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"

@@ -12,7 +12,7 @@
 #ifndef MIRAGE_TOOLS_MIRAGE_RUN_NPY_H
 #define MIRAGE_TOOLS_MIRAGE_RUN_NPY_H
 
-#include "Superopt/Tensor.h"
+#include "Superopt/Semantics/Tensor.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>

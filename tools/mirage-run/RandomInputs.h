@@ -12,7 +12,7 @@
 #ifndef MIRAGE_TOOLS_MIRAGE_RUN_RANDOMINPUTS_H
 #define MIRAGE_TOOLS_MIRAGE_RUN_RANDOMINPUTS_H
 
-#include "Superopt/Tensor.h"
+#include "Superopt/Semantics/Tensor.h"
 #include "mlir/IR/TypeRange.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"

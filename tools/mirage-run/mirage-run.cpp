@@ -11,7 +11,7 @@
 #include "Dialect/MirageDialects.h"
 #include "Npy.h"
 #include "RandomInputs.h"
-#include "Superopt/Interpreter.h"
+#include "Superopt/Semantics/Interpreter.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"

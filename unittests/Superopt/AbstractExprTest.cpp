@@ -1,6 +1,6 @@
 //===- AbstractExprTest.cpp - normal form and subexpression tests ---------===//
 
-#include "Superopt/AbstractExpr.h"
+#include "Superopt/Search/AbstractExpr.h"
 #include "gtest/gtest.h"
 
 using namespace mirage::superopt;

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/CostModel.h"
+#include "Superopt/CostModel/CostModel.h"
 #include "Dialect/MirageDialects.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"

@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/FieldArithmetic.h"
+#include "Superopt/Semantics/FieldArithmetic.h"
 #include "gtest/gtest.h"
 #include <cmath>
 #include <random>

@@ -1,7 +1,7 @@
 //===- FieldFragmentTest.cpp - the LAX fragment and exponent parts --------===//
 
-#include "Superopt/FieldFragment.h"
-#include "Superopt/Interpreter.h"
+#include "Superopt/Verification/FieldFragment.h"
+#include "Superopt/Semantics/Interpreter.h"
 #include "Dialect/MirageDialects.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"

@@ -1,6 +1,6 @@
 //===- FiniteFieldTest.cpp - field pair of the probabilistic verifier -----===//
 
-#include "Superopt/FiniteField.h"
+#include "Superopt/Semantics/FiniteField.h"
 #include "gtest/gtest.h"
 #include <random>
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Interpreter.h"
+#include "Superopt/Semantics/Interpreter.h"
 #include "Dialect/MirageDialects.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"

@@ -1,11 +1,11 @@
 //===- OperatorAxiomsTest.cpp - axioms: true, consistent and useful -------===//
 
-#include "Superopt/OperatorAxioms.h"
+#include "Superopt/Axioms/OperatorAxioms.h"
 #include "Dialect/MirageDialects.h"
-#include "Superopt/AxiomChecker.h"
-#include "Superopt/AxiomProver.h"
-#include "Superopt/AxiomTerm.h"
-#include "Superopt/TermFromGraph.h"
+#include "Superopt/Axioms/AxiomChecker.h"
+#include "Superopt/Axioms/AxiomProver.h"
+#include "Superopt/Axioms/AxiomTerm.h"
+#include "Superopt/Axioms/TermFromGraph.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringSet.h"

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Tensor.h"
+#include "Superopt/Semantics/Tensor.h"
 #include "gtest/gtest.h"
 #include <random>
 

@@ -1,0 +1,751 @@
+//===- CostModel.cpp - analytic per-target kernel cost model --------------===//
+//
+// docs/CostModel.md states every formula implemented here and the source of
+// every constant; keep the two in step.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Superopt/CostModel/CostModel.h"
+
+#include "Dialect/Block/BlockOps.h"
+#include "Dialect/Graph/GraphOps.h"
+#include "Dialect/Kernel/KernelOps.h"
+#include "Dialect/Thread/ThreadOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::superopt;
+using llvm::Expected;
+
+//===----------------------------------------------------------------------===//
+// Targets
+//===----------------------------------------------------------------------===//
+
+Expected<GpuTarget> GpuTarget::get(StringRef name) {
+  GpuTarget t;
+  t.name = name.str();
+  if (name == "sm_80") {
+    // NVIDIA A100-SXM4-80GB: A100 datasheet and the Ampere architecture
+    // whitepaper; limits from the CUDA Programming Guide, compute
+    // capability 8.0.
+    t.numSMs = 108;
+    t.smemPerBlockBytes = 163 * 1024; // cudaDevAttrMaxSharedMemoryPerBlockOptin
+    t.smemPerSMBytes = 164 * 1024;
+    t.regsPerSM = 65536;
+    t.maxRegsPerThread = 255;
+    t.maxThreadsPerSM = 2048;
+    t.maxBlocksPerSM = 32;
+    t.l2Bytes = 40ll * 1024 * 1024;
+    t.clockGHz = 1.41;
+    t.dramBandwidthGBs = 2039; // HBM2e
+    t.l2BandwidthGBs = 5000;   // approximate, public microbenchmarks
+    t.smemBytesPerClockPerSM = 128; // 32 banks x 4 bytes
+    t.tensorCoreTflops = 312;       // dense FP16/BF16
+    t.cudaCoreTflops = 19.5;        // FP32
+    t.launchOverheadUs = 3.0;
+    t.syncCycles = 20;
+  } else if (name == "sm_90") {
+    // NVIDIA H100-SXM5-80GB: H100 datasheet and the Hopper architecture
+    // whitepaper; limits from the CUDA Programming Guide, compute
+    // capability 9.0.
+    t.numSMs = 132;
+    t.smemPerBlockBytes = 227 * 1024;
+    t.smemPerSMBytes = 228 * 1024;
+    t.regsPerSM = 65536;
+    t.maxRegsPerThread = 255;
+    t.maxThreadsPerSM = 2048;
+    t.maxBlocksPerSM = 32;
+    t.l2Bytes = 50ll * 1024 * 1024;
+    t.clockGHz = 1.98;
+    t.dramBandwidthGBs = 3350; // HBM3
+    t.l2BandwidthGBs = 10000;  // approximate, public microbenchmarks
+    t.smemBytesPerClockPerSM = 128;
+    t.tensorCoreTflops = 989.4; // dense FP16/BF16
+    t.cudaCoreTflops = 66.9;    // FP32
+    t.launchOverheadUs = 2.5;
+    t.syncCycles = 20;
+  } else {
+    return llvm::createStringError(
+        "unknown target '%s' (expected sm_80 or sm_90)", name.str().c_str());
+  }
+  // Assumptions shared by both targets (docs/CostModel.md, "Efficiency").
+  t.dramEfficiency = 0.85;
+  t.l2Efficiency = 0.8;
+  t.smemEfficiency = 0.8;
+  t.computeEfficiency = 0.8;
+  t.dramSaturationSMFraction = 0.5;
+  return t;
+}
+
+//===----------------------------------------------------------------------===//
+// Calibration
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct DoubleField {
+  const char *key;
+  double GpuTarget::*field;
+  bool isFraction; // must lie in (0, 1]
+};
+struct IntField {
+  const char *key;
+  int64_t GpuTarget::*field;
+};
+} // namespace
+
+static const DoubleField kDoubleFields[] = {
+    {"clockGHz", &GpuTarget::clockGHz, false},
+    {"dramBandwidthGBs", &GpuTarget::dramBandwidthGBs, false},
+    {"l2BandwidthGBs", &GpuTarget::l2BandwidthGBs, false},
+    {"smemBytesPerClockPerSM", &GpuTarget::smemBytesPerClockPerSM, false},
+    {"tensorCoreTflops", &GpuTarget::tensorCoreTflops, false},
+    {"cudaCoreTflops", &GpuTarget::cudaCoreTflops, false},
+    {"launchOverheadUs", &GpuTarget::launchOverheadUs, false},
+    {"syncCycles", &GpuTarget::syncCycles, false},
+    {"dramEfficiency", &GpuTarget::dramEfficiency, true},
+    {"l2Efficiency", &GpuTarget::l2Efficiency, true},
+    {"smemEfficiency", &GpuTarget::smemEfficiency, true},
+    {"computeEfficiency", &GpuTarget::computeEfficiency, true},
+    {"dramSaturationSMFraction", &GpuTarget::dramSaturationSMFraction, true},
+};
+
+static const IntField kIntFields[] = {
+    {"numSMs", &GpuTarget::numSMs},
+    {"smemPerBlockBytes", &GpuTarget::smemPerBlockBytes},
+    {"smemPerSMBytes", &GpuTarget::smemPerSMBytes},
+    {"regsPerSM", &GpuTarget::regsPerSM},
+    {"maxRegsPerThread", &GpuTarget::maxRegsPerThread},
+    {"maxThreadsPerSM", &GpuTarget::maxThreadsPerSM},
+    {"maxBlocksPerSM", &GpuTarget::maxBlocksPerSM},
+    {"l2Bytes", &GpuTarget::l2Bytes},
+    {"threadsPerBlock", &GpuTarget::threadsPerBlock},
+    {"baseRegsPerThread", &GpuTarget::baseRegsPerThread},
+};
+
+static llvm::Error calibrationError(const Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "calibration: " + msg);
+}
+
+static llvm::Error applyConstant(GpuTarget &t, StringRef key,
+                                 const llvm::json::Value &value) {
+  std::optional<double> number = value.getAsNumber();
+  for (const DoubleField &f : kDoubleFields) {
+    if (key != f.key)
+      continue;
+    if (!number)
+      return calibrationError("constant '" + key + "' must be a number");
+    // Zero would divide by zero in the roofline; NaN fails every comparison.
+    if (!(*number > 0))
+      return calibrationError("constant '" + key + "' must be positive, got " +
+                              llvm::formatv("{0}", *number));
+    if (f.isFraction && *number > 1)
+      return calibrationError("constant '" + key +
+                              "' is a fraction in (0, 1], got " +
+                              llvm::formatv("{0}", *number));
+    t.*f.field = *number;
+    return llvm::Error::success();
+  }
+  for (const IntField &f : kIntFields) {
+    if (key != f.key)
+      continue;
+    std::optional<int64_t> integer = value.getAsInteger();
+    if (!integer)
+      return calibrationError("constant '" + key + "' must be an integer");
+    if (*integer <= 0)
+      return calibrationError("constant '" + key + "' must be positive, got " +
+                              Twine(*integer));
+    t.*f.field = *integer;
+    return llvm::Error::success();
+  }
+  return calibrationError("unknown constant '" + key + "'");
+}
+
+llvm::Error GpuTarget::applyCalibrationJSON(StringRef json) {
+  Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  if (!parsed)
+    return calibrationError("invalid JSON: " + llvm::toString(parsed.takeError()));
+  const llvm::json::Object *root = parsed->getAsObject();
+  if (!root)
+    return calibrationError("the top level must be an object");
+
+  // Work on a copy so that a bad file leaves the target as it was.
+  GpuTarget t = *this;
+  for (const auto &[key, value] : *root) {
+    if (key == "description") {
+      if (!value.getAsString())
+        return calibrationError("'description' must be a string");
+    } else if (key == "target") {
+      std::optional<StringRef> target = value.getAsString();
+      if (!target)
+        return calibrationError("'target' must be a string");
+      if (*target != name)
+        return calibrationError("the file is for '" + *target +
+                                "', not for '" + name + "'");
+    } else if (key == "constants") {
+      const llvm::json::Object *constants = value.getAsObject();
+      if (!constants)
+        return calibrationError("'constants' must be an object");
+      for (const auto &[ckey, cvalue] : *constants)
+        if (llvm::Error err = applyConstant(t, ckey, cvalue))
+          return err;
+    } else if (key == "kernels") {
+      const llvm::json::Array *kernels = value.getAsArray();
+      if (!kernels)
+        return calibrationError("'kernels' must be an array");
+      for (const llvm::json::Value &entry : *kernels) {
+        const llvm::json::Object *kernel = entry.getAsObject();
+        if (!kernel)
+          return calibrationError("each 'kernels' entry must be an object");
+        std::optional<StringRef> signature;
+        std::optional<double> timeUs;
+        for (const auto &[kkey, kvalue] : *kernel) {
+          if (kkey == "signature") {
+            signature = kvalue.getAsString();
+            if (!signature)
+              return calibrationError("'signature' must be a string");
+          } else if (kkey == "timeUs") {
+            timeUs = kvalue.getAsNumber();
+            if (!timeUs)
+              return calibrationError("'timeUs' must be a number");
+            if (!(*timeUs > 0))
+              return calibrationError("'timeUs' must be positive, got " +
+                                      llvm::formatv("{0}", *timeUs));
+          } else {
+            return calibrationError("unknown key '" + StringRef(kkey) +
+                                    "' in a 'kernels' entry");
+          }
+        }
+        if (!signature || !timeUs)
+          return calibrationError(
+              "a 'kernels' entry needs 'signature' and 'timeUs'");
+        t.measuredUs[*signature] = *timeUs;
+      }
+    } else {
+      return calibrationError("unknown key '" + StringRef(key) + "'");
+    }
+  }
+  *this = std::move(t);
+  return llvm::Error::success();
+}
+
+llvm::Error GpuTarget::applyCalibration(StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return calibrationError("cannot read '" + path +
+                            "': " + buffer.getError().message());
+  if (llvm::Error err = applyCalibrationJSON((*buffer)->getBuffer()))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   path + ": " + llvm::toString(std::move(err)));
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shapes and arithmetic weights
+//===----------------------------------------------------------------------===//
+
+static int64_t elementBytes(Type elementType) {
+  return std::max<int64_t>(1, elementType.getIntOrFloatBitWidth() / 8);
+}
+
+static int64_t numBytes(Type type) {
+  auto shaped = cast<ShapedType>(type);
+  return shaped.getNumElements() * elementBytes(shaped.getElementType());
+}
+
+static int64_t numElements(Type type) {
+  return cast<ShapedType>(type).getNumElements();
+}
+
+/// f16 and bf16 products run on tensor cores; f32 on CUDA cores.
+static bool usesTensorCores(Type type) {
+  Type element = cast<ShapedType>(type).getElementType();
+  return element.isF16() || element.isBF16();
+}
+
+/// Arithmetic per element, in FLOP-equivalents of a CUDA-core FMA slot.
+/// Transcendentals go through the SFU (about a quarter of the FMA rate) plus
+/// range reduction; the weights are estimates, documented in CostModel.md.
+static double unaryWeight(UnaryKind kind) {
+  switch (kind) {
+  case UnaryKind::exp:
+  case UnaryKind::sqrt:
+    return 4;
+  case UnaryKind::silu:
+    return 6; // exp, add, div
+  case UnaryKind::gelu:
+    return 10; // tanh form
+  case UnaryKind::pow:
+    return 8; // exp(log(x) * e)
+  case UnaryKind::clamp:
+    return 2;
+  case UnaryKind::square:
+  case UnaryKind::relu:
+  case UnaryKind::scale:
+    return 1;
+  }
+  return 1;
+}
+
+static double binaryWeight(BinaryKind kind) {
+  return kind == BinaryKind::div ? 4 : 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Predefined kernels (and graph ops, costed as their default kernel)
+//===----------------------------------------------------------------------===//
+
+namespace {
+enum class Family {
+  Matmul,
+  Elementwise,
+  Reduce,
+  Normalize, // rms_norm, softmax: one pass over each row
+  Movement,  // transpose, broadcast, repeat, concat, split
+  View,      // reshape
+  Conv2D,
+  Pool2D,
+  Unknown,
+};
+
+/// What the cost of a predefined kernel depends on, besides its types.
+struct Predefined {
+  Family family = Family::Unknown;
+  StringRef kernelName; // the kernel op's name, e.g. "kernel.unary"
+  StringRef kind;       // "exp", "sum", ... or empty
+  double weight = 0;    // FLOPs per element (elementwise, reduce, normalize)
+  int64_t window = 0;   // pooling window elements
+};
+} // namespace
+
+static Predefined classify(Operation *op) {
+  using P = Predefined;
+  return TypeSwitch<Operation *, P>(op)
+      .Case<kernel::MatmulOp, graph::MatmulOp>([](auto) {
+        return P{Family::Matmul, "kernel.matmul", "", 0, 0};
+      })
+      .Case<kernel::UnaryOp>([](kernel::UnaryOp u) {
+        return P{Family::Elementwise, "kernel.unary",
+                 stringifyUnaryKind(u.getKind()), unaryWeight(u.getKind()), 0};
+      })
+      .Case<graph::ExpOp, graph::SqrtOp, graph::SquareOp, graph::SiluOp,
+            graph::GeluOp, graph::ReluOp, graph::ClampOp, graph::ScalarMulOp,
+            graph::PowOp>([](auto u) {
+        return P{Family::Elementwise, "kernel.unary",
+                 stringifyUnaryKind(u.getKind()), unaryWeight(u.getKind()), 0};
+      })
+      .Case<kernel::BinaryOp>([](kernel::BinaryOp b) {
+        return P{Family::Elementwise, "kernel.binary",
+                 stringifyBinaryKind(b.getKind()), binaryWeight(b.getKind()),
+                 0};
+      })
+      .Case<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp>(
+          [](auto b) {
+            return P{Family::Elementwise, "kernel.binary",
+                     stringifyBinaryKind(b.getKind()),
+                     binaryWeight(b.getKind()), 0};
+          })
+      .Case<kernel::ReduceOp>([](kernel::ReduceOp r) {
+        return P{Family::Reduce, "kernel.reduce",
+                 stringifyReduceKind(r.getKind()), 1, 0};
+      })
+      .Case<graph::ReduceSumOp, graph::ReduceMaxOp>([](auto r) {
+        return P{Family::Reduce, "kernel.reduce",
+                 stringifyReduceKind(r.getKind()), 1, 0};
+      })
+      // square, sum, rsqrt (amortized), multiply.
+      .Case<kernel::RMSNormOp, graph::RMSNormOp>([](auto) {
+        return P{Family::Normalize, "kernel.rms_norm", "", 4, 0};
+      })
+      // max, subtract, exp, sum, divide.
+      .Case<kernel::SoftmaxOp, graph::SoftmaxOp>([](auto) {
+        return P{Family::Normalize, "kernel.softmax", "", 11, 0};
+      })
+      .Case<kernel::TransposeOp, graph::TransposeOp>([](auto) {
+        return P{Family::Movement, "kernel.transpose", "", 0, 0};
+      })
+      .Case<kernel::BroadcastOp, graph::BroadcastOp>([](auto) {
+        return P{Family::Movement, "kernel.broadcast", "", 0, 0};
+      })
+      .Case<kernel::RepeatOp, graph::RepeatOp>([](auto) {
+        return P{Family::Movement, "kernel.repeat", "", 0, 0};
+      })
+      .Case<kernel::ConcatOp, graph::ConcatOp>([](auto) {
+        return P{Family::Movement, "kernel.concat", "", 0, 0};
+      })
+      .Case<kernel::SplitOp, graph::SplitOp>([](auto) {
+        return P{Family::Movement, "kernel.split", "", 0, 0};
+      })
+      .Case<kernel::ReshapeOp, graph::ReshapeOp>([](auto) {
+        return P{Family::View, "kernel.reshape", "", 0, 0};
+      })
+      .Case<kernel::Conv2DOp, graph::Conv2DOp>([](auto) {
+        return P{Family::Conv2D, "kernel.conv2d", "", 0, 0};
+      })
+      .Case<kernel::Pool2DOp>([](kernel::Pool2DOp p) {
+        ArrayRef<int64_t> k = p.getKernel();
+        return P{Family::Pool2D, "kernel.pool2d", stringifyPoolKind(p.getKind()),
+                 0, k.size() == 2 ? k[0] * k[1] : 1};
+      })
+      .Case<graph::MaxPool2DOp, graph::AvgPool2DOp>([](auto p) {
+        ArrayRef<int64_t> k = p.getKernel();
+        return P{Family::Pool2D, "kernel.pool2d", stringifyPoolKind(p.getKind()),
+                 0, k.size() == 2 ? k[0] * k[1] : 1};
+      })
+      .Default([](Operation *) { return P{}; });
+}
+
+static void printShape(llvm::raw_ostream &os, Type type) {
+  auto shaped = cast<ShapedType>(type);
+  for (int64_t d : shaped.getShape())
+    os << d << 'x';
+  os << shaped.getElementType();
+}
+
+static void printSignature(llvm::raw_ostream &os, Operation *op,
+                           const Predefined &p) {
+  os << p.kernelName;
+  if (!p.kind.empty())
+    os << ' ' << p.kind;
+  os << ' ';
+  llvm::interleave(
+      op->getOperandTypes(), os, [&](Type t) { printShape(os, t); }, ",");
+  os << "->";
+  llvm::interleave(
+      op->getResultTypes(), os, [&](Type t) { printShape(os, t); }, ",");
+}
+
+std::string mirage::superopt::kernelSignature(Operation *op) {
+  Predefined p = classify(op);
+  if (p.family == Family::Unknown)
+    return "";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  printSignature(os, op, p);
+  return s;
+}
+
+/// Launch overhead plus the larger of the memory and compute terms.
+static void finishRoofline(KernelCost &cost, const GpuTarget &t, double memUs,
+                           double computeUs, double extraUs = 0) {
+  double body = std::max(memUs, computeUs);
+  cost.timeUs = t.launchOverheadUs + body + extraUs;
+  if (t.launchOverheadUs >= body)
+    cost.bound = "launch";
+  else
+    cost.bound = memUs >= computeUs ? "memory" : "compute";
+}
+
+static KernelCost estimatePredefined(Operation *op, const Predefined &p,
+                                     const GpuTarget &t) {
+  KernelCost cost;
+  if (p.family == Family::View) {
+    cost.bound = "free";
+    return cost;
+  }
+  // Each operand is read once and each result written once: library kernels
+  // tile so that reuse (a matmul's operands) is served by shared memory and
+  // L2, not by device memory.
+  for (Type type : op->getOperandTypes())
+    cost.dramBytes += numBytes(type);
+  for (Type type : op->getResultTypes())
+    cost.dramBytes += numBytes(type);
+
+  Type result = op->getResult(0).getType();
+  bool tensorCores = false;
+  switch (p.family) {
+  case Family::Matmul: {
+    int64_t k = cast<ShapedType>(op->getOperand(0).getType()).getShape().back();
+    cost.flops = 2.0 * numElements(result) * k;
+    tensorCores = usesTensorCores(result);
+    break;
+  }
+  case Family::Conv2D: {
+    // OIHW weight: every output element is a dot product over I x KH x KW.
+    ArrayRef<int64_t> w =
+        cast<ShapedType>(op->getOperand(1).getType()).getShape();
+    cost.flops = 2.0 * numElements(result) * w[1] * w[2] * w[3];
+    tensorCores = usesTensorCores(result);
+    break;
+  }
+  case Family::Pool2D:
+    cost.flops = double(numElements(result)) * p.window;
+    break;
+  case Family::Elementwise:
+    cost.flops = double(numElements(result)) * p.weight;
+    break;
+  case Family::Reduce:
+  case Family::Normalize:
+    cost.flops = double(numElements(op->getOperand(0).getType())) * p.weight;
+    break;
+  case Family::Movement:
+  case Family::View:
+  case Family::Unknown:
+    break;
+  }
+  double memUs = cost.dramBytes / (t.dramBandwidthGBs * 1e3 * t.dramEfficiency);
+  double rateTflops = tensorCores ? t.tensorCoreTflops : t.cudaCoreTflops;
+  double computeUs = cost.flops / (rateTflops * 1e6 * t.computeEfficiency);
+  finishRoofline(cost, t, memUs, computeUs);
+  return cost;
+}
+
+//===----------------------------------------------------------------------===//
+// Graph-defined kernels
+//===----------------------------------------------------------------------===//
+
+/// Registers per thread of a thread.fused chain: the most scalar values live
+/// at once in its body (arguments included), each held for every element the
+/// thread owns, one 32-bit register per value element.
+static int64_t fusedRegisters(thread::FusedOp fused, const GpuTarget &t) {
+  Block &body = fused.getBody().front();
+  // Position of the last use of each value; arguments are defined at -1.
+  llvm::SmallDenseMap<Value, int, 32> lastUse;
+  int index = 0;
+  for (Operation &op : body) {
+    for (Value operand : op.getOperands())
+      lastUse[operand] = index;
+    ++index;
+  }
+  auto liveAt = [&](int i) {
+    int live = 0;
+    for (BlockArgument arg : body.getArguments()) {
+      auto it = lastUse.find(arg);
+      live += it != lastUse.end() && it->second >= i;
+    }
+    int j = 0;
+    for (Operation &op : body) {
+      if (j > i)
+        break;
+      for (Value result : op.getResults()) {
+        auto it = lastUse.find(result);
+        live += j == i || (it != lastUse.end() && it->second >= i);
+      }
+      ++j;
+    }
+    return live;
+  };
+  int maxLive = 0;
+  for (int i = 0; i < index; ++i)
+    maxLive = std::max(maxLive, liveAt(i));
+
+  int64_t elements = 0;
+  for (Type type : fused.getResultTypes())
+    elements = std::max(elements, numElements(type));
+  int64_t perThread = (elements + t.threadsPerBlock - 1) / t.threadsPerBlock;
+  return t.baseRegsPerThread + int64_t(maxLive) * perThread;
+}
+
+/// FLOPs of one element of a thread.fused chain.
+static double fusedWeight(thread::FusedOp fused) {
+  double w = 0;
+  for (Operation &op : fused.getBody().front()) {
+    if (auto u = dyn_cast<thread::UnaryOp>(op))
+      w += unaryWeight(u.getKind());
+    else if (auto b = dyn_cast<thread::BinaryOp>(op))
+      w += binaryWeight(b.getKind());
+  }
+  return w;
+}
+
+static Expected<KernelCost> estimateGraphDef(kernel::GraphDefOp op,
+                                             const GpuTarget &t) {
+  auto iface = cast<block::BlockGraphOpInterface>(op.getOperation());
+  int64_t blocks = 1;
+  for (int64_t g : iface.getGridDims())
+    blocks *= g;
+  int64_t iterations = iface.getForloopRange();
+
+  // Per-block quantities.
+  double dramRead = 0, l2Read = 0, dramWrite = 0; // whole kernel
+  double smemBytes = 0, tensorFlops = 0, cudaFlops = 0, syncs = 0;
+  int64_t bodyTiles = 0, persistentTiles = 0, postTiles = 0;
+  int64_t regs = t.baseRegsPerThread;
+  bool inLoop = true;
+
+  for (Operation &inner : iface.getBlockGraph()) {
+    if (isa<block::YieldOp>(inner))
+      continue;
+    if (isa<block::AccumOp>(inner))
+      inLoop = false;
+    // How many times one block runs this op.
+    double runs = inLoop ? double(iterations) : 1.0;
+
+    if (auto input = dyn_cast<block::InputOp>(inner)) {
+      int64_t tile = numBytes(input.getTile().getType());
+      // A tile that does not move with the loop is loaded once, before it.
+      bool hoisted = input.getFmap().isReplicate();
+      double loads = hoisted ? 1.0 : double(iterations);
+      double total = double(blocks) * loads * tile;
+      // The first read of each element comes from device memory; blocks that
+      // re-read it (a replicated grid dimension) hit L2 if the tensor fits.
+      double unique = std::min<double>(total, numBytes(input.getSource().getType()));
+      dramRead += unique;
+      if (numBytes(input.getSource().getType()) <= t.l2Bytes)
+        l2Read += total - unique;
+      else
+        dramRead += total - unique;
+      smemBytes += loads * tile;
+      syncs += loads;
+      (hoisted ? persistentTiles : bodyTiles) += tile;
+      continue;
+    }
+    if (auto output = dyn_cast<block::OutputOp>(inner)) {
+      int64_t tile = numBytes(output.getTile().getType());
+      dramWrite += double(blocks) * tile;
+      smemBytes += tile;
+      syncs += 1;
+      continue;
+    }
+    if (auto accum = dyn_cast<block::AccumOp>(inner)) {
+      int64_t in = numBytes(accum.getInput().getType());
+      // sum and max read the accumulator and write it back; concat only
+      // writes its slice.
+      bool combines = accum.getKind() != block::AccumKind::concat;
+      smemBytes += iterations * (combines ? 3.0 : 2.0) * in;
+      cudaFlops += combines ? double(iterations) *
+                                  numElements(accum.getInput().getType())
+                            : 0.0;
+      syncs += iterations;
+      persistentTiles += numBytes(accum.getResult().getType());
+      continue;
+    }
+
+    // Shared-memory ops: read every operand tile, write every result tile.
+    double traffic = 0;
+    for (Type type : inner.getOperandTypes())
+      traffic += numBytes(type);
+    int64_t resultBytes = 0;
+    for (Type type : inner.getResultTypes())
+      resultBytes += numBytes(type);
+    traffic += resultBytes;
+    smemBytes += runs * traffic;
+    syncs += runs;
+    (inLoop ? bodyTiles : postTiles) += resultBytes;
+
+    Type result = inner.getResult(0).getType();
+    if (isa<block::MatmulOp>(inner)) {
+      int64_t k =
+          cast<ShapedType>(inner.getOperand(0).getType()).getShape().back();
+      double flops = runs * 2.0 * numElements(result) * k;
+      (usesTensorCores(result) ? tensorFlops : cudaFlops) += flops;
+    } else if (auto u = dyn_cast<block::UnaryOp>(inner)) {
+      cudaFlops += runs * numElements(result) * unaryWeight(u.getKind());
+    } else if (auto b = dyn_cast<block::BinaryOp>(inner)) {
+      cudaFlops += runs * numElements(result) * binaryWeight(b.getKind());
+    } else if (isa<block::ReduceOp>(inner)) {
+      cudaFlops += runs * numElements(inner.getOperand(0).getType());
+    } else if (auto fused = dyn_cast<thread::FusedOp>(inner)) {
+      cudaFlops += runs * numElements(result) * fusedWeight(fused);
+      regs = std::max(regs, fusedRegisters(fused, t));
+    }
+  }
+
+  // Body tiles are dead after the loop, so post-loop tiles may reuse them;
+  // hoisted inputs and accumulators live throughout.
+  int64_t footprint = persistentTiles + std::max(bodyTiles, postTiles);
+  if (footprint > t.smemPerBlockBytes)
+    return llvm::createStringError(
+        llvm::formatv("block graph needs {0} bytes of shared memory per block; "
+                      "{1} allows {2}",
+                      footprint, t.name, t.smemPerBlockBytes)
+            .str());
+  if (regs > t.maxRegsPerThread)
+    return llvm::createStringError(
+        llvm::formatv("thread.fused chain needs about {0} registers per thread "
+                      "({1} threads per block); {2} allows {3}",
+                      regs, t.threadsPerBlock, t.name, t.maxRegsPerThread)
+            .str());
+
+  // Occupancy: blocks resident on one SM at once.
+  int64_t perSM = std::min(t.maxBlocksPerSM, t.maxThreadsPerSM / t.threadsPerBlock);
+  if (footprint > 0)
+    perSM = std::min(perSM, t.smemPerSMBytes / footprint);
+  perSM = std::min(perSM, t.regsPerSM / (regs * t.threadsPerBlock));
+  perSM = std::max<int64_t>(perSM, 1);
+  int64_t waves = (blocks + t.numSMs * perSM - 1) / (t.numSMs * perSM);
+  // The busiest SM runs this many blocks, one after another or side by side
+  // sharing its tensor cores, CUDA cores and shared-memory banks.
+  int64_t busiest = (blocks + t.numSMs - 1) / t.numSMs;
+  int64_t activeSMs = std::min(blocks, t.numSMs);
+
+  double smRateTc = t.tensorCoreTflops * 1e6 / t.numSMs;  // FLOP per µs
+  double smRateCc = t.cudaCoreTflops * 1e6 / t.numSMs;
+  double computeUs =
+      busiest * (tensorFlops / smRateTc + cudaFlops / smRateCc) /
+      t.computeEfficiency;
+  double smemRate = t.smemBytesPerClockPerSM * t.clockGHz * 1e3; // B per µs
+  double smemUs = busiest * smemBytes / (smemRate * t.smemEfficiency);
+  // Too few blocks cannot keep enough loads in flight to saturate HBM.
+  double saturation = std::min(
+      1.0, double(activeSMs) / (t.numSMs * t.dramSaturationSMFraction));
+  double dramUs = (dramRead + dramWrite) /
+                  (t.dramBandwidthGBs * 1e3 * t.dramEfficiency * saturation);
+  double l2Us = l2Read / (t.l2BandwidthGBs * 1e3 * t.l2Efficiency * saturation);
+  // Barriers are latency on each block's critical path; blocks resident on
+  // the same SM overlap theirs, so they cost once per wave.
+  double syncUs = waves * syncs * t.syncCycles / (t.clockGHz * 1e3);
+
+  KernelCost cost;
+  cost.dramBytes = dramRead + dramWrite;
+  cost.l2Bytes = l2Read;
+  cost.smemBytes = blocks * smemBytes;
+  cost.flops = blocks * (tensorFlops + cudaFlops);
+  cost.smemFootprint = footprint;
+  cost.regsPerThread = regs;
+  cost.blocks = blocks;
+  cost.waves = waves;
+  finishRoofline(cost, t, std::max({dramUs, l2Us, smemUs}), computeUs, syncUs);
+  return cost;
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+Expected<KernelCost> mirage::superopt::estimateKernel(Operation *op,
+                                                      const GpuTarget &t) {
+  if (auto graphDef = dyn_cast<kernel::GraphDefOp>(op))
+    return estimateGraphDef(graphDef, t);
+  Predefined p = classify(op);
+  if (p.family == Family::Unknown)
+    return llvm::createStringError("'" + op->getName().getStringRef().str() +
+                                   "' is not a kernel or graph op");
+  KernelCost cost = estimatePredefined(op, p, t);
+  if (!t.measuredUs.empty() && p.family != Family::View) {
+    // Only built when the calibration has measurements, so the search's
+    // uncalibrated calls do not allocate.
+    llvm::SmallString<128> signature;
+    llvm::raw_svector_ostream os(signature);
+    printSignature(os, op, p);
+    auto it = t.measuredUs.find(signature);
+    if (it != t.measuredUs.end()) {
+      cost.timeUs = it->second;
+      cost.bound = "measured";
+    }
+  }
+  return cost;
+}
+
+Expected<FunctionCost> mirage::superopt::estimateFunction(func::FuncOp func,
+                                                          const GpuTarget &t) {
+  FunctionCost total;
+  for (Operation &op : func.getBody().front()) {
+    if (op.hasTrait<OpTrait::IsTerminator>())
+      continue;
+    Expected<KernelCost> cost = estimateKernel(&op, t);
+    if (!cost)
+      return cost.takeError();
+    total.timeUs += cost->timeUs;
+    total.kernels += cost->bound != "free";
+  }
+  return total;
+}

@@ -1,0 +1,83 @@
+//===- SearchTarget.h - what the µGraph search must compute -----*- C++ -*-===//
+//
+// The search target is a subprogram in its default schedule (one predefined
+// kernel per graph op). For each of its values this analysis records:
+//
+//  - its abstract expression (AbstractExpr.h), the pruning criterion;
+//  - an index variable per dimension: dimensions that the ops index
+//    together (an elementwise operand and its result, a matmul's contracted
+//    pair, ...) share a variable. Input iterators and output savers follow
+//    the variables: a grid dimension partitions one variable in every tensor
+//    that has it, the for-loop walks one reduced variable. Maps that disagree
+//    with the program's indexing are never generated.
+//
+// and, for the whole subprogram, the menu of block ops the search may use:
+// the unary kinds (with their constants), binary kinds, reductions and
+// matmuls the program itself contains.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_LIB_SUPEROPT_SEARCHTARGET_H
+#define MIRAGE_LIB_SUPEROPT_SEARCHTARGET_H
+
+#include "Dialect/Graph/GraphDialect.h"
+#include "Superopt/Search/AbstractExpr.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mirage::superopt {
+
+using ExprId = AbstractExprContext::ExprId;
+
+/// A unary block op the search may apply.
+struct UnaryChoice {
+  UnaryKind kind;
+  llvm::SmallVector<double, 2> params;
+  bool operator==(const UnaryChoice &o) const {
+    return kind == o.kind && params == o.params;
+  }
+};
+
+/// Abstract expression of a unary op.
+ExprId unaryExpr(AbstractExprContext &ctx, const UnaryChoice &op, ExprId x);
+ExprId binaryExpr(AbstractExprContext &ctx, BinaryKind kind, ExprId lhs,
+                  ExprId rhs);
+
+struct TargetValue {
+  mlir::Value value;
+  mlir::Operation *producer = nullptr; // null for function arguments
+  llvm::SmallVector<int64_t, 4> shape;
+  llvm::SmallVector<int, 4> vars; // index variable per dim, -1 for size 1
+  bool isOutput = false;
+};
+
+class SearchTarget {
+public:
+  /// Analyses a kernel-level function of predefined kernels. Fails with a
+  /// diagnostic on an op the search does not handle.
+  static mlir::FailureOr<SearchTarget> analyze(mlir::func::FuncOp func);
+
+  /// Builds every value's abstract expression in `ctx`. Ids are the same in
+  /// every fresh context, so each search thread can own one.
+  llvm::SmallVector<ExprId> buildExprs(AbstractExprContext &ctx) const;
+
+  mlir::func::FuncOp func;
+  /// Arguments first, then op results in program order.
+  llvm::SmallVector<TargetValue> values;
+  unsigned numArguments = 0;
+  llvm::DenseMap<mlir::Value, unsigned> indexOf;
+
+  /// Index variables: extent and whether some op reduces over it.
+  llvm::SmallVector<int64_t> varExtent;
+  llvm::SmallVector<bool> varReduced;
+
+  // The block-op menu.
+  llvm::SmallVector<UnaryChoice> unaryOps;
+  llvm::SmallVector<BinaryKind> binaryOps;
+  bool hasReduce = false, hasMatmul = false;
+};
+
+} // namespace mirage::superopt
+
+#endif // MIRAGE_LIB_SUPEROPT_SEARCHTARGET_H

@@ -1,0 +1,540 @@
+//===- Superoptimizer.cpp - kernel-level search, ranking, verification ----===//
+
+#include "Superopt/Search/Superoptimizer.h"
+#include "BlockGraphSearch.h"
+#include "SearchTarget.h"
+#include "Dialect/Kernel/KernelOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::superopt;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+static double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// A value to produce and the tensors its kernel may read, as a bit set of
+/// target value indices.
+using GoalKey = std::pair<unsigned, uint64_t>;
+
+/// One graph-defined kernel for a goal, ranked by estimated time.
+struct KernelOption {
+  double costUs;
+  BlockGraph graph;
+  GridChoice grid;
+  bool verified = false, rejected = false;
+  std::string report;
+};
+
+struct GoalResult {
+  std::vector<KernelOption> options; // cheapest first
+  KernelOption *best() {
+    for (KernelOption &o : options)
+      if (!o.rejected)
+        return &o;
+    return nullptr;
+  }
+};
+
+/// One block-level search task: a goal and a for-loop choice.
+struct Task {
+  GoalKey key;
+  int loopVar;
+  std::vector<KernelOption> options;
+  BlockSearchCounts counts;
+  uint64_t graphs = 0, costed = 0;
+};
+
+class Superoptimizer {
+public:
+  Superoptimizer(func::FuncOp defaultSchedule, ModuleOp scratch,
+                 const GpuTarget &gpu, const SearchOptions &options,
+                 SearchTarget target)
+      : defaultSchedule(defaultSchedule), scratch(scratch),
+        gpu(gpu), options(options), t(std::move(target)) {}
+
+  FailureOr<SearchResult> run();
+
+private:
+  uint64_t bit(unsigned i) const { return uint64_t(1) << i; }
+  /// Bit set of the values `v` depends on (itself excluded).
+  uint64_t ancestors(unsigned v) const { return ancestorSets[v]; }
+  void runTask(Task &task);
+  LogicalResult verifyOption(unsigned goal, uint64_t available,
+                             KernelOption &option);
+  func::FuncOp buildFunction(StringRef name, uint64_t materialized,
+                             const DenseMap<unsigned, KernelOption *> &chosen);
+
+  func::FuncOp defaultSchedule;
+  ModuleOp scratch;
+  const GpuTarget &gpu;
+  const SearchOptions &options;
+  SearchTarget t;
+
+  SmallVector<uint64_t> ancestorSets;
+  SmallVector<double> predefinedUs; // per value: its default kernel
+  SearchBudget budget;
+  std::atomic<unsigned> tasksLeft{0};
+  std::mutex progressMutex;
+  SearchStats stats;
+};
+
+} // namespace
+
+void Superoptimizer::runTask(Task &task) {
+  auto start = Clock::now();
+  BlockGoal goal;
+  goal.goal = task.key.first;
+  for (unsigned i = 0; i < t.values.size(); ++i)
+    if (task.key.second & bit(i))
+      goal.available.push_back(i);
+  goal.loopVar = task.loopVar;
+
+  // Each task gets an equal share of the time left, so that one hard goal
+  // cannot starve the others; a task cut short keeps what it found.
+  double concurrency =
+      options.threadPool ? options.threadPool->getMaxConcurrency() : 1;
+  double left = std::chrono::duration<double>(budget.deadline - start).count();
+  unsigned waiting = tasksLeft.fetch_sub(1);
+  auto sliceEnd = start + std::chrono::duration_cast<Clock::duration>(
+                              std::chrono::duration<double>(
+                                  std::max(0.0, left) * concurrency /
+                                  std::max(1u, waiting)));
+  SmallVector<BlockGraph> graphs;
+  enumerateBlockGraphs(t, goal, options, budget, sliceEnd, graphs,
+                       task.counts);
+  task.graphs = graphs.size();
+
+  // Instantiate every structure on every grid and rank by the cost model.
+  // Each task builds in a module of its own: threads never share IR.
+  MLIRContext *ctx = scratch.getContext();
+  Location loc = t.func.getLoc();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  OpBuilder builder(ctx);
+  builder.setInsertionPointToEnd(module->getBody());
+  SmallVector<Type> types;
+  for (const TargetValue &tv : t.values)
+    types.push_back(tv.value.getType());
+  auto holder = func::FuncOp::create(builder, loc, "holder",
+                                     builder.getFunctionType(types, {}));
+  Block *entry = holder.addEntryBlock();
+  builder.setInsertionPointToEnd(entry);
+
+  std::vector<KernelOption> ranked;
+  for (const BlockGraph &graph : graphs) {
+    for (GridChoice &grid : gridChoices(t, graph, options)) {
+      if (budget.timeHit)
+        break;
+      Operation *def = buildGraphDef(builder, loc, t, graph, grid,
+                                     [&](unsigned i) { return entry->getArgument(i); });
+      ++task.costed;
+      llvm::Expected<KernelCost> cost = estimateKernel(def, gpu);
+      def->erase();
+      if (!cost) {
+        llvm::consumeError(cost.takeError()); // over a shared-memory limit
+        continue;
+      }
+      ranked.push_back({cost->timeUs, graph, grid});
+    }
+  }
+  // Cheapest first; the enumeration order breaks ties, so the result does
+  // not depend on the thread schedule.
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const KernelOption &a, const KernelOption &b) {
+                     return a.costUs < b.costUs;
+                   });
+  // Keep the best few of distinct structures and grids.
+  for (KernelOption &o : ranked) {
+    if (task.options.size() >= options.keptPerTask)
+      break;
+    task.options.push_back(std::move(o));
+  }
+
+  if (options.progress) {
+    std::lock_guard<std::mutex> lock(progressMutex);
+    *options.progress << llvm::formatv(
+        "[superoptimize] goal %{0} from {1} tensors, loop {2}: {3} states "
+        "({4} pruned), {5} block graphs, {6} instantiations, best {7} us, "
+        "{8:F2} s{9}\n",
+        task.key.first, llvm::popcount(task.key.second),
+        task.loopVar < 0 ? std::string("none")
+                         : "over " + std::to_string(t.varExtent[task.loopVar]),
+        task.counts.explored, task.counts.pruned, task.graphs, task.costed,
+        task.options.empty() ? std::string("-")
+                             : llvm::formatv("{0:F2}", task.options[0].costUs).str(),
+        secondsSince(start), task.counts.sliceHit ? " (time slice over)" : "");
+  }
+}
+
+/// The ops of the default schedule that compute `goal` from `available`,
+/// as a function of the available tensors it reads.
+static func::FuncOp sliceFunction(const SearchTarget &t, ModuleOp scratch,
+                                  StringRef name, unsigned goal,
+                                  uint64_t available,
+                                  SmallVectorImpl<unsigned> &args) {
+  // Walk back from the goal, stopping at available tensors.
+  SmallVector<bool> inSlice(t.values.size(), false), isArg(t.values.size(), false);
+  SmallVector<unsigned> stack{goal};
+  while (!stack.empty()) {
+    unsigned v = stack.pop_back_val();
+    if (inSlice[v] || isArg[v])
+      continue;
+    if (v != goal && (available >> v & 1)) {
+      isArg[v] = true;
+      continue;
+    }
+    inSlice[v] = true;
+    for (Value operand : t.values[v].producer->getOperands())
+      stack.push_back(t.indexOf.lookup(operand));
+  }
+  SmallVector<Type> argTypes;
+  for (unsigned v = 0; v < t.values.size(); ++v)
+    if (isArg[v]) {
+      args.push_back(v);
+      argTypes.push_back(t.values[v].value.getType());
+    }
+  OpBuilder builder(scratch.getContext());
+  builder.setInsertionPointToEnd(scratch.getBody());
+  Location loc = t.values[goal].value.getLoc();
+  auto func = func::FuncOp::create(
+      builder, loc, name,
+      builder.getFunctionType(argTypes, t.values[goal].value.getType()));
+  Block *entry = func.addEntryBlock();
+  builder.setInsertionPointToEnd(entry);
+  IRMapping map;
+  for (auto [i, v] : llvm::enumerate(args))
+    map.map(t.values[v].value, entry->getArgument(i));
+  for (unsigned v = 0; v < t.values.size(); ++v)
+    if (inSlice[v])
+      builder.clone(*t.values[v].producer, map);
+  func::ReturnOp::create(builder, loc, map.lookup(t.values[goal].value));
+  return func;
+}
+
+LogicalResult Superoptimizer::verifyOption(unsigned goal, uint64_t available,
+                                           KernelOption &option) {
+  auto start = Clock::now();
+  SmallVector<unsigned> args;
+  std::string base = (t.func.getSymName() + "_goal" + Twine(goal)).str();
+  func::FuncOp reference =
+      sliceFunction(t, scratch, base + "_reference", goal, available, args);
+  OpBuilder builder(scratch.getContext());
+  builder.setInsertionPointToEnd(scratch.getBody());
+  Location loc = t.values[goal].value.getLoc();
+  auto candidate = func::FuncOp::create(builder, loc, base + "_candidate",
+                                        reference.getFunctionType());
+  Block *entry = candidate.addEntryBlock();
+  builder.setInsertionPointToEnd(entry);
+  Operation *def = buildGraphDef(
+      builder, loc, t, option.graph, option.grid, [&](unsigned v) -> Value {
+        return entry->getArgument(llvm::find(args, v) - args.begin());
+      });
+  func::ReturnOp::create(builder, loc, def->getResult(0));
+
+  FailureOr<VerificationReport> report =
+      verifyEquivalence(reference, candidate, options.verifier);
+  reference.erase();
+  candidate.erase();
+  stats.verifySeconds += secondsSince(start);
+  if (failed(report))
+    return failure();
+  ++stats.candidatesVerified;
+  if (!report->equivalent) {
+    ++stats.candidatesRejected;
+    option.rejected = true;
+  } else {
+    option.verified = true;
+    option.report = report->summary();
+  }
+  if (options.progress) {
+    std::lock_guard<std::mutex> lock(progressMutex);
+    *options.progress << "[superoptimize] verified a kernel for %" << goal
+                      << ": " << (report->equivalent ? "equivalent" : "REJECTED")
+                      << " (" << report->summary() << ")\n";
+  }
+  return success();
+}
+
+func::FuncOp
+Superoptimizer::buildFunction(StringRef name, uint64_t materialized,
+                              const DenseMap<unsigned, KernelOption *> &chosen) {
+  OpBuilder builder(scratch.getContext());
+  builder.setInsertionPointToEnd(scratch.getBody());
+  auto func = cast<func::FuncOp>(builder.clone(*defaultSchedule));
+  func.setSymName(name);
+  // Map target values to the clone's.
+  SmallVector<Value> cloned;
+  Block &body = func.getBody().front();
+  for (BlockArgument arg : body.getArguments())
+    cloned.push_back(arg);
+  for (Operation &op : body.without_terminator())
+    cloned.push_back(op.getResult(0));
+
+  for (unsigned v = t.numArguments; v < t.values.size(); ++v) {
+    auto it = chosen.find(v);
+    if (!(materialized >> v & 1) || it == chosen.end())
+      continue;
+    Operation *producer = cloned[v].getDefiningOp();
+    builder.setInsertionPoint(producer);
+    Operation *def = buildGraphDef(builder, producer->getLoc(), t,
+                                   it->second->graph, it->second->grid,
+                                   [&](unsigned i) { return cloned[i]; });
+    cloned[v].replaceAllUsesWith(def->getResult(0));
+    cloned[v] = def->getResult(0);
+  }
+  // Drop the predefined kernels nothing reads any more.
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (op->use_empty())
+      op->erase();
+  return func;
+}
+
+FailureOr<SearchResult> Superoptimizer::run() {
+  auto start = Clock::now();
+  budget.deadline =
+      start + std::chrono::duration_cast<Clock::duration>(
+                  std::chrono::duration<double>(options.timeBudgetSeconds));
+  budget.maxStates = options.stateBudget;
+  unsigned n = t.values.size();
+  if (n > 64)
+    return emitError(t.func.getLoc())
+           << "µGraph search: subprogram has more than 64 values";
+
+  // Dependencies and the cost of each value's predefined kernel.
+  ancestorSets.assign(n, 0);
+  predefinedUs.assign(n, 0);
+  for (unsigned v = t.numArguments; v < n; ++v) {
+    Operation *producer = t.values[v].producer;
+    for (Value operand : producer->getOperands()) {
+      unsigned u = t.indexOf.lookup(operand);
+      ancestorSets[v] |= bit(u) | ancestorSets[u];
+    }
+    llvm::Expected<KernelCost> cost = estimateKernel(producer, gpu);
+    if (!cost)
+      return emitError(producer->getLoc())
+             << "µGraph search: cannot estimate the default kernel: "
+             << llvm::toString(cost.takeError());
+    predefinedUs[v] = cost->timeUs;
+  }
+  llvm::Expected<FunctionCost> defaultCost =
+      estimateFunction(defaultSchedule, gpu);
+  if (!defaultCost)
+    return emitError(t.func.getLoc()) << llvm::toString(defaultCost.takeError());
+
+  uint64_t outputs = 0, inner = 0, args = bit(t.numArguments) - 1;
+  for (unsigned v = t.numArguments; v < n; ++v)
+    (t.values[v].isOutput ? outputs : inner) |= bit(v);
+  SmallVector<unsigned> innerValues;
+  for (unsigned v = t.numArguments; v < n; ++v)
+    if (inner >> v & 1)
+      innerValues.push_back(v);
+  if (innerValues.size() > 20)
+    return emitError(t.func.getLoc())
+           << "µGraph search: subprogram too large (" << innerValues.size()
+           << " inner values; split it)";
+
+  // Kernel-level choices: which values to materialize. Each materialized
+  // value is one kernel reading the arguments and the earlier materialized
+  // values it depends on.
+  SmallVector<uint64_t> materializations;
+  for (uint64_t s = 0; s < (uint64_t(1) << innerValues.size()); ++s) {
+    uint64_t m = outputs;
+    for (auto [i, v] : llvm::enumerate(innerValues))
+      if (s >> i & 1)
+        m |= bit(v);
+    if (static_cast<unsigned>(llvm::popcount(m)) <= options.maxKernelOps ||
+        m == (outputs | inner))
+      materializations.push_back(m);
+  }
+  auto availableFor = [&](unsigned v, uint64_t m) {
+    return (args | m) & ancestors(v);
+  };
+
+  // One block-level task per distinct goal and loop choice.
+  std::map<GoalKey, GoalResult> goals;
+  std::vector<Task> tasks;
+  for (uint64_t m : materializations)
+    for (unsigned v = t.numArguments; v < n; ++v) {
+      if (!(m >> v & 1))
+        continue;
+      GoalKey key{v, availableFor(v, m)};
+      if (!goals.try_emplace(key).second)
+        continue;
+      SmallVector<int> loops{-1};
+      for (unsigned u = 0; u < n; ++u)
+        if (key.second >> u & 1)
+          for (int var : t.values[u].vars)
+            if (var >= 0 && t.varReduced[var] &&
+                !llvm::is_contained(t.values[v].vars, var) &&
+                !llvm::is_contained(loops, var))
+              loops.push_back(var);
+      for (int loop : loops)
+        tasks.push_back({key, loop, {}, {}, 0, 0});
+    }
+
+  // Small goals first: they are cheap and their results are needed by most
+  // materializations.
+  std::stable_sort(tasks.begin(), tasks.end(), [](const Task &a, const Task &b) {
+    return llvm::popcount(a.key.second) < llvm::popcount(b.key.second);
+  });
+  tasksLeft = tasks.size();
+  if (options.threadPool) {
+    llvm::ThreadPoolTaskGroup group(*options.threadPool);
+    for (Task &task : tasks)
+      group.async([&] { runTask(task); });
+    group.wait();
+  } else {
+    for (Task &task : tasks)
+      runTask(task);
+  }
+  for (Task &task : tasks) {
+    stats.statesExplored += task.counts.explored;
+    stats.statesPruned += task.counts.pruned;
+    stats.blockGraphs += task.graphs;
+    stats.candidatesCosted += task.costed;
+    stats.tasksCut += task.counts.sliceHit;
+    auto &opts = goals[task.key].options;
+    for (KernelOption &o : task.options)
+      opts.push_back(std::move(o));
+  }
+  for (auto &[key, goal] : goals)
+    std::stable_sort(goal.options.begin(), goal.options.end(),
+                     [](const KernelOption &a, const KernelOption &b) {
+                       return a.costUs < b.costUs;
+                     });
+  stats.timeBudgetHit = budget.timeHit;
+  stats.stateBudgetHit = budget.stateHit;
+  stats.searchSeconds = secondsSince(start);
+
+  // Pick the cheapest materialization; verify its graph-defined kernels,
+  // and pick again whenever one is rejected.
+  SearchResult result;
+  // Every composed µGraph is checked against the same default schedule:
+  // its fp64 outputs are computed once.
+  std::map<unsigned, SmallVector<RealTensor>> defaultOutputs;
+  VerifierOptions wholeOptions = options.verifier;
+  wholeOptions.originalOutputs = &defaultOutputs;
+  while (true) {
+    double bestCost = defaultCost->timeUs;
+    uint64_t bestM = outputs | inner;
+    DenseMap<unsigned, KernelOption *> bestChosen;
+    for (uint64_t m : materializations) {
+      double total = 0;
+      DenseMap<unsigned, KernelOption *> chosen;
+      bool feasible = true;
+      for (unsigned v = t.numArguments; v < n && feasible; ++v) {
+        if (!(m >> v & 1))
+          continue;
+        uint64_t avail = availableFor(v, m);
+        double best = std::numeric_limits<double>::infinity();
+        bool predefined = llvm::all_of(
+            t.values[v].producer->getOperands(), [&](Value operand) {
+              return avail >> t.indexOf.lookup(operand) & 1;
+            });
+        if (predefined)
+          best = predefinedUs[v];
+        GoalResult &goal = goals[{v, avail}];
+        if (KernelOption *option = goal.best();
+            option && option->costUs < best) {
+          best = option->costUs;
+          chosen[v] = option;
+        }
+        feasible = best != std::numeric_limits<double>::infinity();
+        total += best;
+      }
+      if (feasible && total < bestCost * (1 - 1e-9)) {
+        bestCost = total;
+        bestM = m;
+        bestChosen = std::move(chosen);
+      }
+    }
+    result.best = buildFunction(
+        (t.func.getSymName() + "_searched").str(), bestM, bestChosen);
+    if (options.finalize && failed(options.finalize(result.best)))
+      return failure();
+    // The whole, in the form that will be emitted: composed, a kernel reads
+    // the values the other kernels really produce (e.g. attention scores
+    // whose exp overflows f16 without a max subtraction). It goes first
+    // because it fails fast (the floating-point checks run first, against
+    // the default schedule's outputs computed once); its report is the one
+    // the caller shows.
+    {
+      auto checkStart = Clock::now();
+      FailureOr<VerificationReport> whole =
+          verifyEquivalence(defaultSchedule, result.best, wholeOptions);
+      stats.verifySeconds += secondsSince(checkStart);
+      stats.candidatesVerified += !bestChosen.empty();
+      if (failed(whole))
+        return failure();
+      if (!whole->equivalent) {
+        if (bestChosen.empty())
+          return emitError(t.func.getLoc())
+                 << "µGraph search: the default schedule failed verification ("
+                 << whole->summary() << "); this is a bug";
+        if (options.progress) {
+          std::lock_guard<std::mutex> lock(progressMutex);
+          *options.progress << "[superoptimize] the composed µGraph was "
+                               "REJECTED ("
+                            << whole->summary() << "); dropping its kernels\n";
+        }
+        ++stats.candidatesRejected;
+        for (auto &[v, option] : bestChosen)
+          option->rejected = true;
+        result.best.erase();
+        continue;
+      }
+      result.verification = whole->summary();
+    }
+    // Then each chosen graph-defined kernel against the ops it replaces, on
+    // inputs of its own (and with the field test where it applies).
+    bool allVerified = true;
+    for (auto &[v, option] : bestChosen) {
+      if (option->verified)
+        continue;
+      if (failed(verifyOption(v, availableFor(v, bestM), *option)))
+        return failure();
+      allVerified &= option->verified;
+    }
+    if (!allVerified) {
+      result.best.erase();
+      continue;
+    }
+    result.costUs = bestCost;
+    result.graphDefinedKernels = bestChosen.size();
+    break;
+  }
+  llvm::Expected<FunctionCost> bestCost = estimateFunction(result.best, gpu);
+  if (!bestCost)
+    return emitError(t.func.getLoc()) << llvm::toString(bestCost.takeError());
+  result.costUs = bestCost->timeUs;
+  result.kernels = bestCost->kernels;
+  result.defaultCostUs = defaultCost->timeUs;
+  result.defaultKernels = defaultCost->kernels;
+  result.stats = stats;
+  return result;
+}
+
+FailureOr<SearchResult>
+superopt::searchMuGraph(func::FuncOp defaultSchedule, ModuleOp scratch,
+                        const GpuTarget &gpu, const SearchOptions &options) {
+  FailureOr<SearchTarget> target = SearchTarget::analyze(defaultSchedule);
+  if (failed(target))
+    return failure();
+  return Superoptimizer(defaultSchedule, scratch, gpu, options,
+                        std::move(*target))
+      .run();
+}
