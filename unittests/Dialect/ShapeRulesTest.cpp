@@ -1,6 +1,7 @@
 //===- ShapeRulesTest.cpp - shape rules shared by all levels --------------===//
 
 #include "Dialect/Graph/ShapeRules.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "gtest/gtest.h"
@@ -25,6 +26,31 @@ protected:
   std::unique_ptr<ScopedDiagnosticHandler> handler;
   std::string lastError;
 };
+
+TEST_F(ShapeRulesTest, CheckedSizes) {
+  EXPECT_EQ(checkedElementCount({}), 1);
+  EXPECT_EQ(checkedElementCount({8, 0, 4}), 0);
+  EXPECT_EQ(checkedElementCount({1 << 20, 1 << 20}), int64_t(1) << 40);
+  // 2^32 x 2^32 wraps to 0 in plain int64 arithmetic.
+  EXPECT_EQ(checkedElementCount({int64_t(1) << 32, int64_t(1) << 32}),
+            std::nullopt);
+  EXPECT_EQ(checkedElementCount({4, ShapedType::kDynamic}), std::nullopt);
+  EXPECT_EQ(checkedProduct(int64_t(1) << 62, 2), std::nullopt);
+  EXPECT_EQ(checkedProduct(-1, 2), std::nullopt);
+  EXPECT_EQ(checkedProduct(3, 5), 15);
+
+  EXPECT_TRUE(succeeded(
+      verifyElementCountWithin(loc(), {1024, 1024}, 1 << 20, "x", "(why)")));
+  EXPECT_TRUE(failed(
+      verifyElementCountWithin(loc(), {1024, 1025}, 1 << 20, "x", "(why)")));
+  EXPECT_NE(lastError.find("1049600 elements, more than the limit of 1048576 "
+                           "(why)"),
+            std::string::npos);
+  EXPECT_TRUE(failed(verifyElementCountWithin(
+      loc(), {int64_t(1) << 32, int64_t(1) << 32}, 1 << 20, "x", "(why)")));
+  EXPECT_NE(lastError.find("too many elements to count in 64 bits"),
+            std::string::npos);
+}
 
 TEST_F(ShapeRulesTest, Matmul) {
   EXPECT_EQ(*inferMatmulShape(loc(), {16, 4096}, {4096, 6144}),

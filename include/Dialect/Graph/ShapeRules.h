@@ -21,6 +21,30 @@ namespace mirage {
 using Shape = llvm::SmallVector<int64_t>;
 using OptLoc = std::optional<mlir::Location>;
 
+//===----------------------------------------------------------------------===//
+// Checked sizes. Every size computed from a shape (element counts, bytes,
+// tile products, FLOPs) goes through these, so that none wraps around:
+// a consumer that allocates, divides or loops by a size first checks it
+// here against a limit it states, and reports the excess at `loc`.
+//===----------------------------------------------------------------------===//
+
+/// The product of `dims` (1 for none), or std::nullopt if a dimension is
+/// negative (dynamic) or the product overflows int64_t.
+std::optional<int64_t> checkedElementCount(llvm::ArrayRef<int64_t> dims);
+
+/// a * b for non-negative a and b, or std::nullopt on overflow.
+std::optional<int64_t> checkedProduct(int64_t a, int64_t b);
+
+/// Fails with "<what> has N elements, more than the limit of L <why>" (or
+/// "... too many elements to count in 64 bits") at `loc` unless
+/// checkedElementCount(dims) is at most `limit`. Callers state their limit
+/// and its reason (the memory an interpreter run may take, say).
+mlir::LogicalResult verifyElementCountWithin(OptLoc loc,
+                                             llvm::ArrayRef<int64_t> dims,
+                                             int64_t limit,
+                                             llvm::StringRef what,
+                                             llvm::StringRef why);
+
 /// [B..., M, K] x [B..., K, N] -> [B..., M, N].
 mlir::FailureOr<Shape> inferMatmulShape(OptLoc loc, llvm::ArrayRef<int64_t> lhs,
                                         llvm::ArrayRef<int64_t> rhs);

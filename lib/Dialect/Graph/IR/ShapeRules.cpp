@@ -24,6 +24,38 @@ static std::string fmt(ArrayRef<int64_t> shape) {
   return s;
 }
 
+std::optional<int64_t> checkedElementCount(ArrayRef<int64_t> dims) {
+  std::optional<int64_t> n = 1;
+  for (int64_t d : dims) {
+    if (d < 0)
+      return std::nullopt;
+    n = llvm::checkedMul(*n, d);
+    if (!n)
+      return std::nullopt;
+  }
+  return n;
+}
+
+std::optional<int64_t> checkedProduct(int64_t a, int64_t b) {
+  if (a < 0 || b < 0)
+    return std::nullopt;
+  return llvm::checkedMul(a, b);
+}
+
+LogicalResult verifyElementCountWithin(OptLoc loc, ArrayRef<int64_t> dims,
+                                       int64_t limit, StringRef what,
+                                       StringRef why) {
+  std::optional<int64_t> n = checkedElementCount(dims);
+  if (!n)
+    return emitOptionalError(loc, what, " ", fmt(dims),
+                             " has too many elements to count in 64 bits");
+  if (*n > limit)
+    return emitOptionalError(loc, what, " ", fmt(dims), " has ", *n,
+                             " elements, more than the limit of ", limit, " ",
+                             why);
+  return success();
+}
+
 FailureOr<Shape> inferMatmulShape(OptLoc loc, ArrayRef<int64_t> lhs,
                                   ArrayRef<int64_t> rhs) {
   if (lhs.size() < 2 || lhs.size() != rhs.size())
@@ -119,14 +151,8 @@ FailureOr<Shape> inferRepeatShape(OptLoc loc, ArrayRef<int64_t> input,
 
 LogicalResult verifyReshape(OptLoc loc, ArrayRef<int64_t> input,
                             ArrayRef<int64_t> result) {
-  auto numel = [](ArrayRef<int64_t> s) -> std::optional<int64_t> {
-    std::optional<int64_t> n = 1;
-    for (int64_t d : s)
-      if (n)
-        n = llvm::checkedMul(*n, d);
-    return n;
-  };
-  std::optional<int64_t> in = numel(input), out = numel(result);
+  std::optional<int64_t> in = checkedElementCount(input),
+                         out = checkedElementCount(result);
   if (!in || !out)
     return overflow(loc);
   if (*in != *out)
