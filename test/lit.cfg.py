@@ -32,3 +32,9 @@ llvm_config.add_tool_substitutions(
 # they report UNSUPPORTED (REQUIRES: ptxas) rather than fail.
 if os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
+
+# check-mirage-quick passes quick=1: tests marked `REQUIRES: slow` (the
+# full-size benchmark sweeps through ptxas, the install test) then report
+# UNSUPPORTED; check-mirage runs them.
+if lit_config.params.get("quick", "0") in ("0", ""):
+    config.available_features.add("slow")
