@@ -1,7 +1,7 @@
 //===- VerifierBench.cpp - time the interpreter and the verifier ----------===//
 //
 // Times, on the calling thread only, one run of each benchmark program
-// (bench/programs, DESIGN.md "The benchmark set") in each arithmetic of the
+// (bench/programs, the benchmark set of docs/Benchmarks.md) in each arithmetic of the
 // reference interpreter:
 //
 //  - the finite-field test's arithmetic, with q of 31 and of 61 bits (one

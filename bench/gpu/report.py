@@ -18,7 +18,7 @@ import os
 import sys
 
 SCHEDULES = ("default", "searched")
-# The order of DESIGN.md's table.
+# The order of the benchmark set's table (docs/Benchmarks.md).
 ORDER = ["gqa_b1", "gqa_b8", "qknorm_b1", "qknorm_b8", "rmsnorm_b1",
          "rmsnorm_b8", "lora", "gated_mlp", "ntrans_b1", "ntrans_b8"]
 LABELS = {"gqa": "GQA", "qknorm": "QKNorm", "rmsnorm": "RMSNorm",

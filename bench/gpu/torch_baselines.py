@@ -2,7 +2,7 @@
 """PyTorch baselines and roofline floors of the GPU benchmark.
 
 For each benchmark program (bench/programs/*.mlir, written by
-bench/programs/generate.py; DESIGN.md, "The benchmark set") this times the
+bench/programs/generate.py; docs/Benchmarks.md, "The benchmark set") this times the
 same computation, with the same shapes, in fp16 on the GPU:
 
   eager     the PyTorch program, op by op

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the benchmark programs of DESIGN.md ("The benchmark set") as
+"""Writes the benchmark set of docs/Benchmarks.md as
 graph-dialect functions in fp16, at full size, next to this script.
 
     python3 bench/programs/generate.py
