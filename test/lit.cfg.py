@@ -19,9 +19,21 @@ llvm_config.use_default_substitutions()
 config.substitutions.append(("%mirage_libs", config.mirage_libs_dir))
 config.substitutions.append(("%mirage_src", config.mirage_src_root))
 config.substitutions.append(("%mirage_obj", config.mirage_obj_root))
+# In a MIRAGE_SANITIZE build, programs built without ASan that load our
+# libraries (upstream mlir-opt with the plugins, the install test's
+# consumer) need the ASan runtime preloaded; %sanitizer_env prefixes them.
+# Their own leaks are not ours to report.
+if config.mirage_asan_runtime:
+    config.available_features.add("sanitizer")
+    sanitizer_env = "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0" % (
+        config.mirage_asan_runtime)
+else:
+    sanitizer_env = "env"
+config.substitutions.append(("%sanitizer_env", sanitizer_env))
 # Upstream mlir-opt from the same LLVM, which loads the plugins.
 config.substitutions.append(
-    ("%upstream_mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
+    ("%upstream_mlir_opt",
+     sanitizer_env + " " + os.path.join(config.llvm_tools_dir, "mlir-opt")))
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
