@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Dialect/Graph/ShapeRules.h"
 #include "Transforms/GpuChip.h"
 #include "Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -146,6 +147,11 @@ static FailureOr<llvm::json::Object> describeFunction(func::FuncOp func,
       return emitError(v.getLoc())
              << "buffer " << name << " has type " << v.getType()
              << "; the manifest holds static f16, bf16 or f32 memrefs";
+    if (failed(verifyElementCountWithin(
+            v.getLoc(), type.getShape(), kGpuMaxTensorElements,
+            ("buffer " + name).str(),
+            "(2^38), more than any GPU's memory holds")))
+      return failure();
     // json::Value keeps a StringRef as a reference: give it owned strings.
     llvm::json::Object entry{{"name", name.str()}, {"role", role.str()}};
     if (index)

@@ -153,3 +153,20 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A buffer no GPU memory holds: its byte count is not formed.
+module attributes {gpu.container_module} {
+  // expected-error @+1 {{buffer arg0 [1048576, 1048576] has 1099511627776 elements, more than the limit of 274877906944 (2^38), more than any GPU's memory holds}}
+  func.func @huge(%a: memref<1048576x1048576xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @mirage_kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<1048576x1048576xf32>)
+    return
+  }
+  gpu.module @mirage_kernels [#nvvm.target<chip = "sm_90">] {
+    llvm.func @k(%arg0: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {
+      llvm.return
+    }
+  }
+}
