@@ -329,7 +329,9 @@ def EmitGpuArtifacts : Pass<"emit-gpu-artifacts", "::mlir::ModuleOp"> {
     instruction the kernels use must exist on it (`cp.async` from sm_80,
     `mma.sync` m16n8k16 from sm_80 and m16n8k8 from sm_75) and in the PTX
     ISA version the target's features ask for, and every launch must fit
-    its shared memory per block and grid limits.
+    its shared memory per block and grid limits. The toolkit must hold
+    `nvvm/libdevice/libdevice.10.bc`, which the serializer links into every
+    module, with or without a cubin.
   }];
   let options = [
     Option<"output", "output", "std::string", "\"\"",

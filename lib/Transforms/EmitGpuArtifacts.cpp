@@ -273,8 +273,8 @@ struct EmitGpuArtifactsPass
     }
     auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>("mirage_kernels");
     if (!gpuModule) {
-      emitError(module.getLoc(), "the module has no gpu.module @mirage_kernels; run "
-                       "--block-to-gpu first");
+      emitError(module.getLoc(), "the module has no gpu.module "
+                                 "@mirage_kernels; run --block-to-gpu first");
       return signalPassFailure();
     }
     ArrayAttr targets = gpuModule.getTargetsAttr();
@@ -282,15 +282,17 @@ struct EmitGpuArtifactsPass
                     ? dyn_cast<NVVM::NVVMTargetAttr>(targets[0])
                     : NVVM::NVVMTargetAttr();
     if (!nvvm) {
-      emitError(gpuModule.getLoc(), "needs exactly one #nvvm.target; run "
-                          "--nvvm-attach-target first");
+      emitError(gpuModule.getLoc(),
+                "needs exactly one #nvvm.target; run --nvvm-attach-target "
+                "first");
       return signalPassFailure();
     }
     auto target = dyn_cast<gpu::TargetAttrInterface>(Attribute(nvvm));
     if (!target) {
-      emitError(gpuModule.getLoc(), "#nvvm.target cannot serialize in this tool: its "
-                          "NVVM target interface is not registered "
-                          "(NVVM::registerNVVMTargetInterfaceExternalModels)");
+      emitError(gpuModule.getLoc(),
+                "#nvvm.target cannot serialize in this tool: its NVVM target "
+                "interface is not registered "
+                "(NVVM::registerNVVMTargetInterfaceExternalModels)");
       return signalPassFailure();
     }
 
@@ -304,25 +306,6 @@ struct EmitGpuArtifactsPass
     if (failed(checkKernelsFitChip(gpuModule, *chip,
                                    targetPtxVersion(nvvm, *chip))))
       return signalPassFailure();
-    // Math functions are calls to libdevice (__nv_expf, ...), which the
-    // serializer links from the toolkit; without it the PTX would call
-    // functions nobody defines, and only the GPU's loader would notice.
-    for (auto decl : gpuModule.getOps<LLVM::LLVMFuncOp>()) {
-      if (!decl.isExternal() || !decl.getName().starts_with("__nv_"))
-        continue;
-      SmallString<128> libdevice{StringRef(toolkit)};
-      llvm::sys::path::append(libdevice, "nvvm", "libdevice",
-                              "libdevice.10.bc");
-      if (!llvm::sys::fs::exists(libdevice)) {
-        emitError(decl.getLoc())
-            << "emit-gpu-artifacts: the kernels call libdevice's "
-            << decl.getName() << ", but the toolkit '" << toolkit
-            << "' has no " << libdevice << " to link it from";
-        return signalPassFailure();
-      }
-      break;
-    }
-
     // Host functions first: a malformed one should fail before ptxas runs.
     llvm::json::Array functions;
     for (auto func : module.getOps<func::FuncOp>()) {
@@ -332,6 +315,20 @@ struct EmitGpuArtifactsPass
       if (failed(entry))
         return signalPassFailure();
       functions.push_back(std::move(*entry));
+    }
+
+    // The serializer links libdevice (exp, erf, sqrt, ... are calls to it)
+    // from the toolkit into every module; without it, it reports an error
+    // yet goes on, and the PTX calls functions nobody defines.
+    SmallString<128> libdevice{StringRef(toolkit)};
+    llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+    if (!llvm::sys::fs::is_regular_file(libdevice)) {
+      emitError(gpuModule.getLoc())
+          << "emit-gpu-artifacts: the CUDA toolkit '" << toolkit
+          << "' has no " << libdevice
+          << ", which the NVVM serializer links into the kernels; set "
+             "toolkit=<the toolkit's folder>";
+      return signalPassFailure();
     }
 
     // One serialization: NVPTX runs once and its PTX reaches us through the

@@ -4,6 +4,8 @@
 // toolchain's names, like the __dynamic_shmem__0 global of
 // convert-gpu-to-nvvm), numbered on until unique. The manifest names
 // the same kernels. Before, @"weird name" aborted in LLVM's NVPTX printer.
+// REQUIRES: ptxas
+// (the CUDA toolkit: the serializer links its libdevice)
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: mirage-opt %s --graph-to-kernel --kernel-to-block --thread-to-arith --block-to-gpu | FileCheck %s --check-prefix=KERNELS
 // RUN: mirage-opt %s --mirage-to-ptx="chip=sm_80 output=%t/names cubin=false" -o %t/lowered.mlir

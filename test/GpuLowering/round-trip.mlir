@@ -2,7 +2,8 @@
 // below reads the text the one before printed (before, the nvgpu dialect
 // that --block-to-gpu emits was not registered, so its output did not
 // parse). The last stages are the upstream conversions of --mirage-to-ptx.
-// No math function is called, so no toolkit is needed (cubin=false).
+// REQUIRES: ptxas
+// (the CUDA toolkit: the serializer links its libdevice)
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: mirage-opt %s --graph-to-kernel --fuse-thread-chains \
 // RUN:   | mirage-opt --kernel-to-block=chip=sm_80 \

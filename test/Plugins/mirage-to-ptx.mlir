@@ -1,6 +1,7 @@
 // The mirage-to-ptx pipeline runs in upstream mlir-opt through the pass
-// plugin, and writes the same PTX and manifest as mirage-opt. (No math
-// function is called, so no toolkit is needed with cubin=false.)
+// plugin, and writes the same PTX and manifest as mirage-opt.
+// REQUIRES: ptxas
+// (the CUDA toolkit: the serializer links its libdevice)
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %upstream_mlir_opt %s --load-dialect-plugin=%mirage_libs/MirageDialectPlugin.so --load-pass-plugin=%mirage_libs/MiragePassPlugin.so --pass-pipeline='builtin.module(mirage-to-ptx{chip=sm_80 output=%t/plugin cubin=false})' | FileCheck %s --check-prefix=HOST
 // RUN: mirage-opt %s --mirage-to-ptx="chip=sm_80 output=%t/tool cubin=false" -o /dev/null
