@@ -51,7 +51,7 @@ using namespace mirage;
 static int64_t product(ArrayRef<int64_t> dims) {
   std::optional<int64_t> n = checkedElementCount(dims);
   assert(n && "a shape the memory plan did not check");
-  return *n;
+  return n.value_or(std::numeric_limits<int64_t>::max());
 }
 
 static int64_t byteWidth(Type t) { return t.getIntOrFloatBitWidth() / 8; }

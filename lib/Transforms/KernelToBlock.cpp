@@ -81,7 +81,7 @@ static SmemBudgets budgetsFor(const GpuChip &chip) {
 static int64_t product(ArrayRef<int64_t> shape) {
   std::optional<int64_t> n = checkedElementCount(shape);
   assert(n && "a shape lowerKernel did not check");
-  return *n;
+  return n.value_or(std::numeric_limits<int64_t>::max());
 }
 
 static int64_t elementBytes(Type type) {
