@@ -205,10 +205,19 @@ def KernelToBlock : Pass<"kernel-to-block"> {
     over row tiles. After it, every kernel of a function is graph-defined,
     so the GPU code of all kernels comes from one code generator
     (`--block-to-gpu`) and needs no library. `kernel.reshape` (a view) is
-    left alone. An op with no block-graph form gets an error. Each function
-    it visits keeps its text before the rewrite in the `mirage.reference`
-    attribute, the program a GPU run is checked against.
+    left alone. An op with no block-graph form gets an error, as does one
+    with a rank-0 or empty tensor (a tile has at least one element in each
+    of at least one dimension) or one of more than 2^38 elements. The tiles
+    of every graph fit the shared memory of `chip` (docs/GpuLowering.md,
+    "Chips"). Each function it visits keeps its text before the rewrite in
+    the `mirage.reference` attribute, the program a GPU run is checked
+    against.
   }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_90\"",
+           "GPU the block graphs are sized for (docs/GpuLowering.md, "
+           "\"Chips\")">,
+  ];
   let dependentDialects = ["::mirage::kernel::KernelDialect",
                            "::mirage::block::BlockDialect"];
 }
@@ -232,23 +241,29 @@ def BlockToGpu : Pass<"block-to-gpu", "::mlir::ModuleOp"> {
   let description = [{
     For every `kernel.graph_def`, emits a `gpu.func` kernel (in the
     module's `gpu.module @mirage_kernels`, named `@<function>_<n>`) that runs the block
-    graph with `threads` threads per block, and replaces the graph_def by a
-    `kernel.launch` of it. The kernel takes one memref per input and per
-    output (inputs first).
+    graph with `threads` threads per block on `chip`, and replaces the
+    graph_def by a `kernel.launch` of it. The kernel takes one memref per
+    input and per output (inputs first). Kernel names keep the letters,
+    digits and underscores of the function's name (others become `_`, and
+    a name that does not start with a letter gets a `k` in front), so that
+    every name is a PTX identifier and none clashes with the toolchain's
+    `__` names.
 
     - Every tile lives in shared memory (workgroup memory through
       `gpu.dynamic_shared_memory`), at offsets from a memory plan that lets
       loop-body tiles and post-loop tiles share space; the launch records
-      the plan's size.
+      the plan's size, which must fit the chip's shared memory per block;
+      the grid must fit the chip's grid (y and z at most 65535).
     - Input iterators copy tiles with 16-byte `cp.async` copies
-      (`nvgpu.device_async_copy`, waited for at the next barrier) and
-      output savers with 16-byte vector loads and stores where the tile row
-      allows it (coalesced: consecutive threads take consecutive vectors),
-      one element at a time otherwise.
-    - f16/bf16 matmuls run on tensor cores (`nvvm.mma.sync` m16n8k16,
-      accumulating in f32); a matmul that feeds a sum accumulator keeps its
-      accumulator in registers across the whole for-loop. Other element
-      types use a CUDA-core loop.
+      (`nvgpu.device_async_copy`, waited for at the next barrier; sm_80 and
+      later, 16-byte vector loads and stores before) and output savers with
+      16-byte vector loads and stores where the tile row allows it
+      (coalesced: consecutive threads take consecutive vectors), one
+      element at a time otherwise.
+    - f16 matmuls run on tensor cores (`nvvm.mma.sync` m16n8k16 from sm_80,
+      two m16n8k8 on sm_75, accumulating in f32); a matmul that feeds a sum
+      accumulator keeps its accumulator in registers across the whole
+      for-loop. Other element types use a CUDA-core loop.
     - Reductions give each warp rows and combine with `gpu.shuffle xor`.
     - Elementwise ops and `thread.fused` bodies (after
       `--thread-to-arith`) compute in f32 registers, one element per
@@ -264,6 +279,9 @@ def BlockToGpu : Pass<"block-to-gpu", "::mlir::ModuleOp"> {
   let options = [
     Option<"threads", "threads", "int64_t", "128",
            "Threads per block (a multiple of 32, at most 1024)">,
+    Option<"chip", "chip", "std::string", "\"sm_90\"",
+           "GPU the kernels are generated for (docs/GpuLowering.md, "
+           "\"Chips\")">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
@@ -305,6 +323,15 @@ def EmitGpuArtifacts : Pass<"emit-gpu-artifacts", "::mlir::ModuleOp"> {
     buffers (shape, dtype, bytes, role) and its launches in order (kernel,
     grid, block, dynamic shared memory, argument buffers). The format is in
     docs/GpuLowering.md. A failing ptxas is an error with its message.
+
+    Before LLVM runs, the target is checked against the chip table
+    (docs/GpuLowering.md, "Chips"): the chip must be supported, every
+    instruction the kernels use must exist on it (`cp.async` from sm_80,
+    `mma.sync` m16n8k16 from sm_80 and m16n8k8 from sm_75) and in the PTX
+    ISA version the target's features ask for, and every launch must fit
+    its shared memory per block and grid limits. The toolkit must hold
+    `nvvm/libdevice/libdevice.10.bc`, which the serializer links into every
+    module, with or without a cubin.
   }];
   let options = [
     Option<"output", "output", "std::string", "\"\"",

@@ -3,6 +3,8 @@
 //   mlir-opt --load-pass-plugin=build/lib/MiragePassPlugin.so \
 //            --pass-pipeline='builtin.module(func.func(graph-to-kernel))'
 //
+// The passes and the mirage-to-ptx pipeline, as in mirage-opt.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Transforms/Passes.h"
@@ -12,5 +14,8 @@
 extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo
 mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "MiragePasses", LLVM_VERSION_STRING,
-          []() { mirage::registerMiragePasses(); }};
+          []() {
+            mirage::registerMiragePasses();
+            mirage::registerMirageToPtxPipeline();
+          }};
 }

@@ -21,7 +21,9 @@
 
 #include "Dialect/Block/BlockOps.h"
 #include "Dialect/Kernel/KernelOps.h"
+#include "Dialect/Graph/ShapeRules.h"
 #include "Dialect/Thread/ThreadOps.h"
+#include "Transforms/GpuChip.h"
 #include "Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -35,6 +37,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mirage {
 #define GEN_PASS_DEF_BLOCKTOGPU
@@ -44,15 +47,11 @@ namespace mirage {
 using namespace mlir;
 using namespace mirage;
 
-/// The most dynamic shared memory a block may have on any supported chip
-/// (sm_90: 227 KiB; docs/CostModel.md).
-static constexpr int64_t kMaxSharedBytes = 227 * 1024;
-
+/// The element count of a tile or tensor whose size plan() checked.
 static int64_t product(ArrayRef<int64_t> dims) {
-  int64_t n = 1;
-  for (int64_t d : dims)
-    n *= d;
-  return n;
+  std::optional<int64_t> n = checkedElementCount(dims);
+  assert(n && "a shape the memory plan did not check");
+  return n.value_or(std::numeric_limits<int64_t>::max());
 }
 
 static int64_t byteWidth(Type t) { return t.getIntOrFloatBitWidth() / 8; }
@@ -69,9 +68,9 @@ struct FragmentPlace {
 /// Emits the gpu.func of one graph-defined kernel.
 class KernelEmitter {
 public:
-  KernelEmitter(kernel::GraphDefOp op, int64_t threads)
+  KernelEmitter(kernel::GraphDefOp op, int64_t threads, const GpuChip &chip)
       : op(op), body(op.getBody().front()), b(op.getContext()),
-        threads(threads), warps(threads / 32) {}
+        threads(threads), warps(threads / 32), chip(chip) {}
 
   /// Plans shared memory and builds the kernel `name` in `gpuModule`.
   LogicalResult emit(gpu::GPUModuleOp gpuModule, StringRef name);
@@ -144,6 +143,7 @@ private:
   OpBuilder b;
   Location loc = UnknownLoc::get(op.getContext());
   int64_t threads, warps;
+  const GpuChip &chip;
 
   // The block graph's parts, in order.
   SmallVector<Operation *> loopBody, postLoop;
@@ -195,6 +195,44 @@ LogicalResult KernelEmitter::plan() {
   });
   if (unlowered.wasInterrupted())
     return failure();
+
+  // The launch must fit the chip's grid.
+  ArrayRef<int64_t> grid = op.getGrid();
+  for (auto [g, size] : llvm::enumerate(grid))
+    if (size > (g == 0 ? kGpuMaxGridX : kGpuMaxGridYZ))
+      return op.emitOpError("has a grid [")
+             << grid << "] that no GPU launches: at most " << kGpuMaxGridX
+             << " blocks along x and " << kGpuMaxGridYZ << " along y and z";
+  // Every size below is computed from these shapes: the tiles must fit the
+  // chip's shared memory and the tensors its device memory, so their
+  // element counts are bounded first.
+  WalkResult tooBig = body.walk([&](Operation *inner) {
+    for (Value v : inner->getResults()) {
+      auto tile = dyn_cast<block::TileType>(v.getType());
+      if (tile && failed(verifyElementCountWithin(
+                      inner->getLoc(), tile.getShape(),
+                      chip.maxSharedMemoryPerBlock,
+                      (inner->getName().getStringRef() + " tile").str(),
+                      ("(the shared memory per block of " + chip.name +
+                       ", in bytes)")
+                          .str())))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (tooBig.wasInterrupted())
+    return failure();
+  for (Type t : llvm::concat<const Type>(op.getInputs().getTypes(),
+                                         op.getResultTypes())) {
+    auto tensor = cast<ShapedType>(t);
+    if (failed(verifyElementCountWithin(
+            op.getLoc(), tensor.getShape(), kGpuMaxTensorElements,
+            "kernel.graph_def tensor",
+            "(2^38) of a GPU kernel's tensor, more than any GPU's memory "
+            "holds")))
+      return failure();
+  }
+
   for (Operation &inner : body.without_terminator()) {
     if (auto saver = dyn_cast<block::OutputOp>(inner))
       savers.push_back(saver);
@@ -239,10 +277,11 @@ LogicalResult KernelEmitter::plan() {
     return end;
   };
   planBytes = std::max(place(loopBody), place(postLoop));
-  if (planBytes > kMaxSharedBytes)
+  if (planBytes > chip.maxSharedMemoryPerBlock)
     return op.emitOpError("needs ")
-           << planBytes << " bytes of shared memory per block; at most "
-           << kMaxSharedBytes << " can be given";
+           << planBytes << " bytes of shared memory per block; "
+           << chip.name << " gives a block at most "
+           << chip.maxSharedMemoryPerBlock;
   return success();
 }
 
@@ -362,7 +401,7 @@ void KernelEmitter::copyBox(ArrayRef<int64_t> tile,
     memref::StoreOp::create(b, loc, castFloat(v, dstElt), dst, dstIdx);
     return;
   }
-  if (toShared && srcElt == dstElt) {
+  if (toShared && srcElt == dstElt && chip.hasCpAsync) {
     // Global to shared without a register round trip (cp.async, sm_80+):
     // a thread issues all its copies before any completes, so the whole
     // tile is in flight at once; they are committed as one group after the
@@ -567,9 +606,10 @@ void KernelEmitter::emitAccumUpdate(block::AccumOp acc, Value iter) {
 // Matmuls
 //===----------------------------------------------------------------------===//
 
-/// f16 operands of rank 2 or 3 (one batch dimension) run on tensor cores.
+/// f16 operands of rank 2 or 3 (one batch dimension) run on tensor cores,
+/// where the chip has an mma.sync for them.
 bool KernelEmitter::usesTensorCores(block::MatmulOp mm) const {
-  return storageType(mm.getLhs()).isF16() &&
+  return chip.mma != GpuMma::None && storageType(mm.getLhs()).isF16() &&
          storageType(mm.getRhs()).isF16() &&
          cast<ShapedType>(mm.getType()).getRank() <= 3;
 }
@@ -681,14 +721,29 @@ SmallVector<Value> KernelEmitter::emitMmaLoop(block::MatmulOp mm,
           b, loc, pair, ValueRange{loadB(p, k, n), loadB(p, add(k, 1), n)}));
     }
     ValueRange c = loop.getRegionIterArgs().slice(4 * j, 4);
-    auto mma = NVVM::MmaOp::create(
-        b, loc, structType, aFrag, bFrag, c, ArrayRef<int64_t>{16, 8, 16},
-        std::nullopt, std::nullopt,
-        std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::f16, NVVM::MMATypes::f16},
-        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                       NVVM::MMALayout::col});
-    for (int64_t e = 0; e < 4; ++e)
-      next.push_back(LLVM::ExtractValueOp::create(b, loc, mma, ArrayRef<int64_t>{e}));
+    auto mma = [&](ValueRange a, ValueRange bb, ValueRange acc, int64_t k) {
+      auto op = NVVM::MmaOp::create(
+          b, loc, structType, a, bb, acc, ArrayRef<int64_t>{16, 8, k},
+          std::nullopt, std::nullopt,
+          std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::f16,
+                                        NVVM::MMATypes::f16},
+          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                         NVVM::MMALayout::col});
+      SmallVector<Value> d;
+      for (int64_t e = 0; e < 4; ++e)
+        d.push_back(
+            LLVM::ExtractValueOp::create(b, loc, op, ArrayRef<int64_t>{e}));
+      return d;
+    };
+    if (chip.mma == GpuMma::M16N8K16) {
+      llvm::append_range(next, mma(aFrag, bFrag, c, 16));
+    } else {
+      // sm_75 has m16n8k8 only: the k16 step is two k8 steps with the same
+      // fragment layout, the first over columns 0-7 of A (a0, a1) and rows
+      // 0-7 of B (b0), the second over the next eight (a2, a3; b1).
+      SmallVector<Value> half = mma({aFrag[0], aFrag[1]}, {bFrag[0]}, c, 8);
+      llvm::append_range(next, mma({aFrag[2], aFrag[3]}, {bFrag[1]}, half, 8));
+    }
   }
   scf::YieldOp::create(b, loc, next);
   return SmallVector<Value>(loop.getResults());
@@ -940,16 +995,37 @@ void mirage::recordReference(func::FuncOp func) {
   func->setAttr("mirage.reference", StringAttr::get(func.getContext(), text));
 }
 
+/// `name` with every character that may not appear in a PTX identifier
+/// replaced by '_' (LLVM's NVPTX printer aborts on other symbol names), and
+/// "k" in front unless it starts with a letter: names starting with '_'
+/// belong to the toolchain (convert-gpu-to-nvvm's __dynamic_shmem__0,
+/// libdevice's __nv_expf), which would clash with a kernel of that name.
+static std::string kernelNameBase(StringRef name) {
+  std::string base;
+  for (char c : name)
+    base += llvm::isAlnum(c) || c == '_' ? c : '_';
+  if (base.empty() || !llvm::isAlpha(base.front()))
+    base.insert(0, "k");
+  return base;
+}
+
 namespace {
 struct BlockToGpuPass : mirage::impl::BlockToGpuBase<BlockToGpuPass> {
   using Base::Base;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (threads < 32 || threads > 1024 || threads % 32) {
-      module.emitError("block-to-gpu: threads must be a multiple of 32 in "
-                       "[32, 1024], got ")
+    if (threads < 32 || threads > kGpuMaxThreadsPerBlock || threads % 32) {
+      emitError(module.getLoc())
+          << "block-to-gpu: threads must be a multiple of 32 in [32, "
+          << kGpuMaxThreadsPerBlock << "], got "
           << static_cast<int64_t>(threads);
+      return signalPassFailure();
+    }
+    const GpuChip *gpu = lookupGpuChip(chip);
+    if (!gpu) {
+      emitError(module.getLoc())
+          << "block-to-gpu: " << unsupportedGpuChipMessage(chip);
       return signalPassFailure();
     }
     SmallVector<kernel::GraphDefOp> kernels;
@@ -965,20 +1041,29 @@ struct BlockToGpuPass : mirage::impl::BlockToGpuBase<BlockToGpuPass> {
       b.setInsertionPointToEnd(module.getBody());
       gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), "mirage_kernels");
     }
-    SymbolTable symbols(gpuModule);
+    // The names taken in the kernel module, kept current as kernels are
+    // added (a SymbolTable would not see them).
+    llvm::StringSet<> taken;
+    for (Operation &symbol : gpuModule.getBody()->getOperations())
+      if (auto name = symbol.getAttrOfType<StringAttr>(
+              SymbolTable::getSymbolAttrName()))
+        taken.insert(name.getValue());
     DenseMap<Operation *, int64_t> counters;
     for (kernel::GraphDefOp op : kernels)
       if (auto func = op->getParentOfType<func::FuncOp>())
         recordReference(func);
     for (kernel::GraphDefOp op : kernels) {
       auto func = op->getParentOfType<func::FuncOp>();
-      std::string base = (func ? func.getSymName() : StringRef("kernel")).str();
+      // Two functions may share a base ("a b" and "a_b"): the counter runs
+      // on until the name is new in the kernel module.
+      std::string base =
+          kernelNameBase(func ? func.getSymName() : StringRef("kernel"));
       std::string name;
       do
         name = base + "_" + std::to_string(counters[func]++);
-      while (symbols.lookup(name));
+      while (!taken.insert(name).second);
 
-      KernelEmitter emitter(op, threads);
+      KernelEmitter emitter(op, threads, *gpu);
       if (failed(emitter.emit(gpuModule, name)))
         return signalPassFailure();
 

@@ -9,16 +9,19 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/CostModel/CostModel.h"
+#include "Dialect/Graph/ShapeRules.h"
+#include "Transforms/GpuChip.h"
 #include "Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -52,12 +55,88 @@ static std::string dtypeName(Type t) {
   return "";
 }
 
-/// The manifest entry of one host function, or failure with a diagnostic.
-/// `maxShared`: the chip's opt-in dynamic shared memory per block, when the
-/// cost model knows the chip (0 otherwise).
+/// Whether `name` is a PTX identifier: [A-Za-z][A-Za-z0-9_$]* or
+/// [_$%][A-Za-z0-9_$]+. LLVM's NVPTX printer aborts on other symbol names.
+static bool isPtxIdentifier(StringRef name) {
+  if (name.empty())
+    return false;
+  auto inBody = [](char c) { return llvm::isAlnum(c) || c == '_' || c == '$'; };
+  char first = name.front();
+  if (llvm::isAlpha(first))
+    return llvm::all_of(name.drop_front(), inBody);
+  return (first == '_' || first == '$' || first == '%') && name.size() > 1 &&
+         llvm::all_of(name.drop_front(), inBody);
+}
+
+/// The PTX ISA version the target asks for ("+ptx78" in its features), or
+/// the one LLVM's NVPTX backend picks without: the chip's first.
+static unsigned targetPtxVersion(NVVM::NVVMTargetAttr target,
+                                 const GpuChip &chip) {
+  unsigned version = 0;
+  SmallVector<StringRef> features;
+  target.getFeatures().split(features, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef feature : features) {
+    feature = feature.trim();
+    if (feature.consume_front("+ptx") && feature.getAsInteger(10, version))
+      version = 0;
+  }
+  return version ? version : chip.minPtxVersion;
+}
+
+/// Fails with an error at the first op of `gpuModule` that LLVM could not
+/// compile for `chip` in PTX ISA `ptx`, instead of letting instruction
+/// selection abort: symbol names that are no PTX identifiers, cp.async
+/// before sm_80, mma.sync shapes the chip lacks.
+static LogicalResult checkKernelsFitChip(gpu::GPUModuleOp gpuModule,
+                                         const GpuChip &chip, unsigned ptx) {
+  auto version = [](unsigned v) {
+    return std::to_string(v / 10) + "." + std::to_string(v % 10);
+  };
+  auto require = [&](Operation *op, StringRef what, bool onChip,
+                     StringRef chips, unsigned needPtx) -> LogicalResult {
+    if (!onChip)
+      return op->emitOpError("uses ")
+             << what << ", which " << chip.name << " does not have ("
+             << chips << "); generate the kernels for " << chip.name
+             << " (block-to-gpu chip=" << chip.name << ")";
+    if (ptx < needPtx)
+      return op->emitOpError("uses ")
+             << what << ", which needs PTX ISA " << version(needPtx)
+             << "; the #nvvm.target asks for " << version(ptx)
+             << " (give it features = \"+ptx" << needPtx << "\" or later)";
+    return success();
+  };
+  WalkResult walk = gpuModule.walk([&](Operation *op) -> WalkResult {
+    if (auto name = op->getAttrOfType<StringAttr>(
+            SymbolTable::getSymbolAttrName());
+        name && op != gpuModule && !isPtxIdentifier(name.getValue()))
+      return op->emitOpError("is named ")
+             << name << ", which is no PTX identifier (letters, digits, "
+             << "'_' and '$'); LLVM's NVPTX backend cannot emit it";
+    if (isa<NVVM::CpAsyncOp, NVVM::CpAsyncCommitGroupOp,
+            NVVM::CpAsyncWaitGroupOp>(op))
+      return WalkResult(require(op, "cp.async", chip.hasCpAsync,
+                                "sm_80 and later", kPtxVersionOfCpAsync));
+    if (auto mma = dyn_cast<NVVM::MmaOp>(op)) {
+      NVVM::MMAShapeAttr shape = mma.getShape();
+      if (shape.getM() == 16 && shape.getN() == 8 && shape.getK() == 16)
+        return WalkResult(require(op, "mma.sync m16n8k16",
+                                  chip.mma == GpuMma::M16N8K16,
+                                  "sm_80 and later", kPtxVersionOfMmaM16N8K16));
+      if (shape.getM() == 16 && shape.getN() == 8 && shape.getK() == 8)
+        return WalkResult(require(op, "mma.sync m16n8k8",
+                                  chip.mma != GpuMma::None, "sm_75 and later",
+                                  kPtxVersionOfMmaM16N8K8));
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+/// The manifest entry of one host function, or failure with a diagnostic
+/// (a launch beyond the limits of `chip`).
 static FailureOr<llvm::json::Object> describeFunction(func::FuncOp func,
-                                                      StringRef chip,
-                                                      int64_t maxShared) {
+                                                      const GpuChip &chip) {
   DenseMap<Value, std::string> names;
   llvm::json::Array buffers, launches;
   auto buffer = [&](Value v, StringRef name, StringRef role,
@@ -68,6 +147,11 @@ static FailureOr<llvm::json::Object> describeFunction(func::FuncOp func,
       return emitError(v.getLoc())
              << "buffer " << name << " has type " << v.getType()
              << "; the manifest holds static f16, bf16 or f32 memrefs";
+    if (failed(verifyElementCountWithin(
+            v.getLoc(), type.getShape(), kGpuMaxTensorElements,
+            ("buffer " + name).str(),
+            "(2^38), more than any GPU's memory holds")))
+      return failure();
     // json::Value keeps a StringRef as a reference: give it owned strings.
     llvm::json::Object entry{{"name", name.str()}, {"role", role.str()}};
     if (index)
@@ -125,6 +209,17 @@ static FailureOr<llvm::json::Object> describeFunction(func::FuncOp func,
                                   "constant; the manifest needs fixed sizes");
       (grid.size() < 3 ? grid : block).push_back(*c);
     }
+    if (grid[0] < 1 || grid[0] > kGpuMaxGridX || grid[1] < 1 ||
+        grid[1] > kGpuMaxGridYZ || grid[2] < 1 || grid[2] > kGpuMaxGridYZ)
+      return launch.emitOpError("has a grid [")
+             << grid << "] that no GPU launches: 1 to " << kGpuMaxGridX
+             << " blocks along x, 1 to " << kGpuMaxGridYZ
+             << " along y and z";
+    if (llvm::any_of(block, [](int64_t b) { return b < 1; }) ||
+        block[0] * block[1] * block[2] > kGpuMaxThreadsPerBlock)
+      return launch.emitOpError("has a block [")
+             << block << "] that no GPU launches: 1 to "
+             << kGpuMaxThreadsPerBlock << " threads";
     int64_t smem = 0;
     if (Value s = launch.getDynamicSharedMemorySize()) {
       std::optional<int64_t> c = constant(s);
@@ -133,10 +228,10 @@ static FailureOr<llvm::json::Object> describeFunction(func::FuncOp func,
                                   "not a constant");
       smem = *c;
     }
-    if (maxShared && smem > maxShared)
+    if (smem < 0 || smem > chip.maxSharedMemoryPerBlock)
       return launch.emitOpError("needs ")
-             << smem << " bytes of dynamic shared memory per block; " << chip
-             << " allows " << maxShared;
+             << smem << " bytes of dynamic shared memory per block; "
+             << chip.name << " allows " << chip.maxSharedMemoryPerBlock;
     llvm::json::Array args;
     for (Value v : launch.getKernelOperands()) {
       auto it = names.find(v);
@@ -172,13 +267,14 @@ struct EmitGpuArtifactsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (output.empty()) {
-      module.emitError("emit-gpu-artifacts needs output=<path prefix>");
+      emitError(module.getLoc(),
+                "emit-gpu-artifacts: output must name a path prefix");
       return signalPassFailure();
     }
     auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>("mirage_kernels");
     if (!gpuModule) {
-      module.emitError("the module has no gpu.module @mirage_kernels; run "
-                       "--block-to-gpu first");
+      emitError(module.getLoc(), "the module has no gpu.module "
+                                 "@mirage_kernels; run --block-to-gpu first");
       return signalPassFailure();
     }
     ArrayAttr targets = gpuModule.getTargetsAttr();
@@ -186,33 +282,53 @@ struct EmitGpuArtifactsPass
                     ? dyn_cast<NVVM::NVVMTargetAttr>(targets[0])
                     : NVVM::NVVMTargetAttr();
     if (!nvvm) {
-      gpuModule.emitError("needs exactly one #nvvm.target; run "
-                          "--nvvm-attach-target first");
+      emitError(gpuModule.getLoc(),
+                "needs exactly one #nvvm.target; run --nvvm-attach-target "
+                "first");
       return signalPassFailure();
     }
     auto target = dyn_cast<gpu::TargetAttrInterface>(Attribute(nvvm));
     if (!target) {
-      gpuModule.emitError("#nvvm.target cannot serialize in this tool: its "
-                          "NVVM target interface is not registered "
-                          "(NVVM::registerNVVMTargetInterfaceExternalModels)");
+      emitError(gpuModule.getLoc(),
+                "#nvvm.target cannot serialize in this tool: its NVVM target "
+                "interface is not registered "
+                "(NVVM::registerNVVMTargetInterfaceExternalModels)");
       return signalPassFailure();
     }
 
+    const GpuChip *chip = lookupGpuChip(nvvm.getChip());
+    if (!chip) {
+      emitError(gpuModule.getLoc(), "emit-gpu-artifacts: the #nvvm.target's ")
+          << unsupportedGpuChipMessage(nvvm.getChip());
+      return signalPassFailure();
+    }
+    // What LLVM would abort on fails here, at the op.
+    if (failed(checkKernelsFitChip(gpuModule, *chip,
+                                   targetPtxVersion(nvvm, *chip))))
+      return signalPassFailure();
     // Host functions first: a malformed one should fail before ptxas runs.
-    int64_t maxShared = 0;
-    if (auto known = superopt::GpuTarget::get(nvvm.getChip()))
-      maxShared = known->smemPerBlockBytes;
-    else
-      llvm::consumeError(known.takeError());
     llvm::json::Array functions;
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal() || func.getOps<gpu::LaunchFuncOp>().empty())
         continue;
-      FailureOr<llvm::json::Object> entry =
-          describeFunction(func, nvvm.getChip(), maxShared);
+      FailureOr<llvm::json::Object> entry = describeFunction(func, *chip);
       if (failed(entry))
         return signalPassFailure();
       functions.push_back(std::move(*entry));
+    }
+
+    // The serializer links libdevice (exp, erf, sqrt, ... are calls to it)
+    // from the toolkit into every module; without it, it reports an error
+    // yet goes on, and the PTX calls functions nobody defines.
+    SmallString<128> libdevice{StringRef(toolkit)};
+    llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+    if (!llvm::sys::fs::is_regular_file(libdevice)) {
+      emitError(gpuModule.getLoc())
+          << "emit-gpu-artifacts: the CUDA toolkit '" << toolkit
+          << "' has no " << libdevice
+          << ", which the NVVM serializer links into the kernels; set "
+             "toolkit=<the toolkit's folder>";
+      return signalPassFailure();
     }
 
     // One serialization: NVPTX runs once and its PTX reaches us through the
@@ -231,11 +347,11 @@ struct EmitGpuArtifactsPass
     gpuModule->removeAttr("LLVMIRToISATimeInMs");
     gpuModule->removeAttr("ISAToBinaryTimeInMs");
     if (ptx.empty()) {
-      gpuModule.emitError("NVPTX code generation failed");
+      emitError(gpuModule.getLoc(), "NVPTX code generation failed");
       return signalPassFailure();
     }
     if (!object) {
-      gpuModule.emitError("ptxas failed for ")
+      emitError(gpuModule.getLoc(), "ptxas failed for ")
           << nvvm.getChip() << " (toolkit " << toolkit << ")";
       return signalPassFailure();
     }

@@ -23,7 +23,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Dialect/Block/BlockOps.h"
+#include "Dialect/Graph/ShapeRules.h"
 #include "Dialect/Kernel/KernelOps.h"
+#include "Transforms/GpuChip.h"
 #include "Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -53,20 +55,33 @@ static constexpr int64_t kRowTileBytes = 8 * 1024;
 /// Smallest tile worth a block when splitting for parallelism: 8 elements
 /// per thread, one 16-byte vector of f16.
 static constexpr int64_t kMinTileElements = 1024;
-/// Shared memory a matmul's tiles may take (accumulator counted as f32): it
-/// leaves room for two blocks per SM on sm_80.
+/// Shared memory a matmul's tiles may take (accumulator counted as f32) at
+/// most: with 64 KiB two blocks fit an SM of sm_80 or sm_90. A chip with
+/// less shared memory per SM gets half of it, so two blocks still fit.
 static constexpr int64_t kMatmulSmemBudget = 64 * 1024;
-/// Shared memory any default block graph may take: well under the 160 KiB
-/// per block of sm_80, so the code generator's own buffers fit beside it.
+/// Shared memory any default block graph may take at most: well under the
+/// 163 KiB per block of sm_80. A chip with less gets its own limit.
 static constexpr int64_t kSmemLimit = 96 * 1024;
-/// CUDA limits the y and z grid dimensions to 65535 blocks.
-static constexpr int64_t kMaxGridYZ = 65535;
 
+namespace {
+/// The shared-memory budgets of one chip.
+struct SmemBudgets {
+  int64_t graph;  // all tiles of a block graph
+  int64_t matmul; // the tiles of a matmul
+};
+} // namespace
+
+static SmemBudgets budgetsFor(const GpuChip &chip) {
+  return {std::min(kSmemLimit, chip.maxSharedMemoryPerBlock),
+          std::min(kMatmulSmemBudget, chip.sharedMemoryPerSM / 2)};
+}
+
+/// The element count of a tensor or tile whose size lowerKernel checked
+/// (every dim >= 1, at most kGpuMaxTensorElements elements): it cannot fail.
 static int64_t product(ArrayRef<int64_t> shape) {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return n;
+  std::optional<int64_t> n = checkedElementCount(shape);
+  assert(n && "a shape lowerKernel did not check");
+  return n.value_or(std::numeric_limits<int64_t>::max());
 }
 
 static int64_t elementBytes(Type type) {
@@ -74,12 +89,34 @@ static int64_t elementBytes(Type type) {
       1, getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
 }
 
-/// The largest divisor of n that is at most `cap` (at least 1).
+/// The largest divisor of n >= 1 that is at most `cap` (1 when cap < 1).
+/// At most min(cap, sqrt(n)) steps: a divisor above sqrt(n) is n / d for a
+/// divisor d below it, so the scan never walks toward a large prime.
 static int64_t largestDivisor(int64_t n, int64_t cap) {
-  for (int64_t d = std::min(n, cap); d > 1; --d)
-    if (n % d == 0)
-      return d;
-  return 1;
+  if (cap >= n)
+    return n;
+  int64_t best = 1;
+  for (int64_t d = 1; d <= cap && d <= n / d; ++d) {
+    if (n % d)
+      continue;
+    // d rises, so n / d falls: the first co-divisor within the cap is the
+    // largest, and it is at least every d <= sqrt(n) seen so far.
+    if (n / d <= cap)
+      return n / d;
+    best = d;
+  }
+  return best;
+}
+
+/// The smallest divisor of n >= 1 that is at least `floor` (n when there
+/// is none below n): the co-divisor of the largest divisor of n at most
+/// n / floor.
+static int64_t smallestDivisorAtLeast(int64_t n, int64_t floor) {
+  if (floor <= 1)
+    return 1;
+  if (floor >= n)
+    return n;
+  return n / largestDivisor(n, n / floor);
 }
 
 /// Elements a row tile should hold: enough blocks to fill the GPU if the
@@ -109,14 +146,11 @@ static SmallVector<int64_t> splitRows(ArrayRef<int64_t> tile,
       continue;
     int64_t others = elements / rest[d];
     // Split the dim completely if the tile is still too large without it;
-    // otherwise into the fewest parts that bring the tile under target.
+    // otherwise into the fewest parts that bring the tile under target
+    // (any c >= ceil(elements / target) does).
     int64_t f = rest[d];
     if (others < target)
-      for (int64_t c = (elements + target - 1) / target; c < rest[d]; ++c)
-        if (rest[d] % c == 0 && elements / c <= target) {
-          f = c;
-          break;
-        }
+      f = smallestDivisorAtLeast(rest[d], (elements + target - 1) / target);
     parts[d] = f;
     rest[d] /= f;
     ++used;
@@ -136,6 +170,7 @@ struct Grid {
 /// One grid dimension per partitioned result dim, the innermost on x (so
 /// that consecutive blocks share the rows of their operands, and x has the
 /// largest limit). Without any, one block: grid [1] with replicate maps.
+/// A grid beyond the limits of every GPU is an error.
 static FailureOr<Grid> makeGrid(Operation *op, ArrayRef<int64_t> parts) {
   Grid grid;
   for (int64_t d = parts.size() - 1; d >= 0; --d)
@@ -148,15 +183,19 @@ static FailureOr<Grid> makeGrid(Operation *op, ArrayRef<int64_t> parts) {
     return Grid{{1}, {kReplicate}};
   // Only x may exceed 65535 blocks.
   auto largest = std::max_element(grid.sizes.begin(), grid.sizes.end());
-  if (*largest > kMaxGridYZ) {
+  if (*largest > kGpuMaxGridYZ) {
     size_t i = largest - grid.sizes.begin();
     std::swap(grid.sizes[0], grid.sizes[i]);
     std::swap(grid.resultDims[0], grid.resultDims[i]);
   }
+  if (grid.sizes[0] > kGpuMaxGridX)
+    return op->emitOpError("has no block-graph form: its default grid [")
+           << grid.sizes << "] has more than " << kGpuMaxGridX
+           << " blocks along x";
   for (int64_t s : ArrayRef(grid.sizes).drop_front())
-    if (s > kMaxGridYZ)
+    if (s > kGpuMaxGridYZ)
       return op->emitOpError("has no block-graph form: its default grid [")
-             << grid.sizes << "] has more than " << kMaxGridYZ
+             << grid.sizes << "] has more than " << kGpuMaxGridYZ
              << " blocks along y or z";
   return grid;
 }
@@ -189,8 +228,8 @@ namespace {
 class BlockGraphBuilder {
 public:
   BlockGraphBuilder(Operation *op, ValueRange operands, const Grid &grid,
-                    int64_t forloop)
-      : op(op), grid(grid), forloop(forloop), b(op) {
+                    int64_t forloop, int64_t smemLimit)
+      : op(op), grid(grid), forloop(forloop), smemLimit(smemLimit), b(op) {
     SmallVector<Value> inputs;
     for (Value v : operands)
       if (!llvm::is_contained(inputs, v))
@@ -270,12 +309,27 @@ public:
                                 block::GridMapAttr::get(b.getContext(), omap));
     block::YieldOp::create(b, loc(), saved);
 
+    // Tile types are built unchecked; one the parser would reject must not
+    // reach the printed IR.
+    WalkResult tiles = graphDef.getBody().walk([&](Operation *inner) {
+      for (Type t : inner->getResultTypes())
+        if (auto tileType = dyn_cast<TileType>(t))
+          if (failed(TileType::verify(
+                  [&] { return op->emitOpError("kernel-to-block built "); },
+                  tileType.getShape(), tileType.getElementType())))
+            return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (tiles.wasInterrupted()) {
+      graphDef.erase();
+      return failure();
+    }
     int64_t bytes = footprint();
-    if (bytes > kSmemLimit) {
+    if (bytes > smemLimit) {
       graphDef.erase();
       return op->emitOpError("has no block-graph form within shared memory: "
                              "its default block graph needs ")
-             << bytes << " bytes per block, more than " << kSmemLimit;
+             << bytes << " bytes per block, more than " << smemLimit;
     }
     if (failed(verify(graphDef))) {
       graphDef.erase();
@@ -288,14 +342,17 @@ public:
 
 private:
   /// Shared memory of all tiles of the graph, accumulators counted as f32
-  /// (the code generator accumulates in f32).
+  /// (the code generator accumulates in f32), each tile 16-byte aligned as
+  /// the code generator places it: an upper bound of its memory plan.
   int64_t footprint() {
     int64_t bytes = 0;
     graphDef.getBody().walk([&](Operation *inner) {
       for (Value v : inner->getResults())
         if (auto tile = dyn_cast<TileType>(v.getType()))
-          bytes += tile.getNumElements() *
-                   (isa<block::AccumOp>(inner) ? 4 : elementBytes(tile));
+          bytes += llvm::alignTo(
+              product(tile.getShape()) *
+                  (isa<block::AccumOp>(inner) ? 4 : elementBytes(tile)),
+              16);
     });
     return bytes;
   }
@@ -303,6 +360,7 @@ private:
   Operation *op;
   Grid grid;
   int64_t forloop;
+  int64_t smemLimit;
   OpBuilder b;
   kernel::GraphDefOp graphDef;
   /// The block argument of each kernel operand, and the input iterators
@@ -329,10 +387,13 @@ struct MatmulTiles {
 };
 } // namespace
 
+/// The tiles' bytes, or INT64_MAX when they do not fit in 64 bits (a batch
+/// tile of many whole batch dims).
 static int64_t matmulSmem(const MatmulTiles &t, int64_t batchTile,
                           int64_t bytes) {
   int64_t a = t.m * t.k, bt = t.k * t.n, c = t.m * t.n;
-  return batchTile * ((a + bt + c) * bytes + c * 4);
+  return checkedProduct(batchTile, (a + bt + c) * bytes + c * 4)
+      .value_or(std::numeric_limits<int64_t>::max());
 }
 
 /// The next smaller divisor of n below `current` that is at least `floor`,
@@ -354,7 +415,7 @@ static int64_t shrink(int64_t n, int64_t current, int64_t floor) {
 /// taken whole.
 static MatmulTiles chooseMatmulTiles(int64_t m, int64_t n, int64_t k,
                                      int64_t batches, int64_t batchTile,
-                                     int64_t bytes) {
+                                     int64_t bytes, int64_t budget) {
   MatmulTiles t{largestDivisor(m, 64), largestDivisor(n, 128),
                 k <= 128      ? k
                 : k % 64 == 0 ? 64
@@ -373,7 +434,7 @@ static MatmulTiles chooseMatmulTiles(int64_t m, int64_t n, int64_t k,
       break;
   }
   auto fits = [&](const MatmulTiles &c) {
-    return matmulSmem(c, batchTile, bytes) <= kMatmulSmemBudget;
+    return matmulSmem(c, batchTile, bytes) <= budget;
   };
   if (k > 128) {
     for (int64_t depth : {256, 128}) {
@@ -402,7 +463,8 @@ static MatmulTiles chooseMatmulTiles(int64_t m, int64_t n, int64_t k,
   return t;
 }
 
-static LogicalResult lowerMatmul(kernel::MatmulOp op) {
+static LogicalResult lowerMatmul(kernel::MatmulOp op,
+                                const SmemBudgets &budgets) {
   ArrayRef<int64_t> a = shapeOf(op.getLhs()), c = shapeOf(op.getResult());
   int64_t rank = a.size(), m = a[rank - 2], k = a[rank - 1], n = c[rank - 1];
   // The largest batch dim goes on the grid; any others stay whole in the
@@ -414,7 +476,8 @@ static LogicalResult lowerMatmul(kernel::MatmulOp op) {
   int64_t batches = batchDim < 0 ? 1 : a[batchDim];
   int64_t batchTile = product(a.drop_back(2)) / batches;
   MatmulTiles t = chooseMatmulTiles(m, n, k, batches, batchTile,
-                                    elementBytes(op.getType()));
+                                    elementBytes(op.getType()),
+                                    budgets.matmul);
 
   SmallVector<int64_t> parts(rank, 1);
   parts[rank - 1] = n / t.n;
@@ -426,7 +489,8 @@ static LogicalResult lowerMatmul(kernel::MatmulOp op) {
     return failure();
 
   int64_t forloop = k / t.k;
-  BlockGraphBuilder g(op, op->getOperands(), *grid, forloop);
+  BlockGraphBuilder g(op, op->getOperands(), *grid, forloop,
+                      budgets.graph);
   // A's tile moves with the M blocks, B's with the N blocks; both with the
   // batch blocks. Iteration i takes the i-th K tile of both (with one
   // iteration, the tiles are loaded once: fmap replicate).
@@ -456,23 +520,27 @@ static FailureOr<Grid> elementwiseGrid(Operation *op) {
   return makeGrid(op, splitRows(shape, whole, target));
 }
 
-static LogicalResult lowerUnary(kernel::UnaryOp op) {
+static LogicalResult lowerUnary(kernel::UnaryOp op,
+                                const SmemBudgets &budgets) {
   FailureOr<Grid> grid = elementwiseGrid(op);
   if (failed(grid))
     return failure();
-  BlockGraphBuilder g(op, op->getOperands(), *grid, 1);
+  BlockGraphBuilder g(op, op->getOperands(), *grid, 1,
+                      budgets.graph);
   Value x = g.input(op.getInput(), identityDims());
   Value y =
       g.unary(op.getKind(), x, op.getParams().value_or(ArrayRef<double>()));
   return g.finish(g.accum(y, AccumKind::sum));
 }
 
-static LogicalResult lowerBinary(kernel::BinaryOp op) {
+static LogicalResult lowerBinary(kernel::BinaryOp op,
+                                const SmemBudgets &budgets) {
   FailureOr<Grid> grid = elementwiseGrid(op);
   if (failed(grid))
     return failure();
   ArrayRef<int64_t> result = shapeOf(op.getResult());
-  BlockGraphBuilder g(op, op->getOperands(), *grid, 1);
+  BlockGraphBuilder g(op, op->getOperands(), *grid, 1,
+                      budgets.graph);
   // A broadcast operand's tile is smaller; block.binary broadcasts it.
   Value lhs = g.input(op.getLhs(), broadcastDims(shapeOf(op.getLhs()), result));
   Value rhs = g.input(op.getRhs(), broadcastDims(shapeOf(op.getRhs()), result));
@@ -501,7 +569,8 @@ static FailureOr<Grid> rowGrid(Operation *op, ArrayRef<int64_t> tile,
 /// walks the reduced dim in chunks that fill the row tile, and the
 /// accumulator combines the chunks' partial reductions: sum for sum, max
 /// for max.
-static LogicalResult lowerReduce(kernel::ReduceOp op) {
+static LogicalResult lowerReduce(kernel::ReduceOp op,
+                                const SmemBudgets &budgets) {
   ArrayRef<int64_t> shape = shapeOf(op.getInput());
   int64_t dim = op.getDim();
   int64_t maxElements = kRowTileBytes / elementBytes(op.getType());
@@ -521,7 +590,8 @@ static LogicalResult lowerReduce(kernel::ReduceOp op) {
       shape[dim], std::max<int64_t>(1, maxElements / keptPerBlock));
   int64_t forloop = shape[dim] / chunk;
 
-  BlockGraphBuilder g(op, op->getOperands(), *grid, forloop);
+  BlockGraphBuilder g(op, op->getOperands(), *grid, forloop,
+                      budgets.graph);
   Value x = g.input(op.getInput(), identityDims(),
                     forloop > 1 ? dim : block::LoopMapAttr::kReplicate);
   Value partial = g.reduce(op.getKind(), x, dim);
@@ -534,14 +604,16 @@ static LogicalResult lowerReduce(kernel::ReduceOp op) {
 /// In f16 the squares are scaled by 1/n before the sum: a tile of row sums
 /// of squares would overflow (65504) for rows of 4096 with an rms above 4.
 /// bf16 and f32 have the range to scale the row sums instead.
-static LogicalResult lowerRMSNorm(kernel::RMSNormOp op) {
+static LogicalResult lowerRMSNorm(kernel::RMSNormOp op,
+                                const SmemBudgets &budgets) {
   ArrayRef<int64_t> shape = shapeOf(op.getInput());
   int64_t last = shape.size() - 1;
   FailureOr<Grid> grid = rowGrid(op, shape, last, product(shape));
   if (failed(grid))
     return failure();
 
-  BlockGraphBuilder g(op, op->getOperands(), *grid, 1);
+  BlockGraphBuilder g(op, op->getOperands(), *grid, 1,
+                      budgets.graph);
   double invN = 1.0 / shape[last];
   Value x = g.input(op.getInput(), identityDims());
   Value squares = g.unary(UnaryKind::square, x);
@@ -567,14 +639,16 @@ static LogicalResult lowerRMSNorm(kernel::RMSNormOp op) {
 
 /// exp(x - max) / sum(exp(x - max)) along `dim`, whole rows per block; the
 /// max keeps exp's argument at most 0, so no f16 tile overflows.
-static LogicalResult lowerSoftmax(kernel::SoftmaxOp op) {
+static LogicalResult lowerSoftmax(kernel::SoftmaxOp op,
+                                const SmemBudgets &budgets) {
   ArrayRef<int64_t> shape = shapeOf(op.getInput());
   int64_t dim = op.getDim();
   FailureOr<Grid> grid = rowGrid(op, shape, dim, product(shape));
   if (failed(grid))
     return failure();
 
-  BlockGraphBuilder g(op, op->getOperands(), *grid, 1);
+  BlockGraphBuilder g(op, op->getOperands(), *grid, 1,
+                      budgets.graph);
   Value x = g.input(op.getInput(), identityDims());
   Value shifted =
       g.binary(BinaryKind::sub, x, g.reduce(ReduceKind::max, x, dim));
@@ -613,7 +687,8 @@ static FailureOr<Grid> movementGrid(Operation *op, ArrayRef<int64_t> fixed,
 
 /// Each broadcast dim gets a grid dim whose blocks all read the same tile
 /// (imap replicate) and write their copies side by side (omap).
-static LogicalResult lowerBroadcast(kernel::BroadcastOp op) {
+static LogicalResult lowerBroadcast(kernel::BroadcastOp op,
+                                const SmemBudgets &budgets) {
   ArrayRef<int64_t> result = shapeOf(op.getResult());
   // An input iterator's tile has its tensor's rank: a lower-rank input is
   // viewed with the result's rank first (a reshape is free).
@@ -642,7 +717,8 @@ static LogicalResult lowerBroadcast(kernel::BroadcastOp op) {
         source);
     source = view;
   }
-  BlockGraphBuilder g(op, source, *grid, 1);
+  BlockGraphBuilder g(op, source, *grid, 1,
+                      budgets.graph);
   Value x = g.input(source, broadcastDims(input, result));
   if (succeeded(g.finish(g.accum(x, AccumKind::sum))))
     return success();
@@ -653,14 +729,16 @@ static LogicalResult lowerBroadcast(kernel::BroadcastOp op) {
 
 /// Each repeated dim gets a grid dim of `repeats` blocks that read the whole
 /// dim (imap replicate) and write one copy each.
-static LogicalResult lowerRepeat(kernel::RepeatOp op) {
+static LogicalResult lowerRepeat(kernel::RepeatOp op,
+                                const SmemBudgets &budgets) {
   ArrayRef<int64_t> repeats = op.getRepeats();
   FailureOr<Grid> grid = movementGrid(op, repeats, shapeOf(op.getInput()),
                                       SmallVector<bool>(repeats.size(), false),
                                       "repeated dimensions");
   if (failed(grid))
     return failure();
-  BlockGraphBuilder g(op, op->getOperands(), *grid, 1);
+  BlockGraphBuilder g(op, op->getOperands(), *grid, 1,
+                      budgets.graph);
   Value x = g.input(op.getInput(),
                     [&](int64_t d) { return repeats[d] > 1 ? kReplicate : d; });
   return g.finish(g.accum(x, AccumKind::sum));
@@ -668,13 +746,15 @@ static LogicalResult lowerRepeat(kernel::RepeatOp op) {
 
 /// Row tiles with the concatenated dim whole; block.concat joins the
 /// inputs' tiles.
-static LogicalResult lowerConcat(kernel::ConcatOp op) {
+static LogicalResult lowerConcat(kernel::ConcatOp op,
+                                const SmemBudgets &budgets) {
   ArrayRef<int64_t> result = shapeOf(op.getResult());
   int64_t dim = op.getDim();
   FailureOr<Grid> grid = rowGrid(op, result, dim, product(result));
   if (failed(grid))
     return failure();
-  BlockGraphBuilder g(op, op->getOperands(), *grid, 1);
+  BlockGraphBuilder g(op, op->getOperands(), *grid, 1,
+                      budgets.graph);
   SmallVector<Value> tiles;
   for (Value v : op.getInputs())
     tiles.push_back(g.input(v, identityDims()));
@@ -691,7 +771,8 @@ static LogicalResult lowerConcat(kernel::ConcatOp op) {
 /// makes output dim c. Every other moved dim (of size > 1) is split into
 /// single elements by a grid dim; unmoved dims are tiled like rows. Slow
 /// (narrow, strided loads), but exact.
-static LogicalResult lowerTranspose(kernel::TransposeOp op) {
+static LogicalResult lowerTranspose(kernel::TransposeOp op,
+                                const SmemBudgets &budgets) {
   ArrayRef<int64_t> perm = op.getPerm();
   ArrayRef<int64_t> result = shapeOf(op.getResult());
   SmallVector<int64_t> moved;
@@ -736,24 +817,63 @@ static LogicalResult lowerTranspose(kernel::TransposeOp op) {
       op, fixed, tile, whole, "moved dimensions besides the accumulated one");
   if (failed(grid))
     return failure();
-  BlockGraphBuilder g(op, op->getOperands(), *grid, result[c]);
+  BlockGraphBuilder g(op, op->getOperands(), *grid, result[c],
+                      budgets.graph);
   Value x = g.input(
       op.getInput(), [&](int64_t j) { return perm[j]; }, perm[c]);
   return g.finish(g.accumConcat(x, c));
 }
 
-static LogicalResult lowerKernel(Operation *op) {
+/// Whether every tensor `op` reads or writes can be tiled: rank >= 1 and
+/// every dim >= 1 (a tile has at least one element along each of at least
+/// one dimension, and the tile sizes divide the dims), and at most
+/// kGpuMaxTensorElements elements, so that no size computed from it overflows.
+static LogicalResult verifyTileable(Operation *op) {
+  auto check = [&](Value v, StringRef what, unsigned i) -> LogicalResult {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type)
+      return op->emitOpError("has no block-graph form: ")
+             << what << " #" << i << " is not a ranked tensor";
+    std::string name = (what + " #" + Twine(i)).str();
+    if (type.getRank() == 0)
+      return op->emitOpError("has no block-graph form: ")
+             << name << " is a rank-0 tensor " << type
+             << ", and tiles have rank >= 1; reshape it to rank 1 first";
+    if (llvm::is_contained(type.getShape(), 0))
+      return op->emitOpError("has no block-graph form: ")
+             << name << " " << type
+             << " is empty, and a tile has at least one element per "
+                "dimension; an empty tensor needs no kernel";
+    return verifyElementCountWithin(
+        op->getLoc(), type.getShape(), kGpuMaxTensorElements,
+        (op->getName().getStringRef() + " " + name).str(),
+        "(2^38) of a GPU kernel's tensor, more than any GPU's memory holds");
+  };
+  for (auto [i, v] : llvm::enumerate(op->getOperands()))
+    if (failed(check(v, "operand", i)))
+      return failure();
+  for (auto [i, v] : llvm::enumerate(op->getResults()))
+    if (failed(check(v, "result", i)))
+      return failure();
+  return success();
+}
+
+static LogicalResult lowerKernel(Operation *op, const SmemBudgets &budgets) {
+  // Kernels with no block-graph form say why, whatever their shapes.
+  if (!isa<kernel::SplitOp, kernel::Conv2DOp, kernel::Pool2DOp>(op) &&
+      failed(verifyTileable(op)))
+    return failure();
   return TypeSwitch<Operation *, LogicalResult>(op)
-      .Case([](kernel::MatmulOp op) { return lowerMatmul(op); })
-      .Case([](kernel::UnaryOp op) { return lowerUnary(op); })
-      .Case([](kernel::BinaryOp op) { return lowerBinary(op); })
-      .Case([](kernel::ReduceOp op) { return lowerReduce(op); })
-      .Case([](kernel::RMSNormOp op) { return lowerRMSNorm(op); })
-      .Case([](kernel::SoftmaxOp op) { return lowerSoftmax(op); })
-      .Case([](kernel::BroadcastOp op) { return lowerBroadcast(op); })
-      .Case([](kernel::RepeatOp op) { return lowerRepeat(op); })
-      .Case([](kernel::ConcatOp op) { return lowerConcat(op); })
-      .Case([](kernel::TransposeOp op) { return lowerTranspose(op); })
+      .Case([&](kernel::MatmulOp op) { return lowerMatmul(op, budgets); })
+      .Case([&](kernel::UnaryOp op) { return lowerUnary(op, budgets); })
+      .Case([&](kernel::BinaryOp op) { return lowerBinary(op, budgets); })
+      .Case([&](kernel::ReduceOp op) { return lowerReduce(op, budgets); })
+      .Case([&](kernel::RMSNormOp op) { return lowerRMSNorm(op, budgets); })
+      .Case([&](kernel::SoftmaxOp op) { return lowerSoftmax(op, budgets); })
+      .Case([&](kernel::BroadcastOp op) { return lowerBroadcast(op, budgets); })
+      .Case([&](kernel::RepeatOp op) { return lowerRepeat(op, budgets); })
+      .Case([&](kernel::ConcatOp op) { return lowerConcat(op, budgets); })
+      .Case([&](kernel::TransposeOp op) { return lowerTranspose(op, budgets); })
       .Case([](kernel::SplitOp op) {
         return op.emitOpError(
             "has no block-graph form: the block dialect cannot select part "
@@ -773,6 +893,13 @@ namespace {
 struct KernelToBlockPass : mirage::impl::KernelToBlockBase<KernelToBlockPass> {
   using Base::Base;
   void runOnOperation() override {
+    const GpuChip *gpu = lookupGpuChip(chip);
+    if (!gpu) {
+      emitError(getOperation()->getLoc())
+          << "kernel-to-block: " << unsupportedGpuChipMessage(chip);
+      return signalPassFailure();
+    }
+    SmemBudgets budgets = budgetsFor(*gpu);
     // Views and kernels that already have a block graph (or code) stay.
     SmallVector<Operation *> predefined;
     getOperation()->walk([&](Operation *op) {
@@ -789,7 +916,7 @@ struct KernelToBlockPass : mirage::impl::KernelToBlockBase<KernelToBlockPass> {
     });
     bool ok = true;
     for (Operation *op : predefined)
-      ok &= succeeded(lowerKernel(op));
+      ok &= succeeded(lowerKernel(op, budgets));
     if (!ok)
       signalPassFailure();
   }

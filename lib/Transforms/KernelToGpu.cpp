@@ -10,7 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Dialect/Graph/ShapeRules.h"
 #include "Dialect/Kernel/KernelOps.h"
+#include "Transforms/GpuChip.h"
 #include "Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -46,6 +48,20 @@ static LogicalResult lowerFunction(func::FuncOp func) {
     return op.emitOpError("cannot be launched from the host: run "
                           "--kernel-to-block and --block-to-gpu first");
   }
+  // Buffer sizes and view strides are products of these shapes.
+  auto checkSize = [](Value v) {
+    auto type = cast<RankedTensorType>(v.getType());
+    return verifyElementCountWithin(
+        v.getLoc(), type.getShape(), kGpuMaxTensorElements,
+        "device tensor", "(2^38), more than any GPU's memory holds");
+  };
+  for (BlockArgument arg : body.getArguments())
+    if (failed(checkSize(arg)))
+      return failure();
+  for (Operation &op : body)
+    for (Value result : op.getResults())
+      if (failed(checkSize(result)))
+        return failure();
   auto ret = cast<func::ReturnOp>(body.getTerminator());
 
   // Each returned value is written by its launch straight into the output

@@ -75,3 +75,21 @@ func.func @bad_block(%X: tensor<16x64xf16>) -> tensor<16x64xf16> {
   %t = kernel.launch @mirage_kernels::@k(%X) grid = [1, 1, 1] block = [1024, 2, 1] dynamic_shared_memory = 0 : (tensor<16x64xf16>) -> tensor<16x64xf16>
   return %t : tensor<16x64xf16>
 }
+
+// -----
+
+// Buffer sizes and view strides are products of the shapes: a tensor no GPU
+// memory holds is an error before any of them is formed.
+module attributes {gpu.container_module} {
+  // expected-error @+1 {{device tensor [1099511627776] has 1099511627776 elements, more than the limit of 274877906944 (2^38), more than any GPU's memory holds}}
+  func.func @huge(%x: tensor<1099511627776xf32>) -> tensor<1048576x1048576xf32> {
+    %v = kernel.reshape %x : tensor<1099511627776xf32> -> tensor<1048576x1048576xf32>
+    %y = kernel.launch @mirage_kernels::@k(%v) grid = [1, 1, 1] block = [32, 1, 1] dynamic_shared_memory = 0 : (tensor<1048576x1048576xf32>) -> tensor<1048576x1048576xf32>
+    return %y : tensor<1048576x1048576xf32>
+  }
+  gpu.module @mirage_kernels {
+    gpu.func @k(%a: memref<1048576x1048576xf32>, %b: memref<1048576x1048576xf32>) kernel {
+      gpu.return
+    }
+  }
+}

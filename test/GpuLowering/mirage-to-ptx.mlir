@@ -56,6 +56,6 @@ func.func @mlp(%X: tensor<16x64xf16>, %W1: tensor<64x32xf16>, %W2: tensor<64x32x
 // The lowered module: host code on buffers, kernels in NVVM with the target.
 // HOST: func.func @mlp(%{{.*}}: memref<16x64xf16>, %{{.*}}: memref<64x32xf16>, %{{.*}}: memref<64x32xf16>, %{{.*}}: memref<16x32xf16> {mirage.output = 0 : i64})
 // HOST-COUNT-4: gpu.launch_func
-// HOST: gpu.module @mirage_kernels [#nvvm.target<O = 3, chip = "sm_90">]
+// HOST: gpu.module @mirage_kernels [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx78">]
 // HOST: llvm.func @mlp_0(
 // HOST-SAME: nvvm.kernel

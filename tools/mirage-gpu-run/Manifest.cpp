@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Manifest.h"
+#include "Transforms/GpuChip.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -46,16 +47,6 @@ std::string gpurun::formatShape(ArrayRef<int64_t> shape) {
 }
 
 namespace {
-
-/// sm_90, and the arch-specific (sm_90a) and family (sm_100f) variants.
-bool isChipName(StringRef chip) {
-  if (!chip.consume_front("sm_"))
-    return false;
-  if (chip.ends_with("a") || chip.ends_with("f"))
-    chip = chip.drop_back();
-  return !chip.empty() &&
-         chip.find_first_not_of("0123456789") == StringRef::npos;
-}
 
 /// Walks the parsed JSON, building the Manifest and reporting the first
 /// defect with its JSON path.
@@ -151,9 +142,10 @@ private:
   Error readBuffer(const json::Value &value, const std::string &where,
                    Buffer &buffer, std::string &viewOf);
   Error readFunction(const json::Value &value, const std::string &where,
-                     Function &function);
+                     const GpuChip &chip, Function &function);
   Error readLaunch(const json::Value &value, const std::string &where,
-                   const StringMap<unsigned> &bufferIndex, Launch &launch);
+                   const StringMap<unsigned> &bufferIndex, const GpuChip &chip,
+                   Launch &launch);
   /// Orders the inputs and outputs by index and checks that the indices
   /// are 0, 1, ..., n - 1.
   Error collectIndexed(Function &function, Role role,
@@ -291,7 +283,7 @@ Error ManifestReader::readBuffer(const json::Value &value,
 Error ManifestReader::readLaunch(const json::Value &value,
                                  const std::string &where,
                                  const StringMap<unsigned> &bufferIndex,
-                                 Launch &launch) {
+                                 const GpuChip &chip, Launch &launch) {
   Expected<const json::Object *> object = asObject(value, where);
   if (!object)
     return object.takeError();
@@ -302,22 +294,30 @@ Error ManifestReader::readLaunch(const json::Value &value,
     return kernel.takeError();
   launch.kernel = *kernel;
   // The hardware limits of every GPU since compute capability 3.0.
-  if (Error e = readDim3(o, "grid", where, {(1ll << 31) - 1, 65535, 65535},
+  if (Error e = readDim3(o, "grid", where,
+                         {kGpuMaxGridX, kGpuMaxGridYZ, kGpuMaxGridYZ},
                          launch.grid))
     return e;
   if (Error e = readDim3(o, "block", where, {1024, 1024, 64}, launch.block))
     return e;
   uint64_t threads =
       uint64_t(launch.block[0]) * launch.block[1] * launch.block[2];
-  if (threads > 1024)
+  if (threads > uint64_t(kGpuMaxThreadsPerBlock))
     return error(
         join(where, "block"),
         formatShape({launch.block[0], launch.block[1], launch.block[2]}) +
-            " has " + Twine(threads) + " threads; a block has at most 1024");
+            " has " + Twine(threads) + " threads; a block has at most " +
+            Twine(kGpuMaxThreadsPerBlock));
+  // The chip's own limit: a launch beyond it fails on the GPU.
   Expected<int64_t> smem = getInteger(o, "dynamic_shared_memory", where, 0,
                                       std::numeric_limits<int32_t>::max());
   if (!smem)
     return smem.takeError();
+  if (*smem > chip.maxSharedMemoryPerBlock)
+    return error(join(where, "dynamic_shared_memory"),
+                 Twine(*smem) + " bytes, more than the " +
+                     Twine(chip.maxSharedMemoryPerBlock) + " a block of " +
+                     chip.name + " may have");
   launch.dynamicSharedMemory = static_cast<unsigned>(*smem);
 
   Expected<const json::Array *> args = getArray(o, "args", where);
@@ -364,7 +364,7 @@ Error ManifestReader::collectIndexed(Function &function, Role role,
 
 Error ManifestReader::readFunction(const json::Value &value,
                                    const std::string &where,
-                                   Function &function) {
+                                   const GpuChip &chip, Function &function) {
   function.where = where;
   Expected<const json::Object *> object = asObject(value, where);
   if (!object)
@@ -434,7 +434,7 @@ Error ManifestReader::readFunction(const json::Value &value,
     Launch launch;
     if (Error e =
             readLaunch(value, where + ".launches[" + std::to_string(i) + "]",
-                       bufferIndex, launch))
+                       bufferIndex, chip, launch))
       return e;
     function.launches.push_back(std::move(launch));
   }
@@ -468,8 +468,9 @@ Expected<Manifest> ManifestReader::read(const json::Value &root) {
   Expected<std::string> chip = getName(*o, "chip", "");
   if (!chip)
     return chip.takeError();
-  if (!isChipName(*chip))
-    return error("chip", "\"" + *chip + "\" is not a chip like \"sm_90\"");
+  const GpuChip *gpu = lookupGpuChip(*chip);
+  if (!gpu)
+    return error("chip", unsupportedGpuChipMessage(*chip));
   manifest.chip = *chip;
 
   Expected<std::string> ptx = getName(*o, "ptx", "");
@@ -493,7 +494,7 @@ Expected<Manifest> ManifestReader::read(const json::Value &root) {
   for (auto [i, value] : enumerate(**functions)) {
     Function function;
     std::string at = "functions[" + std::to_string(i) + "]";
-    if (Error e = readFunction(value, at, function))
+    if (Error e = readFunction(value, at, *gpu, function))
       return std::move(e);
     auto [it, inserted] = functionIndex.try_emplace(function.name, i);
     if (!inserted)

@@ -20,6 +20,7 @@
 #include "GpuProgram.h"
 #include "Manifest.h"
 #include "Npy.h"
+#include "PtxEntries.h"
 #include "RandomInputs.h"
 #include "Reference.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -167,7 +168,9 @@ static const Function *selectFunction(const Manifest &manifest) {
 }
 
 /// Reads the module files. A run needs the cubin or the PTX (the PTX with
-/// --ptx); the one it cannot use is only noted.
+/// --ptx); the one it cannot use is only noted. The launches are checked
+/// against the PTX's kernels (names, parameters, block bounds); without a
+/// PTX, a note says they were not.
 static Expected<ModuleImages> readImages(const Manifest &manifest) {
   ModuleImages images;
   images.ptxPath = manifest.ptxPath;
@@ -197,6 +200,17 @@ static Expected<ModuleImages> readImages(const Manifest &manifest) {
             (manifest.cubinPath.empty() ? ""
                                         : " '" + manifest.cubinPath + "'") +
             " (" + cubinError + ")");
+  if (!images.ptx) {
+    WithColor::note(errs(), "mirage-gpu-run")
+        << manifest.path << ": no PTX to check the launches against the "
+        << "kernels' signatures\n";
+    return images;
+  }
+  Expected<PtxModule> ptx = readPtxEntries(*images.ptx, manifest.ptxPath);
+  if (!ptx)
+    return ptx.takeError();
+  if (Error e = checkLaunchesAgainstPtx(manifest, *ptx))
+    return std::move(e);
   return images;
 }
 

@@ -1,12 +1,14 @@
 //===- mirage-opt.cpp - the mirage-opt driver -----------------------------===//
 //
-// MlirOptMain with the four µGraph dialects, the upstream dialects the
-// pipeline reads or lowers to, and mirage-opt's passes.
+// MlirOptMain with the four µGraph dialects, every upstream dialect the
+// pipeline reads or lowers to (so that the output of each lowering stage
+// parses back), and mirage-opt's passes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Dialect/MirageDialects.h"
 #include "Transforms/Passes.h"
+#include "Version.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -17,6 +19,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -25,6 +28,8 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -35,7 +40,7 @@ int main(int argc, char **argv) {
                   mlir::linalg::LinalgDialect, mlir::tosa::TosaDialect,
                   mlir::gpu::GPUDialect, mlir::NVVM::NVVMDialect,
                   mlir::LLVM::LLVMDialect, mlir::cf::ControlFlowDialect,
-                  mlir::vector::VectorDialect>();
+                  mlir::vector::VectorDialect, mlir::nvgpu::NVGPUDialect>();
   // The lowering to PTX: conversions to LLVM, the NVVM target's
   // serialization and LLVM IR translation.
   mlir::registerAllExtensions(registry);
@@ -47,6 +52,10 @@ int main(int argc, char **argv) {
   // Generic upstream passes (canonicalize, cse, ...) for pipelines.
   mlir::registerTransformsPasses();
 
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << MIRAGE_PROJECT_NAME " " MIRAGE_VERSION_STRING
+          " (LLVM and MLIR " LLVM_VERSION_STRING ")\n";
+  });
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "mirage-opt: multi-level superoptimizer for tensor programs\n",
       registry));

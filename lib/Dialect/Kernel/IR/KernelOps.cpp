@@ -90,6 +90,13 @@ LogicalResult LaunchOp::verify() {
   if (failed(checkDims(getGrid(), "grid", (int64_t(1) << 31) - 1)) ||
       failed(checkDims(getBlock(), "block", 1024)))
     return failure();
+  // Every CUDA GPU limits grid y and z to 65535 blocks, and block z to 64.
+  if (getGrid()[1] > 65535 || getGrid()[2] > 65535)
+    return emitOpError("grid [")
+           << getGrid() << "] has more than 65535 blocks along y or z";
+  if (getBlock()[2] > 64)
+    return emitOpError("block [")
+           << getBlock() << "] has more than 64 threads along z";
   if (getBlock()[0] * getBlock()[1] * getBlock()[2] > 1024)
     return emitOpError("block has more than 1024 threads");
   if (static_cast<int64_t>(getDynamicSharedMemory()) < 0)
