@@ -726,4 +726,156 @@ TEST_F(DiagnosticsTest, MaxHasNoFieldSemantics) {
   EXPECT_EQ((*real)[0].data, (std::vector<double>{2, 2, 2}));
 }
 
+//===----------------------------------------------------------------------===//
+// Limits: sizes checked before allocating, the memory estimate, stopping
+//===----------------------------------------------------------------------===//
+
+constexpr llvm::StringLiteral kLimits = R"mlir(
+func.func @huge(%a: tensor<4294967296x4294967296xf32>, %b: tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32> {
+  %c = graph.matmul %a, %b : (tensor<4294967296x4294967296xf32>, tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32>
+  return %c : tensor<4294967296x4294967296xf32>
+}
+func.func @wide(%a: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %r = graph.repeat %a, repeats = [65536, 16384] : tensor<2x4xf32> -> tensor<131072x65536xf32>
+  %s = graph.reduce_sum %r, dim = 0 : tensor<131072x65536xf32> -> tensor<1x65536xf32>
+  %t = graph.reshape %s : tensor<1x65536xf32> -> tensor<16384x4xf32>
+  %u:2 = graph.split %t, dim = 0, sizes = [2, 16382] : tensor<16384x4xf32> -> tensor<2x4xf32>, tensor<16382x4xf32>
+  return %u#0 : tensor<2x4xf32>
+}
+func.func @chain(%a: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %b = graph.exp %a : tensor<256x256xf32>
+  %c = graph.exp %b : tensor<256x256xf32>
+  %d = graph.add %b, %c : (tensor<256x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32>
+  %e = graph.exp %d : tensor<256x256xf32>
+  return %e : tensor<256x256xf32>
+}
+)mlir";
+
+class LimitsTest : public mirage::testing::MicroGraphTest {
+protected:
+  std::string diagnostics;
+  std::unique_ptr<mlir::ScopedDiagnosticHandler> handler;
+  void SetUp() override {
+    handler = std::make_unique<mlir::ScopedDiagnosticHandler>(
+        &ctx, [&](mlir::Diagnostic &d) {
+          llvm::raw_string_ostream os(diagnostics);
+          os << d.getLocation() << ": " << d.str() << "\n";
+          return mlir::success();
+        });
+  }
+};
+
+TEST_F(LimitsTest, ElementCountsThatWrapAreRejectedBeforeAllocating) {
+  // 2^32 x 2^32 elements wrap to 0 in 64-bit arithmetic: mirage-run read
+  // empty buffers and crashed. Now a located error, before any allocation.
+  ASSERT_TRUE(parse(kLimits));
+  EXPECT_TRUE(mlir::failed(checkInterpretable(fn("huge"))));
+  EXPECT_NE(diagnostics.find("argument #0 of 'huge' [4294967296, 4294967296] "
+                             "has too many elements to count in 64 bits"),
+            std::string::npos)
+      << diagnostics;
+  diagnostics.clear();
+  auto result = interpretReal(fn("huge"), {}, RealMode::FP64);
+  EXPECT_TRUE(mlir::failed(result));
+  EXPECT_NE(diagnostics.find("too many elements"), std::string::npos)
+      << diagnostics;
+}
+
+TEST_F(LimitsTest, ValuesOverTheElementLimitAreLocated) {
+  // 2^33 elements inside the function: the op that makes them is named.
+  ASSERT_TRUE(parse(kLimits));
+  EXPECT_TRUE(mlir::failed(checkInterpretable(fn("wide"))));
+  EXPECT_NE(diagnostics.find("result #0 of 'graph.repeat' [131072, 65536] has "
+                             "8589934592 elements, more than the limit of "
+                             "2147483647"),
+            std::string::npos)
+      << diagnostics;
+  EXPECT_NE(diagnostics.find("\"-\":7:8"), std::string::npos)
+      << "located at the repeat: " << diagnostics;
+}
+
+TEST_F(LimitsTest, PeakEstimateFollowsLiveness) {
+  ASSERT_TRUE(parse(kLimits));
+  mlir::func::FuncOp chain = fn("chain");
+  ASSERT_TRUE(mlir::succeeded(checkInterpretable(chain)));
+  const uint64_t n = 256 * 256;
+  uint64_t peak = estimatePeakBytes(chain, kRealElementBytes);
+  // At the add, a (twice: input and a rounded copy), b, c and d are live,
+  // and d's temporaries are two more copies: 7 tensors. No step holds more.
+  EXPECT_EQ(peak, 7 * n * kRealElementBytes);
+  EXPECT_EQ(estimatePeakBytes(chain, kFieldElementBytes),
+            7 * n * kFieldElementBytes);
+}
+
+TEST_F(LimitsTest, MemoryLimitBindsBeforeTheRun) {
+  ASSERT_TRUE(parse(kLimits));
+  RealTensor a(Shape{256, 256}, 0.5);
+  InterpreterLimits limits;
+  limits.memoryBytes = 1 << 20; // the chain needs about 3.5 MiB
+  RunInterruption why;
+  auto result = interpretReal(fn("chain"), {a}, RealMode::FP64, limits, &why);
+  EXPECT_TRUE(mlir::failed(result));
+  EXPECT_EQ(why.kind, RunInterruption::Kind::OverMemory);
+  EXPECT_NE(why.reason.find("more than the memory limit of 1.0 MiB"),
+            std::string::npos)
+      << why.reason;
+  EXPECT_TRUE(diagnostics.empty()) << "reported, not diagnosed: "
+                                   << diagnostics;
+  // Without a place to report it, the same is an error at the function.
+  result = interpretReal(fn("chain"), {a}, RealMode::FP64, limits);
+  EXPECT_TRUE(mlir::failed(result));
+  EXPECT_NE(diagnostics.find("running 'chain' needs about 3.5 MiB"),
+            std::string::npos)
+      << diagnostics;
+  // With room it runs.
+  limits.memoryBytes = 8 << 20;
+  EXPECT_TRUE(mlir::succeeded(
+      interpretReal(fn("chain"), {a}, RealMode::FP64, limits, &why)));
+}
+
+TEST_F(LimitsTest, StopRequestStopsBetweenOps) {
+  ASSERT_TRUE(parse(kLimits));
+  RealTensor a(Shape{256, 256}, 0.5);
+  InterpreterLimits limits;
+  unsigned asked = 0;
+  limits.shouldStop = [&] { return ++asked == 3; };
+  RunInterruption why;
+  auto result = interpretReal(fn("chain"), {a}, RealMode::Native, limits, &why);
+  EXPECT_TRUE(mlir::failed(result));
+  EXPECT_EQ(why.kind, RunInterruption::Kind::Stopped);
+  EXPECT_EQ(asked, 3u) << "asked once per op until it said stop";
+  EXPECT_TRUE(diagnostics.empty()) << diagnostics;
+}
+
+TEST_F(LimitsTest, StopRequestStopsBetweenBlocks) {
+  // A graph-defined kernel asks before each block of its grid.
+  ASSERT_TRUE(parse(R"mlir(
+func.func @tiles(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %Y = kernel.graph_def (%x) grid = [2, 2] forloop = 1
+      : (tensor<8x8xf32>) -> tensor<8x8xf32> {
+  ^bb0(%a: tensor<8x8xf32>):
+    %t = block.input %a imap = <x: 0, y: 1> fmap = <i: replicate> : tensor<8x8xf32> -> !block.tile<4x4xf32>
+    %c = block.accum sum %t : !block.tile<4x4xf32> -> !block.tile<4x4xf32>
+    %o = block.output %c omap = <x: 0, y: 1> : !block.tile<4x4xf32> -> tensor<8x8xf32>
+    block.yield %o : tensor<8x8xf32>
+  }
+  return %Y : tensor<8x8xf32>
+}
+)mlir"));
+  InterpreterLimits limits;
+  unsigned asked = 0;
+  // Once before the kernel, then before blocks 0, 1 and 2: stop at block 2.
+  limits.shouldStop = [&] { return ++asked == 4; };
+  RunInterruption why;
+  auto field = FieldPair::create(31);
+  ASSERT_TRUE(bool(field));
+  FieldArithmetic arith(*field, 1);
+  FieldTensor x{Tensor<uint64_t>(Shape{8, 8}, 3), {}};
+  auto result = interpretField(fn("tiles"), {x}, arith, limits, &why);
+  EXPECT_TRUE(mlir::failed(result));
+  EXPECT_EQ(why.kind, RunInterruption::Kind::Stopped);
+  EXPECT_EQ(asked, 4u);
+  EXPECT_TRUE(diagnostics.empty()) << diagnostics;
+}
+
 } // namespace

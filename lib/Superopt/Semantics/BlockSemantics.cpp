@@ -181,6 +181,9 @@ LogicalResult mirage::superopt::evalBlockGraph(kernel::GraphDefOp op,
   int64_t numBlocks = numElements(grid);
   SmallVector<int64_t> blockIdx(grid.size());
   for (int64_t linear = 0; linear < numBlocks; ++linear) {
+    // A large grid can take long: the caller may stop between blocks.
+    if (arith.shouldStop())
+      return failure();
     for (int64_t g = grid.size() - 1, rest = linear; g >= 0; --g) {
       blockIdx[g] = rest % grid[g];
       rest /= grid[g];
