@@ -620,9 +620,11 @@ func.func @sum(%a: tensor<5xf16>) -> tensor<1xf16> {
   EXPECT_EQ(s[0].data, (std::vector<double>{1 + std::ldexp(1.0, -9)}));
 }
 
-TEST_F(InterpreterTest, NativeThreadFusedRoundsEachScalarOp) {
-  // (a + b) - a in f16 registers: the sum rounds to a, so the difference is
-  // 0; in fp64 it is b.
+TEST_F(InterpreterTest, NativeThreadFusedComputesInF32Registers) {
+  // (a + b) - a: the GPU code computes a chain in f32 registers whatever
+  // its body's types (--thread-to-arith), and so does the native run. With
+  // a = 1, b = 2^-12 f16 registers would lose b (f16 keeps 10 fraction
+  // bits); f32 keeps it. With a = 16, b = 2^-20 f32 loses it too.
   ASSERT_TRUE(parse(R"mlir(
 func.func @f(%X: tensor<2x4xf16>, %Y: tensor<2x4xf16>) -> tensor<2x4xf16> {
   %Z = kernel.graph_def (%X, %Y) grid = [2] forloop = 1
@@ -643,14 +645,62 @@ func.func @f(%X: tensor<2x4xf16>, %Y: tensor<2x4xf16>) -> tensor<2x4xf16> {
   return %Z : tensor<2x4xf16>
 }
 )mlir"));
-  double tiny = std::ldexp(1.0, -12);
-  RealTensor one(Shape{2, 4}, 1.0), small(Shape{2, 4}, tiny);
-  auto native = run("f", {one, small}, RealMode::Native);
-  auto exact = run("f", {one, small}, RealMode::FP64);
+  double kept = std::ldexp(1.0, -12), lost = std::ldexp(1.0, -20);
+  auto wide = run("f", {RealTensor(Shape{2, 4}, 1.0), RealTensor(Shape{2, 4}, kept)},
+                  RealMode::Native);
+  ASSERT_EQ(wide.size(), 1u);
+  EXPECT_EQ(wide[0].data, std::vector<double>(8, kept));
+  auto native = run("f", {RealTensor(Shape{2, 4}, 16.0), RealTensor(Shape{2, 4}, lost)},
+                    RealMode::Native);
+  auto exact = run("f", {RealTensor(Shape{2, 4}, 16.0), RealTensor(Shape{2, 4}, lost)},
+                   RealMode::FP64);
   ASSERT_EQ(native.size(), 1u);
   ASSERT_EQ(exact.size(), 1u);
   EXPECT_EQ(native[0].data, std::vector<double>(8, 0.0));
-  EXPECT_EQ(exact[0].data, std::vector<double>(8, tiny));
+  EXPECT_EQ(exact[0].data, std::vector<double>(8, lost));
+}
+
+TEST_F(InterpreterTest, NativeAccumulatorsHoldF32) {
+  // The GPU code keeps sum accumulators in f32 whatever their type says;
+  // so does the native run: 40000 + 40000 overflows f16, not f32, and the
+  // final 10000 fits f16 again. A matmul feeding only a sum accumulator
+  // keeps its f32 registers too: its 40000 + 40000 partial is not an f16
+  // tile.
+  ASSERT_TRUE(parse(R"mlir(
+func.func @acc(%X: tensor<1x4xf16>) -> tensor<1x1xf16> {
+  %Z = kernel.graph_def (%X) grid = [1] forloop = 4
+      : (tensor<1x4xf16>) -> tensor<1x1xf16> {
+  ^bb0(%x: tensor<1x4xf16>):
+    %t = block.input %x imap = <x: replicate> fmap = <i: 1> : tensor<1x4xf16> -> !block.tile<1x1xf16>
+    %a = block.accum sum %t : !block.tile<1x1xf16> -> !block.tile<1x1xf16>
+    %o = block.output %a omap = <x: replicate> : !block.tile<1x1xf16> -> tensor<1x1xf16>
+    block.yield %o : tensor<1x1xf16>
+  }
+  return %Z : tensor<1x1xf16>
+}
+func.func @mm(%X: tensor<1x4xf16>, %W: tensor<4x1xf16>) -> tensor<1x1xf16> {
+  %Z = kernel.graph_def (%X, %W) grid = [1] forloop = 2
+      : (tensor<1x4xf16>, tensor<4x1xf16>) -> tensor<1x1xf16> {
+  ^bb0(%x: tensor<1x4xf16>, %w: tensor<4x1xf16>):
+    %xt = block.input %x imap = <x: replicate> fmap = <i: 1> : tensor<1x4xf16> -> !block.tile<1x2xf16>
+    %wt = block.input %w imap = <x: replicate> fmap = <i: 0> : tensor<4x1xf16> -> !block.tile<2x1xf16>
+    %m = block.matmul %xt, %wt : (!block.tile<1x2xf16>, !block.tile<2x1xf16>) -> !block.tile<1x1xf16>
+    %a = block.accum sum %m : !block.tile<1x1xf16> -> !block.tile<1x1xf16>
+    %o = block.output %a omap = <x: replicate> : !block.tile<1x1xf16> -> tensor<1x1xf16>
+    block.yield %o : tensor<1x1xf16>
+  }
+  return %Z : tensor<1x1xf16>
+}
+)mlir"));
+  RealTensor x(Shape{1, 4}, std::vector<double>{40000, 40000, -40000, -30000});
+  auto acc = run("acc", {x}, RealMode::Native);
+  ASSERT_EQ(acc.size(), 1u);
+  EXPECT_EQ(acc[0].data, std::vector<double>{10000});
+  RealTensor w(Shape{4, 1}, 1.0);
+  RealTensor xm(Shape{1, 4}, std::vector<double>{40000, 40000, -40000, -30000});
+  auto mm = run("mm", {xm, w}, RealMode::Native);
+  ASSERT_EQ(mm.size(), 1u);
+  EXPECT_EQ(mm[0].data, std::vector<double>{10000});
 }
 
 //===----------------------------------------------------------------------===//

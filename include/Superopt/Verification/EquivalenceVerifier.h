@@ -147,7 +147,8 @@ struct VerificationReport {
   double nativeMaxError = 0; // in units of the allowance (<= 1 passes)
 
   bool floatOnly() const { return !fieldApplied; }
-  /// One line: the method, the tests, the primes, the scales and the bound.
+  /// One line: the method, the tests, the primes, the scales and the bound
+  /// (led by the difference or the interruption, if there is one).
   std::string summary() const;
 };
 

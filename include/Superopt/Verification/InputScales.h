@@ -6,13 +6,15 @@
 // exceeds sqrt(65504 / n). The floating-point checks therefore run every
 // candidate at a ladder of input scales s (inputs uniform in [-s, s)):
 //
-//   s = 1, 4, 16, 64, ... up to the first power of 4 at or above the square
-//   root of the largest finite value of the narrowest float type anywhere
-//   in either program (f16: 256; bf16, f32: 2^64), at most `maxScales` of
-//   them.
+//   s = 1, 4, 16, 64, ... up to the largest power of 4 at or below the
+//   square root of the largest finite value of the narrowest float type
+//   anywhere in either program (f16: 64; bf16, f32: 2^62), at most
+//   `maxScales` of them.
 //
-// Beyond sqrt(max) a single product of two inputs overflows the dtype, so
-// the original overflows too and the scale tells nothing. The verifier also
+// Up to sqrt(max) every product of two inputs is finite in the dtype, so a
+// rejection is about how the candidate combines them (an exp without its
+// max subtraction, a sum of squares kept in f16), not about inputs at the
+// edge of the dtype's range. The verifier also
 // stops climbing once the original itself, in its own dtypes, is no longer
 // finite at half the positions of any output (EquivalenceVerifier.cpp):
 // the program's structure (how fast its values grow with the inputs) sets
@@ -34,7 +36,7 @@ constexpr double kScaleRatio = 4.0;
 struct ScaleLadder {
   llvm::SmallVector<double> scales;
   /// The narrowest float type of the two programs (null if none) and the
-  /// scale its square root of the largest finite value rounds up to.
+  /// largest scale at or below the square root of its largest value.
   mlir::Type narrowest;
   double ceiling = 1;
 };

@@ -7,10 +7,15 @@
 //    agree to rounding: |c - r| <= rel (|r| + m), m the typical magnitude;
 //  - native: the candidate in its own dtypes against the original in fp64,
 //    allowed its dtype's tolerance plus twice the original's own error in
-//    its own dtypes at that position:
-//      |c - r| <= rtol |r| + atol m + floor + 2 |o - r|,
+//    its own dtypes:
+//      |c - r| <= rtol |r| + atol m + floor + 2 E,
 //    where floor is two of the dtype's smallest subnormals (results that
-//    underflow cannot be nearer than that);
+//    underflow cannot be nearer than that) and E the largest error
+//    |o - r| of the original in its own dtypes over the output's judged
+//    positions, on the same inputs. E measures how much rounding the
+//    original itself suffers here; its error at one position alone is one
+//    draw of rounding noise, which can be near zero by chance where an
+//    equally stable formulation's is not.
 //    Positions where r or o is not finite are not judged: there the
 //    original itself overflowed, and the input tells nothing about the
 //    candidate. Everywhere else a non-finite c is an error.
@@ -40,7 +45,8 @@ struct DtypeTolerance {
 DtypeTolerance toleranceFor(mlir::Type elementType);
 
 /// How much of its own error in its dtype the original lends the
-/// candidate: the candidate may be this many times as far off.
+/// candidate: the candidate may be this many times as far off as the
+/// original's largest error in the output.
 constexpr double kOwnErrorFactor = 2.0;
 
 /// The relative tolerance of the fp64 check.
@@ -57,7 +63,8 @@ struct Comparison {
   /// A position over its allowance: of those, the one where the
   /// reference has the largest magnitude.
   std::optional<int64_t> bad;
-  /// At `bad`: the allowance and how it is made up.
+  /// At `bad`: the allowance and how it is made up (`ownError`: the
+  /// original's largest error in its own dtypes over the output).
   double allowed = 0, typical = 0, ownError = 0;
   /// Positions judged (both the reference and the original finite).
   int64_t judged = 0, total = 0;

@@ -119,6 +119,15 @@ static std::string formatScale(double s) { return formatExact(s); }
 std::string VerificationReport::summary() const {
   std::string s;
   llvm::raw_string_ostream os(s);
+  if (interrupted)
+    os << "interrupted (" << *interrupted << "); ";
+  if (mismatch) {
+    os << "differs: output #" << mismatch->output << " at [";
+    llvm::interleaveComma(mismatch->position, os);
+    os << "] in the " << mismatch->method << ": " << mismatch->originalValue
+       << " vs " << mismatch->candidateValue << " (" << mismatch->detail
+       << "); ";
+  }
   if (fieldApplied) {
     os << llvm::formatv("finite-field test: {0} test{1} over p = {2}, q = {3} ",
                         fieldTests, fieldTests == 1 ? "" : "s", p, q);

@@ -159,7 +159,7 @@ LogicalResult mirage::superopt::runFloatChecks(VerificationRun &run,
               llvm::formatv("{0} in {1}", formatExact(x.data[i]), dtype),
               llvm::formatv("allowed error {0} = {1} relative + {2} of the "
                             "typical magnitude {3} + {4} + {5}x the "
-                            "original's own {6} error {7}",
+                            "original's largest own {6} error {7}",
                             formatShort(c.allowed), formatShort(tol.rtol),
                             formatShort(tol.atol), formatShort(c.typical),
                             formatShort(tol.floor),

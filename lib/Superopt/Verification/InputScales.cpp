@@ -40,7 +40,9 @@ ScaleLadder mirage::superopt::planInputScales(func::FuncOp original,
   ladder.narrowest = narrowest;
   double root = narrowest ? std::sqrt(largestFinite(narrowest))
                           : std::sqrt(std::numeric_limits<double>::max());
-  while (ladder.ceiling < root)
+  // The largest power of the ratio at or below the root: there every
+  // product of two inputs is still finite in the dtype.
+  while (ladder.ceiling * kScaleRatio <= root)
     ladder.ceiling *= kScaleRatio;
   for (double s = 1; s <= ladder.ceiling && ladder.scales.size() < maxScales;
        s *= kScaleRatio)

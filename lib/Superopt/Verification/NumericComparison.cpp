@@ -90,18 +90,23 @@ Comparison mirage::superopt::compareNative(const RealTensor &reference,
   Comparison c;
   c.total = reference.size();
   c.typical = typicalMagnitude(reference);
+  auto judged = [&](int64_t i) {
+    return std::isfinite(reference.data[i]) &&
+           std::isfinite(originalNative.data[i]);
+  };
+  for (int64_t i = 0; i < reference.size(); ++i)
+    if (judged(i))
+      c.ownError = std::max(
+          c.ownError, std::fabs(originalNative.data[i] - reference.data[i]));
   for (int64_t i = 0; i < reference.size(); ++i) {
-    double r = reference.data[i], o = originalNative.data[i],
-           x = candidate.data[i];
-    if (!std::isfinite(r) || !std::isfinite(o))
+    if (!judged(i))
       continue;
     ++c.judged;
-    double own = std::fabs(o - r);
+    double r = reference.data[i], x = candidate.data[i];
     double allowed = tol.rtol * std::fabs(r) + tol.atol * c.typical +
-                     tol.floor + kOwnErrorFactor * own;
+                     tol.floor + kOwnErrorFactor * c.ownError;
     double error = std::isfinite(x) ? std::fabs(x - r) : INFINITY;
-    if (!judge(c, reference, i, error, allowed) && c.bad == i)
-      c.ownError = own;
+    judge(c, reference, i, error, allowed);
   }
   return c;
 }
