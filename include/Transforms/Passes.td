@@ -40,15 +40,18 @@ def VerifyEquivalence : Pass<"verify-equivalence", "::mlir::ModuleOp"> {
       another pair (with a warning); an inf or NaN constant, or no clean
       pair, makes it give the field test up (with a warning);
     - floating point, at input scales 1, 4, 16, ... (at most `scales`, up
-      to the square root of the narrowest dtype's largest value): the
+      to the square root of the narrowest dtype's largest value, 64 for
+      f16): the
       candidate in fp64 against the original in fp64 (to rounding), and the
       candidate in its own dtypes against the original in fp64, within the
       dtype's tolerance (f16 1e-2, bf16 6e-2, f32 1e-5, relative plus
       absolute in units of the median output magnitude) plus twice the
-      original's own error in its own dtypes. Positions where the original
-      itself overflows are not judged; a candidate that gives inf, NaN, 0
-      or a large error where the original stays finite and accurate is
-      rejected, with the scale named.
+      original's largest own error in its own dtypes over the output.
+      Positions where the original itself overflows are not judged; a
+      candidate that gives inf, NaN, 0 or a large error where the original
+      stays finite and accurate is rejected, with the scale named. The
+      native runs keep values where the GPU code keeps them (f32
+      accumulators and fused chains).
 
     A function outside the LAX fragment (max, two exps on one path) gets a
     warning at the op that takes it out, and only the floating-point checks

@@ -5,6 +5,14 @@
 // finish, which is neither "equivalent" nor a mismatch.
 // RUN: mirage-opt %s --split-input-file --verify-equivalence -verify-diagnostics -o /dev/null
 // RUN: not mirage-opt %s --split-input-file --verify-equivalence="memory-limit=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MEMORY
+// The remark engine says the same (the last split's remark file):
+// RUN: not mirage-opt %s --split-input-file --verify-equivalence="memory-limit=1" --remarks-filter=mirage-verify --remark-format=yaml --remarks-output-file=%t.yaml -o /dev/null 2>/dev/null
+// RUN: FileCheck %s --check-prefix=YAML < %t.yaml
+// YAML: --- !Failure
+// YAML-NEXT: Pass: mirage-verify
+// YAML-NEXT: Name: Interrupted
+// YAML: Function: wide_copy
+// YAML: Reason: 'over the memory limit: the finite-field runs of ''wide'' need about 20.0 MiB, more than the memory limit of 1.0 MiB'
 
 // expected-error @+1 {{argument #0 of 'big' [65536, 32768] has 2147483648 elements, more than the limit of 2147483647 that the reference interpreter holds in one value (16 GiB as doubles)}}
 func.func @big(%a: tensor<65536x32768xf32>) -> tensor<65536x32768xf32> {

@@ -106,6 +106,38 @@ TEST(NumericComparisonTest, NativeDoesNotJudgeWhereTheOriginalOverflows) {
   EXPECT_EQ(c.total, 3);
 }
 
+TEST(NumericComparisonTest, NativeDoesNotJudgeExactResultsBeyondTheDtype) {
+  // -65535.1 rounds to -inf in f16 (above 65504 + 16): the original's
+  // finite -65504 is luck of its rounding, and a candidate's -inf is the
+  // correctly rounded value.
+  DtypeTolerance f16 = toleranceFor(mlir::Float16Type::get(
+      &*std::make_unique<mlir::MLIRContext>()));
+  EXPECT_EQ(f16.overflow, 65520);
+  Comparison c = compareNative(tensor({-65535.1, 100.0}),
+                               tensor({-65504.0, 100.0}),
+                               tensor({-kInf, 100.0}), f16);
+  EXPECT_FALSE(c.bad);
+  EXPECT_EQ(c.judged, 1);
+  // Within the allowance of the threshold an infinity of the same sign is
+  // rounding noise; further below it is an overflow, and a NaN never fits.
+  EXPECT_FALSE(compareNative(tensor({-65000.0, 100.0}),
+                             tensor({-65000.0, 100.0}),
+                             tensor({-kInf, 100.0}), f16)
+                   .bad);
+  EXPECT_TRUE(compareNative(tensor({-65000.0, 100.0}),
+                            tensor({-65000.0, 100.0}),
+                            tensor({kInf, 100.0}), f16)
+                  .bad);
+  EXPECT_TRUE(compareNative(tensor({-60000.0, 100.0}),
+                            tensor({-60000.0, 100.0}),
+                            tensor({-kInf, 100.0}), f16)
+                  .bad);
+  EXPECT_TRUE(compareNative(tensor({-65000.0, 100.0}),
+                            tensor({-65000.0, 100.0}),
+                            tensor({kNaN, 100.0}), f16)
+                  .bad);
+}
+
 TEST(NumericComparisonTest, OneLargeElementHidesNoError) {
   // With the largest magnitude as the absolute scale, 1e12 beside values
   // near 1 would allow an error of 1000 in each of them.

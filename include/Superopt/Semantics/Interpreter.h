@@ -6,7 +6,11 @@
 //
 //  - fp64: every op in double precision;
 //  - native: double precision, with each op's result rounded to the op's
-//    own element type (f16, bf16, f32), so the program's precision loss shows;
+//    own element type (f16, bf16, f32), so the program's precision loss
+//    shows; where the GPU code keeps a value wider (sum and max
+//    accumulators, a matmul feeding only a sum accumulator, thread.fused
+//    chains: f32), the run does too (BlockSemantics.cpp,
+//    ThreadSemantics.cpp);
 //  - field: finite-field fingerprints (FieldArithmetic.h).
 //
 // The semantics of each level is in one file: GraphSemantics.cpp,

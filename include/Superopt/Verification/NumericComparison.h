@@ -16,9 +16,14 @@
 //    original itself suffers here; its error at one position alone is one
 //    draw of rounding noise, which can be near zero by chance where an
 //    equally stable formulation's is not.
-//    Positions where r or o is not finite are not judged: there the
-//    original itself overflowed, and the input tells nothing about the
-//    candidate. Everywhere else a non-finite c is an error.
+//    Positions where r or o is not finite, or where r itself overflows the
+//    output's dtype, are not judged: there the original overflowed (or
+//    stayed finite only by the luck of its rounding), and the input tells
+//    nothing about the candidate. Everywhere else a non-finite c is an
+//    error, but for an infinity of r's sign where the allowed band around
+//    r reaches the dtype's overflow (|r| + allowance >= the overflow
+//    threshold): rounding noise within the allowance can carry any
+//    formulation over the edge.
 //
 // m is the median of the non-zero finite |r|: a typical output magnitude
 // that one large element cannot inflate (the maximum could, and would hide
@@ -31,6 +36,7 @@
 
 #include "Superopt/Semantics/RealArithmetic.h"
 #include "mlir/IR/Types.h"
+#include <cmath>
 #include <optional>
 
 namespace mirage::superopt {
@@ -41,6 +47,10 @@ namespace mirage::superopt {
 struct DtypeTolerance {
   double rtol, atol;
   double floor = 0;
+  /// The smallest magnitude that rounds to infinity in the dtype (its
+  /// largest value plus half an ulp): an exact result this large has no
+  /// finite value in the dtype.
+  double overflow = INFINITY;
 };
 DtypeTolerance toleranceFor(mlir::Type elementType);
 
