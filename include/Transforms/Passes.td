@@ -32,19 +32,37 @@ def VerifyEquivalence : Pass<"verify-equivalence", "::mlir::ModuleOp"> {
     Two methods run (docs/Verification.md):
 
     - the finite-field test of Mirage, when both functions are in the LAX
-      fragment: fresh random inputs over Z_p x Z_q (q a `field-bits`-bit
-      prime), as many tests as put the false-positive bound below 2^-60
-      (or `field-tests`);
-    - floating point: fp64 on both (to 1e-9 relative), and the candidate in
-      its own dtypes against the original in fp64, within the dtype's
-      tolerance (f16 1e-2, bf16 6e-2, f32 1e-5, relative plus absolute
-      scaled by the largest magnitude).
+      fragment: fresh random inputs over Z_p x Z_q, with q a random
+      `field-bits`-bit prime and p = 2q + 1, drawn afresh for each pair
+      (from `seed` and the two programs) and reported; as many tests as put
+      the false-positive bound below 2^-60 (or `field-tests`). A constant
+      that vanishes or two that collide in the fields make the pass draw
+      another pair (with a warning); an inf or NaN constant, or no clean
+      pair, makes it give the field test up (with a warning);
+    - floating point, at input scales 1, 4, 16, ... (at most `scales`, up
+      to the square root of the narrowest dtype's largest value, 64 for
+      f16): the
+      candidate in fp64 against the original in fp64 (to rounding), and the
+      candidate in its own dtypes against the original in fp64, within the
+      dtype's tolerance (f16 1e-2, bf16 6e-2, f32 1e-5, relative plus
+      absolute in units of the median output magnitude) plus twice the
+      original's largest own error in its own dtypes over the output.
+      Positions where the original itself overflows are not judged; a
+      candidate that gives inf, NaN, 0 or a large error where the original
+      stays finite and accurate is rejected, with the scale named. The
+      native runs keep values where the GPU code keeps them (f32
+      accumulators and fused chains).
 
     A function outside the LAX fragment (max, two exps on one path) gets a
-    warning at the op that takes it out, and only the floating-point check:
-    a weaker guarantee. On success the pass emits a remark with the
-    methods, the number of tests and the bound; on failure an error naming
-    the first differing output, the position and both values.
+    warning at the op that takes it out, and only the floating-point checks
+    (at least 3 input sets per scale, the fp64 check at every scale): a
+    weaker guarantee. On success the pass emits a remark with the methods,
+    the tests, the primes, the scales and the bound; on failure an error
+    naming the first differing output, the position, both values and the
+    scale. When the memory limit binds, an error says so. Each result is
+    also a remark of category `mirage-verify` with the method, tests,
+    primes, scales, bound and errors as metrics
+    (`--remarks-filter=mirage-verify --remark-format=yaml`).
 
     ```mlir
     func.func @f(...) { ... }
@@ -57,12 +75,21 @@ def VerifyEquivalence : Pass<"verify-equivalence", "::mlir::ModuleOp"> {
     Option<"candidate", "candidate", "std::string", "\"\"",
            "The candidate function (with `original`)">,
     Option<"fieldBits", "field-bits", "unsigned", "31",
-           "Bits of the exponent prime q (31 to 62)">,
+           "Bits of the random exponent prime q (31 to 62)">,
     Option<"fieldTests", "field-tests", "unsigned", "0",
-           "Finite-field tests to run (0: enough for a 2^-60 bound)">,
+           "Finite-field tests to run (0: enough for a 2^-60 bound; at most "
+           "1000)">,
     Option<"realTests", "real-tests", "unsigned", "1",
-           "Random input sets for the floating-point check">,
-    Option<"seed", "seed", "uint64_t", "0", "Seed of the random inputs">,
+           "Random input sets per input scale for the floating-point checks "
+           "(0 to 1000; 0 skips them when the field test decides)">,
+    Option<"scales", "scales", "unsigned", "6",
+           "The most input scales (1, 4, 16, ...) the floating-point checks "
+           "climb (1 to 16)">,
+    Option<"memoryLimit", "memory-limit", "uint64_t", "0",
+           "MiB the verification of one pair may hold (0: the machine's "
+           "physical memory)">,
+    Option<"seed", "seed", "uint64_t", "0",
+           "Seed of the random inputs and primes">,
     Option<"progress", "progress", "bool", "false",
            "Print a line on stderr as each test finishes">,
   ];

@@ -1,9 +1,17 @@
-//===- VerifyEquivalence.cpp - checks candidate functions against originals
-//===//
+//===- VerifyEquivalence.cpp - checks candidate functions against originals ===//
+//
+// The pass around verifyEquivalence (docs/Verification.md): it pairs the
+// functions, validates its options, and reports each pair's verdict as
+// text (a remark, a warning, an error) and as a `mirage-verify` remark of
+// MLIR's remark engine whose metrics a tool can read.
+//
+//===----------------------------------------------------------------------===//
 
 #include "Superopt/Verification/EquivalenceVerifier.h"
 #include "Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Remarks.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace mirage {
 #define GEN_PASS_DEF_VERIFYEQUIVALENCE
@@ -17,6 +25,9 @@ using namespace mirage::superopt;
 /// The attribute by which a candidate names its original.
 static constexpr llvm::StringLiteral kEquivalentTo = "mirage.equivalent_to";
 
+/// The remark engine's category of every verification remark.
+static constexpr llvm::StringLiteral kRemarkCategory = "mirage-verify";
+
 namespace {
 struct VerifyEquivalencePass
     : public mirage::impl::VerifyEquivalenceBase<VerifyEquivalencePass> {
@@ -24,6 +35,8 @@ struct VerifyEquivalencePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(validateOptions()))
+      return signalPassFailure();
     SmallVector<std::pair<func::FuncOp, func::FuncOp>> pairs;
     if (failed(collectPairs(module, pairs)))
       return signalPassFailure();
@@ -32,19 +45,43 @@ struct VerifyEquivalencePass
     options.fieldBits = fieldBits;
     options.fieldTests = fieldTests;
     options.realTests = realTests;
+    options.maxScales = scales;
+    options.memoryLimitBytes = uint64_t(memoryLimit) << 20;
     options.seed = seed;
     if (progress)
       options.progress = &llvm::errs();
-    if (fieldBits < 31 || fieldBits > 62) {
-      module.emitError("field-bits must be in [31, 62], got ")
-          << static_cast<uint64_t>(fieldBits);
-      return signalPassFailure();
-    }
     bool ok = true;
     for (auto [orig, cand] : pairs)
       ok &= succeeded(verifyPair(orig, cand, options));
     if (!ok)
       signalPassFailure();
+  }
+
+  /// Each numeric option within its range, or a located error.
+  LogicalResult validateOptions() {
+    auto check = [&](bool inRange, StringRef name, StringRef range,
+                     uint64_t value) -> LogicalResult {
+      if (inRange)
+        return success();
+      return emitError(getOperation()->getLoc())
+             << "verify-equivalence: " << name << " must be " << range
+             << ", got " << value;
+    };
+    // Every bad option is reported, not only the first.
+    bool ok = true;
+    ok &= succeeded(check(fieldBits >= 31 && fieldBits <= 62, "field-bits",
+                          "in [31, 62]", fieldBits));
+    ok &= succeeded(check(fieldTests <= 1000, "field-tests",
+                          "in [0, 1000] (0: enough for a 2^-60 bound)",
+                          fieldTests));
+    ok &= succeeded(
+        check(realTests <= 1000, "real-tests", "in [0, 1000]", realTests));
+    ok &= succeeded(
+        check(scales >= 1 && scales <= 16, "scales", "in [1, 16]", scales));
+    ok &= succeeded(check(memoryLimit <= (uint64_t(1) << 40), "memory-limit",
+                          "in [0, 2^40] MiB (0: the machine's memory)",
+                          memoryLimit));
+    return success(ok);
   }
 
   LogicalResult
@@ -58,8 +95,9 @@ struct VerifyEquivalencePass
     };
     if (!original.empty() || !candidate.empty()) {
       if (original.empty() || candidate.empty())
-        return module.emitError(
-            "verify-equivalence needs both original= and candidate=");
+        return emitError(module.getLoc(),
+                         "verify-equivalence needs both original= and "
+                         "candidate=");
       func::FuncOp a = lookup(original, module.getLoc());
       func::FuncOp b = lookup(candidate, module.getLoc());
       if (!a || !b)
@@ -81,11 +119,91 @@ struct VerifyEquivalencePass
       pairs.push_back({orig, f});
     }
     if (pairs.empty())
-      return module.emitError("nothing to verify: mark a candidate function "
-                              "with {")
+      return emitError(module.getLoc(),
+                       "nothing to verify: mark a candidate function with {")
              << kEquivalentTo
              << " = @original} or pass original= and candidate=";
     return success();
+  }
+
+  /// The warnings a verdict comes with: a weaker guarantee, a redrawn pair.
+  void warn(func::FuncOp orig, func::FuncOp cand,
+            const VerificationReport &report) {
+    if (report.outsideFragment)
+      mlir::emitWarning(report.outsideFragment->getLoc())
+          << "'" << report.outsideFragment->getName()
+          << "' is outside the LAX fragment of the finite-field verifier ("
+          << report.outsideReason
+          << "); equivalence is checked by floating point only, a weaker "
+             "guarantee";
+    for (const std::string &redraw : report.fieldRedraws)
+      mlir::emitWarning(cand.getLoc())
+          << "finite-field test of @" << cand.getSymName() << " against @"
+          << orig.getSymName() << ": " << redraw;
+    if (!report.fieldAbandoned.empty())
+      mlir::emitWarning(cand.getLoc())
+          << "finite-field test of @" << cand.getSymName() << " against @"
+          << orig.getSymName() << " given up: " << report.fieldAbandoned
+          << "; equivalence is checked by floating point only, a weaker "
+             "guarantee";
+  }
+
+  /// The verdict as a `mirage-verify` remark with machine-readable metrics.
+  void remarkVerdict(func::FuncOp orig, func::FuncOp cand,
+                     const VerificationReport &report) {
+    auto opts = remark::RemarkOpts::name(report.equivalent ? "Equivalent"
+                                         : report.interrupted
+                                             ? "Interrupted"
+                                             : "NotEquivalent")
+                    .category(kRemarkCategory)
+                    .function(cand.getSymName());
+    remark::detail::InFlightRemark r =
+        report.equivalent ? remark::passed(cand.getLoc(), opts)
+                          : remark::failed(cand.getLoc(), opts);
+    if (!r)
+      return;
+    std::string scales;
+    llvm::raw_string_ostream os(scales);
+    // The scales are powers of 4 (at most 4^15): integers.
+    llvm::interleaveComma(report.scales, os, [&](double s) {
+      os << static_cast<int64_t>(s);
+    });
+    r << remark::metric("original", orig.getSymName().str())
+      << remark::metric("method", report.fieldApplied
+                                      ? "finite-field and floating point"
+                                      : "floating point only");
+    // The field test's numbers, when it ran (decided or was given up).
+    if (report.p)
+      r << remark::metric("fieldTests", report.fieldTests)
+        << remark::metric("p", report.p) << remark::metric("q", report.q)
+        << remark::metric("primeSeed", report.primeSeed)
+        << remark::metric("primeDraws", report.primeDraws)
+        << remark::metric("constants", report.constants)
+        << remark::metric("degree", report.degree)
+        << remark::metric("sites", report.applications)
+        << remark::metric("log2Bound", report.log2Bound);
+    r << remark::metric("realTests", report.realTests)
+      << remark::metric("scales", scales)
+      << remark::metric("fp64MaxRelError", report.fp64MaxRelError)
+      << remark::metric("nativeMaxError", report.nativeMaxError);
+    if (!report.fieldAbandoned.empty())
+      r << remark::metric("fieldGivenUp", report.fieldAbandoned);
+    if (report.outsideFragment)
+      r << remark::metric("outsideFragment", report.outsideReason);
+    if (report.mismatch) {
+      const Mismatch &m = *report.mismatch;
+      std::string position;
+      llvm::raw_string_ostream ps(position);
+      llvm::interleaveComma(m.position, ps);
+      r << remark::metric("mismatchMethod", m.method)
+        << remark::metric("mismatchOutput", m.output)
+        << remark::metric("mismatchPosition", position)
+        << remark::metric("mismatchScale", m.scale)
+        << remark::metric("originalValue", m.originalValue)
+        << remark::metric("candidateValue", m.candidateValue);
+    }
+    if (report.interrupted)
+      r << remark::reason("{0}", *report.interrupted);
   }
 
   LogicalResult verifyPair(func::FuncOp orig, func::FuncOp cand,
@@ -94,19 +212,18 @@ struct VerifyEquivalencePass
         verifyEquivalence(orig, cand, options);
     if (failed(report))
       return failure();
-    if (report->outsideFragment)
-      mlir::emitWarning(report->outsideFragment->getLoc())
-          << "'" << report->outsideFragment->getName()
-          << "' is outside the LAX fragment of the finite-field verifier ("
-          << report->outsideReason
-          << "); equivalence is checked by floating point only, a weaker "
-             "guarantee";
+    warn(orig, cand, *report);
+    remarkVerdict(orig, cand, *report);
     if (report->equivalent) {
       mlir::emitRemark(cand.getLoc(), "@")
           << cand.getSymName() << " is equivalent to @" << orig.getSymName()
           << ": " << report->summary();
       return success();
     }
+    if (report->interrupted)
+      return mlir::emitError(cand.getLoc(), "verification of @")
+             << cand.getSymName() << " against @" << orig.getSymName()
+             << " did not finish: " << *report->interrupted;
     const Mismatch &m = *report->mismatch;
     InFlightDiagnostic diag = mlir::emitError(cand.getLoc(), "@")
                               << cand.getSymName() << " is not equivalent to @"

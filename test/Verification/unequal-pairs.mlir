@@ -1,5 +1,7 @@
 // Planted wrong µGraphs are caught: the error names the first differing
-// output, its position and both values.
+// output, a position where it differs (in a floating-point check, the one
+// where the original's value is largest), both values and, for a
+// floating-point check, the input scale.
 // RUN: mirage-opt %s --split-input-file --verify-equivalence -verify-diagnostics -o /dev/null
 
 // Wrong omap: the blocks of a 2 x 2 grid write their tiles to transposed
@@ -79,7 +81,7 @@ func.func @row_max(%x: tensor<4x64xf32>) -> tensor<4x1xf32> {
   %s = graph.reduce_max %x, dim = 1 : tensor<4x64xf32> -> tensor<4x1xf32>
   return %s : tensor<4x1xf32>
 }
-// expected-error @+1 {{@row_max_of_half is not equivalent to @row_max: output #0 differs at [0, 0] in the fp64: @row_max gives}}
+// expected-error @+1 {{@row_max_of_half is not equivalent to @row_max: output #0 differs at [2, 0] in the fp64 check at input scale 1 (inputs in [-1, 1)): @row_max gives}}
 func.func @row_max_of_half(%x: tensor<4x64xf32>) -> tensor<4x1xf32>
     attributes {mirage.equivalent_to = @row_max} {
   %a, %b = graph.split %x, dim = 1, sizes = [32, 32] : tensor<4x64xf32> -> tensor<4x32xf32>, tensor<4x32xf32>
@@ -95,7 +97,7 @@ func.func @identity(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
   %y = graph.scalar_mul %x, 1.0 : tensor<4x8xf16>
   return %y : tensor<4x8xf16>
 }
-// expected-error @+1 {{@shifted is not equivalent to @identity: output #0 differs at}}
+// expected-error @+1 {{@shifted is not equivalent to @identity: output #0 differs at [1, 1] in the f16 check at input scale 1 (inputs in [-1, 1)): @identity gives 0.9814453125 (fp64; 0.9814453125 in its own f16), @shifted gives 1 in f16}}
 func.func @shifted(%x: tensor<4x8xf16>) -> tensor<4x8xf16>
     attributes {mirage.equivalent_to = @identity} {
   %k = graph.scalar_mul %x, 1.0 : tensor<4x8xf16>
@@ -103,4 +105,49 @@ func.func @shifted(%x: tensor<4x8xf16>) -> tensor<4x8xf16>
   %s = graph.add %k, %a : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
   %y = graph.sub %s, %a : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
   return %y : tensor<4x8xf16>
+}
+
+// -----
+
+// Outside the fragment the floating-point checks decide alone, at several
+// input scales with three input sets each: at [-1, 1) clamping to [-1, 1]
+// changes nothing, at [-4, 4) it does.
+func.func @row_max(%x: tensor<4x64xf32>) -> tensor<4x1xf32> {
+  // expected-warning @+1 {{'graph.reduce_max' is outside the LAX fragment}}
+  %s = graph.reduce_max %x, dim = 1 : tensor<4x64xf32> -> tensor<4x1xf32>
+  return %s : tensor<4x1xf32>
+}
+// expected-error @+1 {{@row_max_clamped is not equivalent to @row_max: output #0 differs at [1, 0] in the fp64 check at input scale 4 (inputs in [-4, 4)): @row_max gives 3.9899978637695312, @row_max_clamped gives 1}}
+func.func @row_max_clamped(%x: tensor<4x64xf32>) -> tensor<4x1xf32>
+    attributes {mirage.equivalent_to = @row_max} {
+  %c = graph.clamp %x, min = -1.0, max = 1.0 : tensor<4x64xf32>
+  %s = graph.reduce_max %c, dim = 1 : tensor<4x64xf32> -> tensor<4x1xf32>
+  return %s : tensor<4x1xf32>
+}
+
+// -----
+
+// A max over half of each row, beside a large element in the same output:
+// the absolute part of the tolerance is in units of the output's median
+// magnitude, so one large element does not hide the small ones' errors (in
+// units of the largest magnitude, 1e-9 x 1e12 hid them).
+func.func @row_max_beside_large(%x: tensor<4x64xf32>, %y: tensor<4x64xf32>) -> tensor<5x1xf32> {
+  // expected-warning @+1 {{'graph.reduce_max' is outside the LAX fragment}}
+  %m = graph.reduce_max %x, dim = 1 : tensor<4x64xf32> -> tensor<4x1xf32>
+  %r = graph.reduce_sum %y, dim = 1 : tensor<4x64xf32> -> tensor<4x1xf32>
+  %t = graph.reduce_sum %r, dim = 0 : tensor<4x1xf32> -> tensor<1x1xf32>
+  %b = graph.scalar_mul %t, 1.0e12 : tensor<1x1xf32>
+  %o = graph.concat(%m, %b) dim = 0 : (tensor<4x1xf32>, tensor<1x1xf32>) -> tensor<5x1xf32>
+  return %o : tensor<5x1xf32>
+}
+// expected-error @+1 {{@half_row_max_beside_large is not equivalent to @row_max_beside_large: output #0 differs at [2, 0] in the fp64 check at input scale 1 (inputs in [-1, 1)): @row_max_beside_large gives 0.9879134297370911, @half_row_max_beside_large gives 0.9634160399436951 (allowed error 1.98e-09 = 1e-09 relative + 1e-09 of the typical magnitude 0.988)}}
+func.func @half_row_max_beside_large(%x: tensor<4x64xf32>, %y: tensor<4x64xf32>) -> tensor<5x1xf32>
+    attributes {mirage.equivalent_to = @row_max_beside_large} {
+  %h:2 = graph.split %x, dim = 1, sizes = [32, 32] : tensor<4x64xf32> -> tensor<4x32xf32>, tensor<4x32xf32>
+  %m = graph.reduce_max %h#0, dim = 1 : tensor<4x32xf32> -> tensor<4x1xf32>
+  %r = graph.reduce_sum %y, dim = 1 : tensor<4x64xf32> -> tensor<4x1xf32>
+  %t = graph.reduce_sum %r, dim = 0 : tensor<4x1xf32> -> tensor<1x1xf32>
+  %b = graph.scalar_mul %t, 1.0e12 : tensor<1x1xf32>
+  %o = graph.concat(%m, %b) dim = 0 : (tensor<4x1xf32>, tensor<1x1xf32>) -> tensor<5x1xf32>
+  return %o : tensor<5x1xf32>
 }

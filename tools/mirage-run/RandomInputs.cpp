@@ -15,7 +15,12 @@ int mirage::significandPrecision(Type floatType) {
 }
 
 SmallVector<superopt::Tensor<double>>
-mirage::generateRandomInputs(ArrayRef<RandomTensorSpec> specs, uint64_t seed) {
+mirage::generateRandomInputs(ArrayRef<RandomTensorSpec> specs, uint64_t seed,
+                             double scale) {
+  int exponent;
+  (void)exponent;
+  assert(scale > 0 && std::frexp(scale, &exponent) == 0.5 &&
+         "the scale must be a power of two");
   std::mt19937_64 engine(seed);
   SmallVector<superopt::Tensor<double>> tensors;
   for (const RandomTensorSpec &spec : specs) {
@@ -28,7 +33,8 @@ mirage::generateRandomInputs(ArrayRef<RandomTensorSpec> specs, uint64_t seed) {
     for (double &x : tensor.data) {
       int64_t k = static_cast<int64_t>(engine() >> (63 - precision));
       x = std::ldexp(static_cast<double>(k - (int64_t(1) << precision)),
-                     -precision);
+                     -precision) *
+          scale;
     }
     tensors.push_back(std::move(tensor));
   }
@@ -36,12 +42,13 @@ mirage::generateRandomInputs(ArrayRef<RandomTensorSpec> specs, uint64_t seed) {
 }
 
 SmallVector<superopt::Tensor<double>>
-mirage::generateRandomInputs(TypeRange tensorTypes, uint64_t seed) {
+mirage::generateRandomInputs(TypeRange tensorTypes, uint64_t seed,
+                             double scale) {
   SmallVector<RandomTensorSpec> specs;
   for (Type type : tensorTypes) {
     auto tensorType = cast<RankedTensorType>(type);
     specs.push_back({tensorType.getShape(),
                      significandPrecision(tensorType.getElementType())});
   }
-  return generateRandomInputs(specs, seed);
+  return generateRandomInputs(specs, seed, scale);
 }

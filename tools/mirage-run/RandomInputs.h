@@ -4,7 +4,8 @@
 // "Random inputs"): one std::mt19937_64 stream seeded by the caller, tensors
 // in order, elements in row-major order, one 64-bit draw per element, each
 // value on the grid {-1, -1 + 2^-p, ..., 1 - 2^-p} of the tensor's element
-// type with its p-bit significand. Both tools share this code so that a GPU
+// type with its p-bit significand, times a power-of-two scale (1 unless the
+// caller asks for larger inputs), which keeps it exact. Both tools share this code so that a GPU
 // run and an interpreter run with the same seed see the same inputs.
 //
 //===----------------------------------------------------------------------===//
@@ -32,14 +33,16 @@ struct RandomTensorSpec {
 int significandPrecision(mlir::Type floatType);
 
 /// Draws the tensors of `specs`, in order, from one stream seeded with
-/// `seed`.
+/// `seed`, each value times `scale` (a power of two).
 llvm::SmallVector<superopt::Tensor<double>>
-generateRandomInputs(llvm::ArrayRef<RandomTensorSpec> specs, uint64_t seed);
+generateRandomInputs(llvm::ArrayRef<RandomTensorSpec> specs, uint64_t seed,
+                     double scale = 1.0);
 
 /// The same for a function's argument types, each a statically shaped tensor
 /// of a float type.
 llvm::SmallVector<superopt::Tensor<double>>
-generateRandomInputs(mlir::TypeRange tensorTypes, uint64_t seed);
+generateRandomInputs(mlir::TypeRange tensorTypes, uint64_t seed,
+                     double scale = 1.0);
 
 } // namespace mirage
 

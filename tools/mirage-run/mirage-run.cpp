@@ -54,6 +54,17 @@ static cl::opt<RealMode>
 static cl::opt<uint64_t> seed("seed",
                               cl::desc("Seed of the random inputs (default 0)"),
                               cl::init(0), cl::cat(runCategory));
+static cl::opt<double>
+    inputScale("scale",
+               cl::desc("Magnitude of the random inputs: uniform in "
+                        "[-S, S), S a power of two (default 1), like the "
+                        "verifier's input scales"),
+               cl::value_desc("S"), cl::init(1.0), cl::cat(runCategory));
+static cl::opt<uint64_t> memoryLimitMiB(
+    "memory-limit",
+    cl::desc("MiB the run may hold at its peak, as estimated before it "
+             "starts (default 0: the machine's physical memory)"),
+    cl::value_desc("MiB"), cl::init(0), cl::cat(runCategory));
 static cl::list<std::string>
     inputFiles("input",
                cl::desc("A .npy file per function argument, in order, "
@@ -131,6 +142,8 @@ static FailureOr<func::FuncOp> selectFunction(ModuleOp module) {
 
 /// Every argument must be a statically shaped float tensor: its shape is the
 /// shape of the input and its element type says which values to generate.
+/// Every size of the function must fit the interpreter's limits, checked
+/// here before any input is read or drawn.
 static LogicalResult checkArguments(func::FuncOp func) {
   if (func.isExternal())
     return emitError(func.getLoc(), "@")
@@ -143,6 +156,50 @@ static LogicalResult checkArguments(func::FuncOp func) {
              << arg.getArgNumber() << " of @" << func.getSymName() << " is "
              << arg.getType()
              << "; mirage-run takes statically shaped float tensors only";
+    double largest = APFloat::getLargest(
+                         cast<FloatType>(type.getElementType())
+                             .getFloatSemantics())
+                         .convertToDouble();
+    if (inputFiles.empty() && inputScale > largest)
+      return emitError(arg.getLoc(), "--scale=")
+             << formatDouble(inputScale) << " exceeds the largest "
+             << type.getElementType() << " value " << formatDouble(largest)
+             << " of argument #" << arg.getArgNumber() << " of @"
+             << func.getSymName();
+  }
+  if (failed(superopt::checkInterpretable(func)))
+    return failure();
+  uint64_t limit = memoryLimitMiB ? memoryLimitMiB << 20
+                                  : superopt::physicalMemoryBytes();
+  uint64_t peak =
+      superopt::estimatePeakBytes(func, superopt::kRealElementBytes);
+  if (peak > limit)
+    return emitError(func.getLoc(), "running @")
+           << func.getSymName() << " needs about " << (peak >> 20)
+           << " MiB at its peak, more than the memory limit of "
+           << (limit >> 20) << " MiB";
+  return success();
+}
+
+/// The numeric flags in range, or an error naming the flag.
+static LogicalResult checkFlags() {
+  int exponent;
+  if (!std::isfinite(inputScale) || inputScale <= 0 ||
+      std::frexp(inputScale, &exponent) != 0.5) {
+    error() << "--scale must be a positive power of two (so that the "
+               "scaled inputs stay exact), got "
+            << formatDouble(inputScale) << "\n";
+    return failure();
+  }
+  if (memoryLimitMiB > (uint64_t(1) << 40)) {
+    error() << "--memory-limit must be at most 2^40 MiB, got "
+            << memoryLimitMiB << "\n";
+    return failure();
+  }
+  if (inputScale.getNumOccurrences() && !inputFiles.empty()) {
+    error() << "--scale applies to random inputs only; it cannot be used "
+               "with --input\n";
+    return failure();
   }
   return success();
 }
@@ -224,6 +281,8 @@ static void printTensor(raw_ostream &os, StringRef name,
 }
 
 static LogicalResult run(MLIRContext &context) {
+  if (failed(checkFlags()))
+    return failure();
   std::string errorMessage;
   std::unique_ptr<MemoryBuffer> file =
       openInputFile(inputFilename, &errorMessage);
@@ -246,7 +305,7 @@ static LogicalResult run(MLIRContext &context) {
 
   SmallVector<RealTensor> inputs;
   if (inputFiles.empty()) {
-    inputs = generateRandomInputs(func->getArgumentTypes(), seed);
+    inputs = generateRandomInputs(func->getArgumentTypes(), seed, inputScale);
   } else {
     FailureOr<SmallVector<RealTensor>> read = readInputs(*func);
     if (failed(read))
@@ -262,8 +321,10 @@ static LogicalResult run(MLIRContext &context) {
   if (saveInputs && failed(writeTensors(inputs, "in")))
     return failure();
 
+  superopt::InterpreterLimits limits;
+  limits.memoryBytes = memoryLimitMiB << 20;
   FailureOr<SmallVector<RealTensor>> outputs =
-      superopt::interpretReal(*func, inputs, arith);
+      superopt::interpretReal(*func, inputs, arith, limits);
   if (failed(outputs))
     return failure();
   if (failed(writeTensors(*outputs, "out")))

@@ -186,9 +186,11 @@ TEST_F(CostModelTest, FusedRmsNormMatmulBeatsOneKernelPerOp) {
       if (!op.hasTrait<mlir::OpTrait::IsTerminator>())
         graphBytes += cost(&op, t).dramBytes;
     EXPECT_DOUBLE_EQ(graphBytes - k.dramBytes, 2 * x);
-    // Loop tiles X 16x256, W 256x64, X^2, sum(X^2), XW; accumulators XW and
-    // sum(X^2) (post-loop tiles are smaller than the loop's and reuse it).
-    int64_t body = (16 * 256 + 256 * 64 + 16 * 256 + 16 + 16 * 64) * 2;
+    // Loop tiles X 16x256, W 256x64, X^2, X^2 / 4096, its row sums, XW;
+    // accumulators XW and mean(X^2) (post-loop tiles are smaller than the
+    // loop's and reuse it).
+    int64_t body =
+        (16 * 256 + 256 * 64 + 16 * 256 + 16 * 256 + 16 + 16 * 64) * 2;
     int64_t accums = (16 * 64 + 16) * 2;
     EXPECT_EQ(k.smemFootprint, body + accums);
   }

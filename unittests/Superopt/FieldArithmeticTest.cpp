@@ -16,6 +16,7 @@
 #include "Superopt/Semantics/FieldArithmetic.h"
 #include "gtest/gtest.h"
 #include <cmath>
+#include <limits>
 #include <random>
 #include <set>
 
@@ -357,39 +358,98 @@ TEST_P(FieldArithmeticTest, AlgebraicUnaries) {
 
 TEST_P(FieldArithmeticTest, EmbedDyadicConstants) {
   for (uint64_t m : {p(), q()}) {
-    auto times = [&](double c, uint64_t k) {
-      return mulMod(FieldArithmetic::embed(c, m), k % m, m);
+    auto embed = [](double c, uint64_t m) {
+      std::optional<uint64_t> image = FieldArithmetic::embed(c, m);
+      EXPECT_TRUE(image.has_value()) << c;
+      return image.value_or(0);
     };
-    EXPECT_EQ(FieldArithmetic::embed(0.0, m), 0u);
-    EXPECT_EQ(FieldArithmetic::embed(1.0, m), 1u);
-    EXPECT_EQ(FieldArithmetic::embed(7.0, m), 7u);
+    auto times = [&](double c, uint64_t k) {
+      return mulMod(embed(c, m), k % m, m);
+    };
+    EXPECT_EQ(embed(0.0, m), 0u);
+    EXPECT_EQ(embed(1.0, m), 1u);
+    EXPECT_EQ(embed(7.0, m), 7u);
     EXPECT_EQ(times(0.5, 2), 1u);
     EXPECT_EQ(times(-0.5, 2), m - 1);
-    EXPECT_EQ(FieldArithmetic::embed(-3.0, m), m - 3);
+    EXPECT_EQ(embed(-3.0, m), m - 3);
     EXPECT_EQ(times(0.25, 4), 1u);
     EXPECT_EQ(times(std::ldexp(1.0, -12), 4096), 1u);
-    EXPECT_EQ(FieldArithmetic::embed(std::ldexp(1.0, -12), m),
+    EXPECT_EQ(embed(std::ldexp(1.0, -12), m),
               powMod(invRef(2, m), 12, m));
     EXPECT_EQ(times(3.5, 2), 7u);
     EXPECT_EQ(times(-0.375, 8), m - 3);
     // embed(x) embed(1/x) = 1 where both are exact.
     for (double x : {0.25, 8.0, -0.125, 1024.0, std::ldexp(1.0, -40)})
-      EXPECT_EQ(mulMod(FieldArithmetic::embed(x, m),
-                       FieldArithmetic::embed(1 / x, m), m),
+      EXPECT_EQ(mulMod(embed(x, m),
+                       embed(1 / x, m), m),
                 1u)
           << x;
     // The double nearest 1/3 is (2^54 - 1) / (3 * 2^54): three of it is
     // 1 - 2^-54, not 1.
-    uint64_t third = FieldArithmetic::embed(1.0 / 3.0, m);
+    uint64_t third = embed(1.0 / 3.0, m);
     uint64_t twoTo54 = powMod(2, 54, m);
     EXPECT_EQ(mulMod(third, 3, m),
               mulMod(addRef(twoTo54, m - 1, m), invRef(twoTo54, m), m));
     EXPECT_NE(mulMod(third, 3, m), 1u);
     // Large integers reduce modulo m.
-    EXPECT_EQ(FieldArithmetic::embed(1e18, m), 1000000000000000000ull % m);
-    EXPECT_EQ(FieldArithmetic::embed(std::ldexp(1.0, 80), m),
+    EXPECT_EQ(embed(1e18, m), 1000000000000000000ull % m);
+    EXPECT_EQ(embed(std::ldexp(1.0, 80), m),
               powMod(2, 80, m));
   }
+}
+
+TEST_P(FieldArithmeticTest, NonFiniteConstantsHaveNoImage) {
+  // The root of a crash: frexp(inf) gave no integer significand, and its
+  // conversion negated INT64_MIN. Infinities and NaNs have no field image.
+  for (uint64_t m : {p(), q()})
+    for (double c : {HUGE_VAL, -HUGE_VAL, std::nan("")})
+      EXPECT_FALSE(FieldArithmetic::embed(c, m).has_value()) << c;
+
+  // In a run they get keyed random non-zero images, different from each
+  // other and from the finite constants, and are recorded.
+  FieldArithmetic arith(*field, 7);
+  llvm::SmallVector<uint64_t> images;
+  const double inf = std::numeric_limits<double>::infinity();
+  for (double c : {inf, -inf, std::nan(""), 0.0, 1.0, -1.0, 0.5}) {
+    FieldTensor t = arith.constant(c);
+    images.push_back(t.p.data[0]);
+  }
+  for (unsigned i = 0; i < 3; ++i) {
+    EXPECT_NE(images[i], 0u) << i;
+    for (unsigned j = 0; j < images.size(); ++j) {
+      if (i != j) {
+        EXPECT_NE(images[i], images[j]) << i << " vs " << j;
+      }
+    }
+  }
+  EXPECT_EQ(arith.constants().size(), 7u);
+  unsigned nonFinite = 0;
+  for (const auto &[bits, use] : arith.constants()) {
+    nonFinite += !std::isfinite(use.value);
+    EXPECT_TRUE(use.inP);
+    EXPECT_TRUE(use.inQ); // constant() computes both parts by default
+  }
+  EXPECT_EQ(nonFinite, 3u);
+
+  // x * inf and x * -inf differ in the field: the test cannot call them
+  // equal (the verifier gives it up for such programs anyway).
+  FieldTensor x{Tensor<uint64_t>(Shape{3}, std::vector<uint64_t>{1, 2, 3}), {}};
+  FieldTensor pos = arith.unary(UnaryKind::scale, {inf}, x);
+  FieldTensor neg = arith.unary(UnaryKind::scale, {-inf}, x);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_NE(pos.p.data[i], neg.p.data[i]) << i;
+}
+
+TEST_P(FieldArithmeticTest, ConstantsAreRecordedPerField) {
+  // A scale on a value without an exponent part enters Z_p only.
+  FieldArithmetic arith(*field, 3);
+  FieldTensor x{Tensor<uint64_t>(Shape{2}, std::vector<uint64_t>{4, 5}), {}};
+  (void)arith.unary(UnaryKind::scale, {0.25}, x);
+  ASSERT_EQ(arith.constants().size(), 1u);
+  const auto &use = arith.constants().begin()->second;
+  EXPECT_EQ(use.value, 0.25);
+  EXPECT_TRUE(use.inP);
+  EXPECT_FALSE(use.inQ);
 }
 
 TEST_P(FieldArithmeticTest, UninterpretedFunctions) {

@@ -2,7 +2,9 @@
 
 #include "Superopt/Semantics/FiniteField.h"
 #include "gtest/gtest.h"
+#include <cmath>
 #include <random>
+#include <set>
 
 using namespace mirage::superopt;
 
@@ -84,5 +86,67 @@ TEST_P(FieldPairTest, StructureAndArithmetic) {
 
 INSTANTIATE_TEST_SUITE_P(QBits, FieldPairTest,
                          ::testing::Values(7u, 31u, 48u, 61u, 62u));
+
+} // namespace
+
+namespace {
+
+class RandomFieldPairTest : public ::testing::TestWithParam<unsigned> {};
+
+TEST_P(RandomFieldPairTest, DrawsASafePrimePairOfTheFullBitRange) {
+  unsigned bits = GetParam();
+  std::set<uint64_t> seen;
+  uint64_t below = 0, above = 0, middle = uint64_t(3) << (bits - 2);
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    auto pair = FieldPair::random(bits, seed);
+    ASSERT_TRUE(bool(pair)) << llvm::toString(pair.takeError());
+    uint64_t p = pair->p(), q = pair->q();
+    // q has exactly `bits` bits; p = 2q + 1; both prime; w of order q.
+    EXPECT_EQ(64 - __builtin_clzll(q), (int)bits) << seed;
+    EXPECT_EQ(p, 2 * q + 1);
+    EXPECT_TRUE(isPrime(p));
+    EXPECT_TRUE(isPrime(q));
+    EXPECT_NE(pair->w(), 1u);
+    EXPECT_EQ(powMod(pair->w(), q, p), 1u);
+    if (bits <= 31) {
+      EXPECT_LT(p, uint64_t(1) << 32) << "the field's fast path";
+    }
+    // The same seed gives the same pair.
+    auto again = FieldPair::random(bits, seed);
+    ASSERT_TRUE(bool(again));
+    EXPECT_EQ(again->q(), q);
+    seen.insert(q);
+    (q < middle ? below : above)++;
+  }
+  // Different seeds give different pairs, from both halves of the range
+  // (not only the largest primes, as FieldPair::create picks).
+  EXPECT_GE(seen.size(), 38u);
+  EXPECT_GE(below, 8u);
+  EXPECT_GE(above, 8u);
+}
+
+INSTANTIATE_TEST_SUITE_P(QBits, RandomFieldPairTest,
+                         ::testing::Values(31u, 40u, 61u, 62u));
+
+TEST(FiniteFieldTest, RandomPairRejectsBadWidths) {
+  for (unsigned bits : {0u, 2u, 63u, 64u}) {
+    auto pair = FieldPair::random(bits, 1);
+    ASSERT_FALSE(bool(pair)) << bits;
+    llvm::consumeError(pair.takeError());
+  }
+}
+
+TEST(FiniteFieldTest, RandomPairCount) {
+  // The Hardy-Littlewood estimate, against a count of the 12-bit q for
+  // which q and 2q + 1 are prime (the estimate is within a factor of 2 at
+  // this small size, and its relative error shrinks as q grows).
+  unsigned exact = 0;
+  for (uint64_t q = 1 << 11; q < (1 << 12); ++q)
+    exact += isPrime(q) && isPrime(2 * q + 1);
+  double estimate = std::exp2(FieldPair::log2RandomPairCount(12));
+  EXPECT_GT(estimate, exact / 2.0);
+  EXPECT_LT(estimate, exact * 2.0);
+  EXPECT_NEAR(FieldPair::log2RandomPairCount(31), 21.5, 0.1);
+}
 
 } // namespace

@@ -620,9 +620,11 @@ func.func @sum(%a: tensor<5xf16>) -> tensor<1xf16> {
   EXPECT_EQ(s[0].data, (std::vector<double>{1 + std::ldexp(1.0, -9)}));
 }
 
-TEST_F(InterpreterTest, NativeThreadFusedRoundsEachScalarOp) {
-  // (a + b) - a in f16 registers: the sum rounds to a, so the difference is
-  // 0; in fp64 it is b.
+TEST_F(InterpreterTest, NativeThreadFusedComputesInF32Registers) {
+  // (a + b) - a: the GPU code computes a chain in f32 registers whatever
+  // its body's types (--thread-to-arith), and so does the native run. With
+  // a = 1, b = 2^-12 f16 registers would lose b (f16 keeps 10 fraction
+  // bits); f32 keeps it. With a = 16, b = 2^-20 f32 loses it too.
   ASSERT_TRUE(parse(R"mlir(
 func.func @f(%X: tensor<2x4xf16>, %Y: tensor<2x4xf16>) -> tensor<2x4xf16> {
   %Z = kernel.graph_def (%X, %Y) grid = [2] forloop = 1
@@ -643,14 +645,62 @@ func.func @f(%X: tensor<2x4xf16>, %Y: tensor<2x4xf16>) -> tensor<2x4xf16> {
   return %Z : tensor<2x4xf16>
 }
 )mlir"));
-  double tiny = std::ldexp(1.0, -12);
-  RealTensor one(Shape{2, 4}, 1.0), small(Shape{2, 4}, tiny);
-  auto native = run("f", {one, small}, RealMode::Native);
-  auto exact = run("f", {one, small}, RealMode::FP64);
+  double kept = std::ldexp(1.0, -12), lost = std::ldexp(1.0, -20);
+  auto wide = run("f", {RealTensor(Shape{2, 4}, 1.0), RealTensor(Shape{2, 4}, kept)},
+                  RealMode::Native);
+  ASSERT_EQ(wide.size(), 1u);
+  EXPECT_EQ(wide[0].data, std::vector<double>(8, kept));
+  auto native = run("f", {RealTensor(Shape{2, 4}, 16.0), RealTensor(Shape{2, 4}, lost)},
+                    RealMode::Native);
+  auto exact = run("f", {RealTensor(Shape{2, 4}, 16.0), RealTensor(Shape{2, 4}, lost)},
+                   RealMode::FP64);
   ASSERT_EQ(native.size(), 1u);
   ASSERT_EQ(exact.size(), 1u);
   EXPECT_EQ(native[0].data, std::vector<double>(8, 0.0));
-  EXPECT_EQ(exact[0].data, std::vector<double>(8, tiny));
+  EXPECT_EQ(exact[0].data, std::vector<double>(8, lost));
+}
+
+TEST_F(InterpreterTest, NativeAccumulatorsHoldF32) {
+  // The GPU code keeps sum accumulators in f32 whatever their type says;
+  // so does the native run: 40000 + 40000 overflows f16, not f32, and the
+  // final 10000 fits f16 again. A matmul feeding only a sum accumulator
+  // keeps its f32 registers too: its 40000 + 40000 partial is not an f16
+  // tile.
+  ASSERT_TRUE(parse(R"mlir(
+func.func @acc(%X: tensor<1x4xf16>) -> tensor<1x1xf16> {
+  %Z = kernel.graph_def (%X) grid = [1] forloop = 4
+      : (tensor<1x4xf16>) -> tensor<1x1xf16> {
+  ^bb0(%x: tensor<1x4xf16>):
+    %t = block.input %x imap = <x: replicate> fmap = <i: 1> : tensor<1x4xf16> -> !block.tile<1x1xf16>
+    %a = block.accum sum %t : !block.tile<1x1xf16> -> !block.tile<1x1xf16>
+    %o = block.output %a omap = <x: replicate> : !block.tile<1x1xf16> -> tensor<1x1xf16>
+    block.yield %o : tensor<1x1xf16>
+  }
+  return %Z : tensor<1x1xf16>
+}
+func.func @mm(%X: tensor<1x4xf16>, %W: tensor<4x1xf16>) -> tensor<1x1xf16> {
+  %Z = kernel.graph_def (%X, %W) grid = [1] forloop = 2
+      : (tensor<1x4xf16>, tensor<4x1xf16>) -> tensor<1x1xf16> {
+  ^bb0(%x: tensor<1x4xf16>, %w: tensor<4x1xf16>):
+    %xt = block.input %x imap = <x: replicate> fmap = <i: 1> : tensor<1x4xf16> -> !block.tile<1x2xf16>
+    %wt = block.input %w imap = <x: replicate> fmap = <i: 0> : tensor<4x1xf16> -> !block.tile<2x1xf16>
+    %m = block.matmul %xt, %wt : (!block.tile<1x2xf16>, !block.tile<2x1xf16>) -> !block.tile<1x1xf16>
+    %a = block.accum sum %m : !block.tile<1x1xf16> -> !block.tile<1x1xf16>
+    %o = block.output %a omap = <x: replicate> : !block.tile<1x1xf16> -> tensor<1x1xf16>
+    block.yield %o : tensor<1x1xf16>
+  }
+  return %Z : tensor<1x1xf16>
+}
+)mlir"));
+  RealTensor x(Shape{1, 4}, std::vector<double>{40000, 40000, -40000, -30000});
+  auto acc = run("acc", {x}, RealMode::Native);
+  ASSERT_EQ(acc.size(), 1u);
+  EXPECT_EQ(acc[0].data, std::vector<double>{10000});
+  RealTensor w(Shape{4, 1}, 1.0);
+  RealTensor xm(Shape{1, 4}, std::vector<double>{40000, 40000, -40000, -30000});
+  auto mm = run("mm", {xm, w}, RealMode::Native);
+  ASSERT_EQ(mm.size(), 1u);
+  EXPECT_EQ(mm[0].data, std::vector<double>{10000});
 }
 
 //===----------------------------------------------------------------------===//
@@ -724,6 +774,158 @@ TEST_F(DiagnosticsTest, MaxHasNoFieldSemantics) {
   auto real = interpretReal(fn("rmax"), {RealTensor(Shape{3, 5}, 2.0)}, RealMode::FP64);
   ASSERT_TRUE(mlir::succeeded(real));
   EXPECT_EQ((*real)[0].data, (std::vector<double>{2, 2, 2}));
+}
+
+//===----------------------------------------------------------------------===//
+// Limits: sizes checked before allocating, the memory estimate, stopping
+//===----------------------------------------------------------------------===//
+
+constexpr llvm::StringLiteral kLimits = R"mlir(
+func.func @huge(%a: tensor<4294967296x4294967296xf32>, %b: tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32> {
+  %c = graph.matmul %a, %b : (tensor<4294967296x4294967296xf32>, tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32>
+  return %c : tensor<4294967296x4294967296xf32>
+}
+func.func @wide(%a: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %r = graph.repeat %a, repeats = [65536, 16384] : tensor<2x4xf32> -> tensor<131072x65536xf32>
+  %s = graph.reduce_sum %r, dim = 0 : tensor<131072x65536xf32> -> tensor<1x65536xf32>
+  %t = graph.reshape %s : tensor<1x65536xf32> -> tensor<16384x4xf32>
+  %u:2 = graph.split %t, dim = 0, sizes = [2, 16382] : tensor<16384x4xf32> -> tensor<2x4xf32>, tensor<16382x4xf32>
+  return %u#0 : tensor<2x4xf32>
+}
+func.func @chain(%a: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %b = graph.exp %a : tensor<256x256xf32>
+  %c = graph.exp %b : tensor<256x256xf32>
+  %d = graph.add %b, %c : (tensor<256x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32>
+  %e = graph.exp %d : tensor<256x256xf32>
+  return %e : tensor<256x256xf32>
+}
+)mlir";
+
+class LimitsTest : public mirage::testing::MicroGraphTest {
+protected:
+  std::string diagnostics;
+  std::unique_ptr<mlir::ScopedDiagnosticHandler> handler;
+  void SetUp() override {
+    handler = std::make_unique<mlir::ScopedDiagnosticHandler>(
+        &ctx, [&](mlir::Diagnostic &d) {
+          llvm::raw_string_ostream os(diagnostics);
+          os << d.getLocation() << ": " << d.str() << "\n";
+          return mlir::success();
+        });
+  }
+};
+
+TEST_F(LimitsTest, ElementCountsThatWrapAreRejectedBeforeAllocating) {
+  // 2^32 x 2^32 elements wrap to 0 in 64-bit arithmetic: mirage-run read
+  // empty buffers and crashed. Now a located error, before any allocation.
+  ASSERT_TRUE(parse(kLimits));
+  EXPECT_TRUE(mlir::failed(checkInterpretable(fn("huge"))));
+  EXPECT_NE(diagnostics.find("argument #0 of 'huge' [4294967296, 4294967296] "
+                             "has too many elements to count in 64 bits"),
+            std::string::npos)
+      << diagnostics;
+  diagnostics.clear();
+  auto result = interpretReal(fn("huge"), {}, RealMode::FP64);
+  EXPECT_TRUE(mlir::failed(result));
+  EXPECT_NE(diagnostics.find("too many elements"), std::string::npos)
+      << diagnostics;
+}
+
+TEST_F(LimitsTest, ValuesOverTheElementLimitAreLocated) {
+  // 2^33 elements inside the function: the op that makes them is named.
+  ASSERT_TRUE(parse(kLimits));
+  EXPECT_TRUE(mlir::failed(checkInterpretable(fn("wide"))));
+  EXPECT_NE(diagnostics.find("result #0 of 'graph.repeat' [131072, 65536] has "
+                             "8589934592 elements, more than the limit of "
+                             "2147483647"),
+            std::string::npos)
+      << diagnostics;
+  EXPECT_NE(diagnostics.find("\"-\":7:8"), std::string::npos)
+      << "located at the repeat: " << diagnostics;
+}
+
+TEST_F(LimitsTest, PeakEstimateFollowsLiveness) {
+  ASSERT_TRUE(parse(kLimits));
+  mlir::func::FuncOp chain = fn("chain");
+  ASSERT_TRUE(mlir::succeeded(checkInterpretable(chain)));
+  const uint64_t n = 256 * 256;
+  uint64_t peak = estimatePeakBytes(chain, kRealElementBytes);
+  // At the add, a (twice: input and a rounded copy), b, c and d are live,
+  // and d's temporaries are two more copies: 7 tensors. No step holds more.
+  EXPECT_EQ(peak, 7 * n * kRealElementBytes);
+  EXPECT_EQ(estimatePeakBytes(chain, kFieldElementBytes),
+            7 * n * kFieldElementBytes);
+}
+
+TEST_F(LimitsTest, MemoryLimitBindsBeforeTheRun) {
+  ASSERT_TRUE(parse(kLimits));
+  RealTensor a(Shape{256, 256}, 0.5);
+  InterpreterLimits limits;
+  limits.memoryBytes = 1 << 20; // the chain needs about 3.5 MiB
+  RunInterruption why;
+  auto result = interpretReal(fn("chain"), {a}, RealMode::FP64, limits, &why);
+  EXPECT_TRUE(mlir::failed(result));
+  EXPECT_EQ(why.kind, RunInterruption::Kind::OverMemory);
+  EXPECT_NE(why.reason.find("more than the memory limit of 1.0 MiB"),
+            std::string::npos)
+      << why.reason;
+  EXPECT_TRUE(diagnostics.empty()) << "reported, not diagnosed: "
+                                   << diagnostics;
+  // Without a place to report it, the same is an error at the function.
+  result = interpretReal(fn("chain"), {a}, RealMode::FP64, limits);
+  EXPECT_TRUE(mlir::failed(result));
+  EXPECT_NE(diagnostics.find("running 'chain' needs about 3.5 MiB"),
+            std::string::npos)
+      << diagnostics;
+  // With room it runs.
+  limits.memoryBytes = 8 << 20;
+  EXPECT_TRUE(mlir::succeeded(
+      interpretReal(fn("chain"), {a}, RealMode::FP64, limits, &why)));
+}
+
+TEST_F(LimitsTest, StopRequestStopsBetweenOps) {
+  ASSERT_TRUE(parse(kLimits));
+  RealTensor a(Shape{256, 256}, 0.5);
+  InterpreterLimits limits;
+  unsigned asked = 0;
+  limits.shouldStop = [&] { return ++asked == 3; };
+  RunInterruption why;
+  auto result = interpretReal(fn("chain"), {a}, RealMode::Native, limits, &why);
+  EXPECT_TRUE(mlir::failed(result));
+  EXPECT_EQ(why.kind, RunInterruption::Kind::Stopped);
+  EXPECT_EQ(asked, 3u) << "asked once per op until it said stop";
+  EXPECT_TRUE(diagnostics.empty()) << diagnostics;
+}
+
+TEST_F(LimitsTest, StopRequestStopsBetweenBlocks) {
+  // A graph-defined kernel asks before each block of its grid.
+  ASSERT_TRUE(parse(R"mlir(
+func.func @tiles(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %Y = kernel.graph_def (%x) grid = [2, 2] forloop = 1
+      : (tensor<8x8xf32>) -> tensor<8x8xf32> {
+  ^bb0(%a: tensor<8x8xf32>):
+    %t = block.input %a imap = <x: 0, y: 1> fmap = <i: replicate> : tensor<8x8xf32> -> !block.tile<4x4xf32>
+    %c = block.accum sum %t : !block.tile<4x4xf32> -> !block.tile<4x4xf32>
+    %o = block.output %c omap = <x: 0, y: 1> : !block.tile<4x4xf32> -> tensor<8x8xf32>
+    block.yield %o : tensor<8x8xf32>
+  }
+  return %Y : tensor<8x8xf32>
+}
+)mlir"));
+  InterpreterLimits limits;
+  unsigned asked = 0;
+  // Once before the kernel, then before blocks 0, 1 and 2: stop at block 2.
+  limits.shouldStop = [&] { return ++asked == 4; };
+  RunInterruption why;
+  auto field = FieldPair::create(31);
+  ASSERT_TRUE(bool(field));
+  FieldArithmetic arith(*field, 1);
+  FieldTensor x{Tensor<uint64_t>(Shape{8, 8}, 3), {}};
+  auto result = interpretField(fn("tiles"), {x}, arith, limits, &why);
+  EXPECT_TRUE(mlir::failed(result));
+  EXPECT_EQ(why.kind, RunInterruption::Kind::Stopped);
+  EXPECT_EQ(asked, 4u);
+  EXPECT_TRUE(diagnostics.empty()) << diagnostics;
 }
 
 } // namespace

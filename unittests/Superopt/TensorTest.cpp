@@ -54,6 +54,18 @@ TEST(TensorTest, RowMajorStrides) {
   EXPECT_EQ(numElements({3, 0}), 0);
 }
 
+TEST(TensorDeathTest, SizesThatOverflowStopRatherThanWrap) {
+  // 2^32 x 2^32 wrapped to 0 elements, and a tensor of that shape was
+  // empty: every later read went out of bounds. Callers check sizes first
+  // (the interpreter, with a located error); the tensor itself refuses.
+  int64_t big = int64_t(1) << 32;
+  EXPECT_DEATH((void)numElements({big, big}), "more elements than 64 bits");
+  EXPECT_DEATH((void)numElements({2, -1}), "negative dimension");
+  EXPECT_DEATH((void)productOfExtents(big, big), "overflows 64 bits");
+  EXPECT_EQ(numElements({big, 2}), 2 * big);
+  EXPECT_EQ(productOfExtents(big, 2), 2 * big);
+}
+
 TEST(TensorTest, TransposeEveryRank3Permutation) {
   Shape xs{2, 3, 4};
   Tensor<double> x = iota(xs);

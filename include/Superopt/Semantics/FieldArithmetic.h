@@ -4,8 +4,16 @@
 // pair: its value in Z_p and, when it flows into an exp, its value in Z_q
 // (q | p - 1). Multilinear ops and division are computed in both fields;
 // exp(x) = w^(x mod q) mod p for w of order q, which is exact because
-// w^(a + b) = w^a w^b. Constants (1/n of a mean, a scale) are dyadic
-// rationals and so have exact images in both fields.
+// w^(a + b) = w^a w^b. Finite constants (1/n of a mean, a scale) are dyadic
+// rationals and so have exact images in both fields. Infinities and NaNs
+// have none: each gets a keyed random non-zero image (different for +inf,
+// -inf and each NaN, and unrelated to the finite ones), and the run records
+// it, so that the verifier does not trust a field test of such a program.
+//
+// Every constant a run embeds is recorded with the fields it entered
+// (constants()): a constant that vanishes (a non-zero multiple of p or q)
+// or two that collide (equal images of unequal values) make the test blind
+// to part of a program, and the verifier draws another prime pair.
 //
 // Unary functions without an algebraic image (sqrt, silu, gelu, relu, clamp,
 // a non-integer pow) are uninterpreted: a keyed hash of the argument's Z_p
@@ -19,11 +27,14 @@
 
 #include "Dialect/Graph/GraphDialect.h"
 #include "Superopt/Semantics/FiniteField.h"
+#include "Superopt/Semantics/RunControl.h"
 #include "Superopt/Semantics/Tensor.h"
 #include "mlir/IR/Types.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseSet.h"
 #include <array>
+#include <map>
+#include <optional>
 
 namespace mlir {
 class Operation;
@@ -40,7 +51,7 @@ struct FieldTensor {
   }
 };
 
-class FieldArithmetic {
+class FieldArithmetic : public RunControl {
 public:
   using Value = FieldTensor;
   using Element = uint64_t;
@@ -76,13 +87,23 @@ public:
   /// exp(x) / sum(exp(x)) along `dim`: the max subtraction of the real
   /// softmax cancels exactly.
   Value softmax(const Value &x, int64_t dim);
-  Value constant(double c) const;
+  Value constant(double c);
   Element zero() const { return 0; }
   Element lowest() const { return 0; }
 
-  /// c as an element of Z_m: c must be finite; it is a dyadic rational
-  /// n / 2^e, mapped to n * (2^e)^-1.
-  static uint64_t embed(double c, uint64_t m);
+  /// c as an element of Z_m: a finite c is a dyadic rational n / 2^e,
+  /// mapped to n * (2^e)^-1. An infinity or a NaN has no image (nullopt).
+  static std::optional<uint64_t> embed(double c, uint64_t m);
+
+  /// What a run embedded: each constant (by its bit pattern) and whether it
+  /// entered Z_p, Z_q or both.
+  struct ConstantUse {
+    double value = 0;
+    bool inP = false, inQ = false;
+  };
+  const std::map<uint64_t, ConstantUse> &constants() const {
+    return constantUses;
+  }
 
   template <typename F> static Value apply(const Value &v, F &&f) {
     Value r;
@@ -123,6 +144,8 @@ public:
   static llvm::ArrayRef<int64_t> shapeOf(const Value &v) { return v.p.shape; }
 
 private:
+  /// The image of constant c in Z_m (part 0: Z_p, 1: Z_q), recorded.
+  uint64_t constantImage(double c, uint64_t m, unsigned part);
   uint64_t exp(uint64_t xq) const;
   uint64_t oracle(UnaryKind kind, llvm::ArrayRef<double> params, uint64_t x,
                   uint64_t modulus, unsigned part) const;
@@ -132,6 +155,7 @@ private:
   const llvm::DenseSet<mlir::Value> *needQ = nullptr;
   bool wantQ = true;
   bool zeroDivisor = false;
+  std::map<uint64_t, ConstantUse> constantUses;
   /// w^(j << 8i) for the four bytes of a 32-bit exponent (more for larger q).
   std::vector<std::array<uint64_t, 256>> expTable;
 };

@@ -4,8 +4,11 @@
 // fields: values live in Z_p, exponents in Z_q with q | p - 1, and
 // exp(x) = w^x mod p for a w of multiplicative order q, so that
 // exp(a + b) = exp(a) * exp(b) holds exactly. A false positive on one random
-// test has probability about 8 d k^4 / q (DESIGN.md), so q should be large:
-// this class supports q of 31 to 62 bits (Mirage itself uses q = 83).
+// test has probability about 8 d k^4 / q (docs/Verification.md), so q should
+// be large: this class supports q of up to 62 bits (Mirage itself uses
+// q = 83). The verifier draws a fresh pair at random for every verification
+// (random()), so that no constant of a program can be chosen to vanish in a
+// field known in advance.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +34,19 @@ public:
   /// order-q subgroup of Z_p^* derived from the smallest g >= 2. qBits must
   /// be in [2, 62]; the result is deterministic.
   static llvm::Expected<FieldPair> create(unsigned qBits);
+
+  /// A pair drawn at random: q uniform among the primes of exactly qBits
+  /// bits (in [2^(qBits-1), 2^qBits)) for which p = 2 q + 1 is prime too,
+  /// drawn by rejection from `seed`'s SplitMix64 stream (the same seed gives
+  /// the same pair everywhere). qBits must be in [3, 62]: p < 2^63, and for
+  /// qBits <= 31, p < 2^32 (the field's fast path).
+  static llvm::Expected<FieldPair> random(unsigned qBits, uint64_t seed);
+
+  /// About how many pairs random() chooses from, as log2: the Hardy-
+  /// Littlewood estimate of the number of such q (2^21.5 for 31 bits, 2^49.6
+  /// for 61). A fixed non-zero integer below 2^n is divisible by at most
+  /// n / (qBits - 1) of them.
+  static double log2RandomPairCount(unsigned qBits);
 
   /// A pair from given primes (e.g. Mirage's p = 167, q = 83); fails unless
   /// both are prime and q divides p - 1.

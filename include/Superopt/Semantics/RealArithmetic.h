@@ -13,6 +13,7 @@
 #define MIRAGE_SUPEROPT_REALARITHMETIC_H
 
 #include "Dialect/Graph/GraphDialect.h"
+#include "Superopt/Semantics/RunControl.h"
 #include "Superopt/Semantics/Tensor.h"
 #include "mlir/IR/Types.h"
 #include <limits>
@@ -31,7 +32,7 @@ enum class RealMode { FP64, Native };
 /// ties to even, with subnormals and overflow to infinity.
 double roundToType(double x, mlir::Type floatType);
 
-class RealArithmetic {
+class RealArithmetic : public RunControl {
 public:
   using Value = RealTensor;
   using Element = double;

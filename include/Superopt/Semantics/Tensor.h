@@ -10,8 +10,10 @@
 #ifndef MIRAGE_SUPEROPT_TENSOR_H
 #define MIRAGE_SUPEROPT_TENSOR_H
 
+#include "Dialect/Graph/ShapeRules.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/ErrorHandling.h"
 #include <cassert>
 #include <cstdint>
 #include <vector>
@@ -20,14 +22,30 @@ namespace mirage::superopt {
 
 using TensorShape = llvm::SmallVector<int64_t, 4>;
 
+/// The element count of `shape`. Callers check sizes that come from a
+/// program or a file against their limits first (the interpreter against
+/// its memory limit, with a located diagnostic); a shape that still reaches
+/// here with a negative dimension or a count that overflows 64 bits is a
+/// bug, and stops the program rather than wrapping to a wrong size.
 inline int64_t numElements(llvm::ArrayRef<int64_t> shape) {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return n;
+  std::optional<int64_t> n = checkedElementCount(shape);
+  if (!n)
+    llvm::report_fatal_error("tensor shape with a negative dimension or more "
+                             "elements than 64 bits count");
+  return *n;
 }
 
 /// Row-major strides of `shape`.
+/// a * b for the extent of a shape computed from other extents (a repeat,
+/// an unfolded window), with the same guard as numElements.
+inline int64_t productOfExtents(int64_t a, int64_t b) {
+  std::optional<int64_t> n = checkedProduct(a, b);
+  if (!n)
+    llvm::report_fatal_error("tensor extent overflows 64 bits");
+  return *n;
+}
+
+/// (Within a shape whose element count is checked, no stride overflows.)
 inline TensorShape rowMajorStrides(llvm::ArrayRef<int64_t> shape) {
   TensorShape strides(shape.size(), 1);
   for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
@@ -172,7 +190,7 @@ template <typename T>
 Tensor<T> repeat(const Tensor<T> &x, llvm::ArrayRef<int64_t> repeats) {
   TensorShape shape;
   for (size_t d = 0; d < repeats.size(); ++d)
-    shape.push_back(x.shape[d] * repeats[d]);
+    shape.push_back(productOfExtents(x.shape[d], repeats[d]));
   Tensor<T> r(shape);
   TensorShape offsets(shape.size(), 0);
   int64_t copies = numElements(repeats);
@@ -198,7 +216,8 @@ im2col(const Tensor<T> &x, llvm::ArrayRef<int64_t> kernel,
        llvm::ArrayRef<int64_t> dilations, int64_t oh, int64_t ow, T pad) {
   int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], w = x.shape[3];
   int64_t kh = kernel[0], kw = kernel[1];
-  Tensor<T> r({n, c, kh * kw, oh * ow}, pad);
+  Tensor<T> r({n, c, productOfExtents(kh, kw), productOfExtents(oh, ow)},
+              pad);
   T *out = r.data.data();
   for (int64_t nc = 0; nc < n * c; ++nc) {
     const T *in = x.data.data() + nc * h * w;

@@ -19,6 +19,14 @@
 // The verifier (BlockGraphVerifier.cpp) guarantees the four parts come in
 // this order, so the op list is split by position.
 //
+// Precision follows the GPU code (docs/GpuLowering.md): sum and max
+// accumulators hold f32 whatever their type says, so in the native
+// arithmetic they round to f32 after every iteration, and post-loop ops and
+// savers read that f32 value; a matmul feeding only a sum accumulator
+// accumulates in f32 registers across the loop, so its product is not
+// rounded to its tile type either; every other tile is stored in its own
+// type.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Dialect/Block/BlockOps.h"
@@ -80,7 +88,16 @@ static LogicalResult evalTileOp(Operation *op, Arith &arith,
   };
   return TypeSwitch<Operation *, LogicalResult>(op)
       .template Case<block::MatmulOp>([&](auto mm) {
-        return result(arith.matmul(in(mm.getLhs()), in(mm.getRhs())));
+        V product = arith.matmul(in(mm.getLhs()), in(mm.getRhs()));
+        // A matmul whose only user is a sum accumulator keeps its f32
+        // accumulators in registers across the for-loop on the GPU: its
+        // tile never holds the product in its own type.
+        if (mm->hasOneUse())
+          if (auto accum = dyn_cast<block::AccumOp>(*mm->user_begin());
+              accum && accum.getKind() == block::AccumKind::sum)
+            return bindResultAs(arith, env, mm.getResult(), std::move(product),
+                                Float32Type::get(op->getContext()));
+        return result(std::move(product));
       })
       .template Case<block::UnaryOp>([&](auto u) {
         return result(arith.unary(u.getKind(),
@@ -112,6 +129,15 @@ static LogicalResult evalTileOp(Operation *op, Arith &arith,
       .template Default([&](Operation *) {
         return op->emitOpError("has no semantics in the interpreter");
       });
+}
+
+/// The type an accumulator is stored in: f32 for sum and max, as the GPU
+/// code keeps them (the sum of many f16 tiles is not rounded to f16 at
+/// every step); a concat accumulator only moves values, in its own type.
+static Type accumulatorStorage(block::AccumOp accum) {
+  if (accum.getKind() == block::AccumKind::concat)
+    return cast<ShapedType>(accum.getType()).getElementType();
+  return Float32Type::get(accum.getContext());
 }
 
 /// Folds this iteration's tile into an accumulator. `state` is empty before
@@ -151,7 +177,7 @@ static LogicalResult accumulate(block::AccumOp accum, Arith &arith,
     break;
   }
   }
-  arith.round(tile, cast<ShapedType>(accum.getType()).getElementType());
+  arith.round(tile, accumulatorStorage(accum));
   state = std::move(tile);
   return success();
 }
@@ -181,6 +207,9 @@ LogicalResult mirage::superopt::evalBlockGraph(kernel::GraphDefOp op,
   int64_t numBlocks = numElements(grid);
   SmallVector<int64_t> blockIdx(grid.size());
   for (int64_t linear = 0; linear < numBlocks; ++linear) {
+    // A large grid can take long: the caller may stop between blocks.
+    if (arith.shouldStop())
+      return failure();
     for (int64_t g = grid.size() - 1, rest = linear; g >= 0; --g) {
       blockIdx[g] = rest % grid[g];
       rest /= grid[g];
@@ -238,7 +267,8 @@ LogicalResult mirage::superopt::evalBlockGraph(kernel::GraphDefOp op,
       } else {
         value = std::move(*accState[inner]);
       }
-      if (failed(bindResult(arith, tiles, accum.getResult(), std::move(value))))
+      if (failed(bindResultAs(arith, tiles, accum.getResult(),
+                              std::move(value), accumulatorStorage(accum))))
         return failure();
     }
     for (Operation *inner : parts.postLoop) {

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Superopt/Semantics/FieldArithmetic.h"
+#include "Superopt/Semantics/SplitMix64.h"
 #include "Dialect/Graph/ShapeRules.h"
 #include "mlir/IR/Operation.h"
 #include <algorithm>
@@ -64,11 +65,12 @@ uint64_t FieldArithmetic::exp(uint64_t xq) const {
   return r;
 }
 
-uint64_t FieldArithmetic::embed(double c, uint64_t m) {
-  assert(std::isfinite(c) && "only finite constants embed");
+std::optional<uint64_t> FieldArithmetic::embed(double c, uint64_t m) {
+  if (!std::isfinite(c))
+    return std::nullopt;
   int e;
   double frac = std::frexp(c, &e); // c = frac * 2^e, 0.5 <= |frac| < 1
-  // c = n * 2^(e - 53) with n an integer of at most 53 bits.
+  // c = n * 2^(e - 53) with |n| < 2^53: the conversion is exact.
   int64_t n = static_cast<int64_t>(std::ldexp(frac, 53));
   e -= 53;
   uint64_t r = static_cast<uint64_t>(n < 0 ? -n : n) % m;
@@ -77,15 +79,29 @@ uint64_t FieldArithmetic::embed(double c, uint64_t m) {
   return n < 0 && r ? m - r : r;
 }
 
+uint64_t FieldArithmetic::constantImage(double c, uint64_t m, unsigned part) {
+  uint64_t bits;
+  std::memcpy(&bits, &c, sizeof bits);
+  ConstantUse &use = constantUses[bits];
+  use.value = c;
+  (part == 0 ? use.inP : use.inQ) = true;
+  if (std::optional<uint64_t> r = embed(c, m))
+    return *r;
+  // No image: a keyed random non-zero residue per bit pattern, so that
+  // +inf, -inf and NaN differ from each other and (but for chance) from
+  // every finite constant.
+  uint64_t h = SplitMix64::mix(oracleKey ^ 0x636f6e7374ULL ^ part);
+  h = SplitMix64::mix(h ^ bits);
+  return 1 + static_cast<uint64_t>(
+                 (static_cast<unsigned __int128>(h) * (m - 1)) >> 64);
+}
+
 /// A keyed hash of (kind, params, x, part) to [0, m): splitmix64 rounds, then
 /// a multiply-shift onto the range.
 uint64_t FieldArithmetic::oracle(UnaryKind kind, llvm::ArrayRef<double> params,
                                  uint64_t x, uint64_t m, unsigned part) const {
   auto mix = [](uint64_t z) {
-    z += 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return SplitMix64::mix(z + 0x9e3779b97f4a7c15ULL);
   };
   uint64_t h = mix(oracleKey ^ (static_cast<uint64_t>(kind) << 8 | part));
   for (double v : params) {
@@ -97,11 +113,11 @@ uint64_t FieldArithmetic::oracle(UnaryKind kind, llvm::ArrayRef<double> params,
   return static_cast<uint64_t>((static_cast<unsigned __int128>(h) * m) >> 64);
 }
 
-FieldTensor FieldArithmetic::constant(double c) const {
+FieldTensor FieldArithmetic::constant(double c) {
   FieldTensor r;
-  r.p = Tensor<uint64_t>({}, {embed(c, field.p())});
+  r.p = Tensor<uint64_t>({}, {constantImage(c, field.p(), 0)});
   if (wantQ)
-    r.q = Tensor<uint64_t>({}, {embed(c, field.q())});
+    r.q = Tensor<uint64_t>({}, {constantImage(c, field.q(), 1)});
   return r;
 }
 
@@ -254,7 +270,8 @@ FieldTensor FieldArithmetic::unary(UnaryKind kind,
     map([](uint64_t v, uint64_t m) { return mulm(v, v, m); });
     return r;
   case UnaryKind::scale: {
-    uint64_t sp = embed(params[0], p), sq = embed(params[0], q);
+    uint64_t sp = constantImage(params[0], p, 0);
+    uint64_t sq = withQ ? constantImage(params[0], q, 1) : 0;
     map([&](uint64_t v, uint64_t m) { return mulm(v, m == p ? sp : sq, m); });
     return r;
   }

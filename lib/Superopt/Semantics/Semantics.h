@@ -69,12 +69,14 @@ template <typename Arith>
 mlir::LogicalResult evalThreadFused(thread::FusedOp op, Arith &arith,
                                     ValueEnv<Arith> &env);
 
-/// Records `value` as the value of `v`, rounded to v's element type by the
+/// Records `value` as the value of `v`, rounded to `storage` (v's element
+/// type, unless the GPU code stores v wider: accumulators) by the
 /// arithmetic. Fails, with a diagnostic at v's op, if the computed shape is
 /// not v's static shape: a bug in the interpreter, never silently ignored.
 template <typename Arith>
-mlir::LogicalResult bindResult(Arith &arith, ValueEnv<Arith> &env,
-                               mlir::Value v, typename Arith::Value value) {
+mlir::LogicalResult bindResultAs(Arith &arith, ValueEnv<Arith> &env,
+                                 mlir::Value v, typename Arith::Value value,
+                                 mlir::Type storage) {
   mlir::Type type = v.getType();
   llvm::ArrayRef<int64_t> expected;
   if (auto shaped = llvm::dyn_cast<mlir::ShapedType>(type))
@@ -86,9 +88,17 @@ mlir::LogicalResult bindResult(Arith &arith, ValueEnv<Arith> &env,
            << "interpreter computed a value of shape [" << Arith::shapeOf(value)
            << "] for type " << type;
   }
-  arith.round(value, mlir::getElementTypeOrSelf(type));
+  arith.round(value, storage);
   env.set(v, std::move(value));
   return mlir::success();
+}
+
+/// bindResult with v's own element type.
+template <typename Arith>
+mlir::LogicalResult bindResult(Arith &arith, ValueEnv<Arith> &env,
+                               mlir::Value v, typename Arith::Value value) {
+  return bindResultAs(arith, env, v, std::move(value),
+                      mlir::getElementTypeOrSelf(v.getType()));
 }
 
 } // namespace mirage::superopt

@@ -1,15 +1,17 @@
 //===- ThreadSemantics.cpp - what a thread.fused chain computes -----------===//
 //
 // The thread level. A thread.fused op computes its scalar body once per
-// element of the common (broadcast) shape of its input tiles; every thread
-// holds its elements in registers of the body's element types. Evaluating
+// element of the common (broadcast) shape of its input tiles. Evaluating
 // the body's ops on whole tiles, each operand broadcast to the result
-// shape, computes exactly that, and rounds at each scalar op as registers
-// of that type would.
+// shape, computes exactly that. As in the GPU code (--thread-to-arith,
+// docs/GpuLowering.md), the chain runs in f32 registers whatever the body's
+// element types say: the native arithmetic rounds each scalar op to f32,
+// and each yielded value to its result tile's type.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Dialect/Thread/ThreadOps.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "Semantics.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -27,10 +29,11 @@ LogicalResult mirage::superopt::evalThreadFused(thread::FusedOp op,
   ArrayRef<int64_t> shape =
       cast<ShapedType>(op.getResult(0).getType()).getShape();
 
-  // Body values, each a whole tile of the result shape.
+  // Body values, each a whole tile of the result shape, in f32 registers.
   ValueEnv<Arith> lanes;
+  Type registers = Float32Type::get(op.getContext());
   auto set = [&](Value v, V value) {
-    arith.round(value, v.getType());
+    arith.round(value, registers);
     lanes.set(v, std::move(value));
   };
   for (auto [arg, input] : llvm::zip(body.getArguments(), op.getInputs()))

@@ -1,86 +1,190 @@
 //===- EquivalenceVerifier.cpp - are two µGraph functions equal? ----------===//
+//
+// The order of the methods, the caller's limits and the one-line summary.
+// The methods themselves: FieldTests.cpp and FloatChecks.cpp.
+//
+//===----------------------------------------------------------------------===//
 
 #include "Superopt/Verification/EquivalenceVerifier.h"
-#include "Superopt/Verification/FieldFragment.h"
-#include "Superopt/Semantics/Interpreter.h"
+#include "VerificationRun.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <charconv>
 #include <cmath>
 
 using namespace mlir;
 using namespace mirage;
 using namespace mirage::superopt;
 
-DtypeTolerance mirage::superopt::toleranceFor(Type elementType) {
-  if (elementType.isF16())
-    return {1e-2, 1e-2};
-  if (elementType.isBF16())
-    return {6e-2, 6e-2};
-  if (elementType.isF32())
-    return {1e-5, 1e-5};
-  return {1e-12, 1e-12};
+std::string mirage::superopt::formatExact(double x) {
+  if (std::isnan(x))
+    return "nan"; // whatever its sign bit
+  char buffer[32];
+  std::to_chars_result r = std::to_chars(buffer, buffer + sizeof(buffer), x);
+  return std::string(buffer, r.ptr);
 }
 
-static SmallVector<int64_t> unflatten(int64_t index, ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> position(shape.size());
-  for (int64_t d = shape.size() - 1; d >= 0; --d) {
-    position[d] = index % shape[d];
-    index /= shape[d];
-  }
-  return position;
+std::string mirage::superopt::formatShort(double x) {
+  return llvm::formatv("{0}", llvm::format("%.3g", x)).str();
 }
 
-static std::string formatDouble(double x) { return llvm::formatv("{0:g}", x); }
+uint64_t mirage::superopt::bytesOf(ArrayRef<FieldTensor> tensors) {
+  uint64_t n = 0;
+  for (const FieldTensor &t : tensors)
+    n += (t.p.data.size() + t.q.data.size()) * sizeof(uint64_t);
+  return n;
+}
+
+//===----------------------------------------------------------------------===//
+// VerificationRun
+//===----------------------------------------------------------------------===//
+
+VerificationRun::VerificationRun(func::FuncOp original, func::FuncOp candidate,
+                                 const VerifierOptions &options,
+                                 VerificationReport &report)
+    : original(original), candidate(candidate), options(options),
+      report(report),
+      memoryLimit(options.memoryLimitBytes ? options.memoryLimitBytes
+                                           : physicalMemoryBytes()) {}
+
+bool VerificationRun::stopRequested() {
+  if (report.interrupted)
+    return true;
+  if (!options.shouldStop || !options.shouldStop())
+    return false;
+  report.interrupted = "stopped by the caller's request";
+  return true;
+}
+
+void VerificationRun::interrupted(const RunInterruption &why) {
+  if (why.kind == RunInterruption::Kind::Stopped)
+    report.interrupted = "stopped by the caller's request";
+  else
+    report.interrupted = "over the memory limit: " + why.reason;
+}
+
+bool VerificationRun::admit(uint64_t bytes, StringRef what) {
+  if (bytes <= memoryLimit)
+    return true;
+  report.interrupted = llvm::formatv(
+      "over the memory limit: {0} need about {1}, more than the memory limit "
+      "of {2}",
+      what, formatByteCount(bytes), formatByteCount(memoryLimit));
+  return false;
+}
+
+std::optional<InterpreterLimits>
+VerificationRun::limitsFor(uint64_t heldBytes) {
+  if (!admit(heldBytes, "the inputs and outputs the verification holds"))
+    return std::nullopt;
+  InterpreterLimits limits;
+  limits.memoryBytes = memoryLimit - heldBytes;
+  limits.shouldStop = options.shouldStop;
+  return limits;
+}
+
+FailureOr<SmallVector<RealTensor>>
+VerificationRun::runReal(func::FuncOp f, ArrayRef<RealTensor> inputs,
+                         RealMode mode, uint64_t heldBytes) {
+  std::optional<InterpreterLimits> limits = limitsFor(heldBytes);
+  if (!limits)
+    return failure();
+  RunInterruption why;
+  auto result = interpretReal(f, inputs, mode, *limits, &why);
+  if (why)
+    interrupted(why);
+  return result;
+}
+
+FailureOr<SmallVector<FieldTensor>>
+VerificationRun::runField(func::FuncOp f, ArrayRef<FieldTensor> inputs,
+                          FieldArithmetic &arith, uint64_t heldBytes) {
+  std::optional<InterpreterLimits> limits = limitsFor(heldBytes);
+  if (!limits)
+    return failure();
+  RunInterruption why;
+  auto result = interpretField(f, inputs, arith, *limits, &why);
+  if (why)
+    interrupted(why);
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// The summary
+//===----------------------------------------------------------------------===//
+
+static std::string formatScale(double s) { return formatExact(s); }
 
 std::string VerificationReport::summary() const {
   std::string s;
   llvm::raw_string_ostream os(s);
-  if (fieldApplied)
-    os << llvm::formatv("finite-field test: {0} test{1} over p = {2}, q = {3} "
-                        "(degree {4}, {5} exp/uninterpreted sites), "
-                        "false-positive bound 2^{6:f1}",
-                        fieldTests, fieldTests == 1 ? "" : "s", p, q, degree,
+  if (interrupted)
+    os << "interrupted (" << *interrupted << "); ";
+  if (mismatch) {
+    os << "differs: output #" << mismatch->output << " at [";
+    llvm::interleaveComma(mismatch->position, os);
+    os << "] in the " << mismatch->method << ": " << mismatch->originalValue
+       << " vs " << mismatch->candidateValue << " (" << mismatch->detail
+       << "); ";
+  }
+  if (fieldApplied) {
+    os << llvm::formatv("finite-field test: {0} test{1} over p = {2}, q = {3} ",
+                        fieldTests, fieldTests == 1 ? "" : "s", p, q);
+    if (primesGiven)
+      os << "(primes given by the caller";
+    else
+      os << llvm::formatv("(random primes, q drawn with seed {0:x16} from "
+                          "about 2^{1:f1} {2}-bit choices",
+                          primeSeed, log2PairCount, 64 - __builtin_clzll(q));
+    if (primeDraws > 1)
+      os << llvm::formatv(", the {0} before it discarded", primeDraws - 1);
+    os << llvm::formatv("; {0} constant{1}, none vanishing or colliding; "
+                        "degree {2}, {3} exp/uninterpreted sites), "
+                        "false-positive bound 2^{4:f1}",
+                        constants, constants == 1 ? "" : "s", degree,
                         applications, log2Bound);
-  else
+  } else if (outsideFragment) {
     os << "finite-field test not applicable (" << outsideReason
        << "): floating-point checks only, a weaker guarantee with no "
           "probability bound";
-  if (realTests == 0)
+  } else if (!fieldAbandoned.empty()) {
+    os << "finite-field test given up (" << fieldAbandoned
+       << "): floating-point checks only, a weaker guarantee with no "
+          "probability bound";
+  } else {
+    os << "finite-field test not run";
+  }
+  if (realTests == 0) {
+    os << "; floating-point checks skipped (real-tests = 0): the numerics "
+          "of the program's dtypes are not checked";
     return s;
-  os << llvm::formatv("; fp64 check: {0} input set{1}, max relative error "
-                      "{2:e1}; native dtype: max error {3:f2} of tolerance",
-                      realTests, realTests == 1 ? "" : "s", fp64MaxRelError,
-                      nativeMaxError);
+  }
+  if (scales.empty())
+    return s;
+  os << llvm::formatv("; floating point: {0} input set{1} at input scale{2} ",
+                      realTests, realTests == 1 ? "" : "s",
+                      scales.size() == 1 ? "" : "s");
+  for (auto [i, scale] : llvm::enumerate(scales)) {
+    if (i)
+      os << ", ";
+    os << formatScale(scale);
+    if (judgedFraction[i] < 1)
+      os << llvm::formatv(" ({0:f0}% judged)", 100 * judgedFraction[i]);
+  }
+  if (!narrowestType.empty())
+    os << " (" << narrowestType << " ladder)";
+  if (!ladderStop.empty())
+    os << ", " << ladderStop;
+  os << llvm::formatv("; fp64: max relative error {0:e1}; native dtypes: max "
+                      "error {1:f2} of allowance",
+                      fp64MaxRelError, nativeMaxError);
   return s;
 }
 
-namespace {
-/// Random inputs, reproducible from the verifier's seed: SplitMix64, whose
-/// output is fixed by its definition (unlike std's distributions) and which
-/// is fast enough for hundreds of millions of draws.
-class InputGenerator {
-public:
-  explicit InputGenerator(uint64_t seed) : state(seed) {}
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in [0, m).
-  uint64_t below(uint64_t m) {
-    return static_cast<uint64_t>((static_cast<unsigned __int128>(next()) * m) >>
-                                 64);
-  }
-  /// Uniform in [-1, 1).
-  double real() {
-    return static_cast<double>(next() >> 11) * 0x1.0p-53 * 2.0 - 1.0;
-  }
-
-private:
-  uint64_t state;
-};
-} // namespace
+//===----------------------------------------------------------------------===//
+// verifyEquivalence
+//===----------------------------------------------------------------------===//
 
 static LogicalResult checkSignatures(func::FuncOp original,
                                      func::FuncOp candidate) {
@@ -92,221 +196,6 @@ static LogicalResult checkSignatures(func::FuncOp original,
          << ": their types differ (" << b << " vs " << a << ")";
 }
 
-/// Runs the field tests; returns false if a test found a difference.
-static LogicalResult
-runFieldTests(func::FuncOp original, func::FuncOp candidate,
-              const FieldFragment &fragA, const FieldFragment &fragB,
-              const VerifierOptions &options, VerificationReport &report) {
-  auto field = FieldPair::create(options.fieldBits);
-  if (!field)
-    return candidate.emitError(llvm::toString(field.takeError()));
-  report.fieldApplied = true;
-  report.p = field->p();
-  report.q = field->q();
-  report.degree = std::max(fragA.degree, fragB.degree);
-  report.applications = fragA.applications + fragB.applications;
-  double k = std::max(1u, report.applications);
-  report.log2BoundPerTest = std::min(
-      0.0, 3.0 + std::log2(static_cast<double>(report.degree)) +
-               4.0 * std::log2(k) - std::log2(static_cast<double>(field->q())));
-  unsigned tests = options.fieldTests;
-  if (tests == 0)
-    tests = report.log2BoundPerTest < 0
-                ? static_cast<unsigned>(std::floor(options.targetLog2Bound /
-                                                   report.log2BoundPerTest)) +
-                      1
-                : 1;
-
-  Block &body = original.getBody().front();
-  Block &candBody = candidate.getBody().front();
-  InputGenerator gen(options.seed ^ 0x6669656c64ULL);
-  for (unsigned t = 0; t < tests; ++t) {
-    // A zero divisor makes a test inconclusive; draw new inputs.
-    for (unsigned attempt = 0;; ++attempt) {
-      SmallVector<FieldTensor> inputs;
-      for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-        auto shape = cast<ShapedType>(arg.getType()).getShape();
-        FieldTensor x;
-        x.p = Tensor<uint64_t>(shape);
-        for (uint64_t &v : x.p.data)
-          v = gen.below(field->p());
-        if (fragA.needExponent.contains(arg) ||
-            fragB.needExponent.contains(candBody.getArgument(i))) {
-          x.q = Tensor<uint64_t>(shape);
-          for (uint64_t &v : x.q.data)
-            v = gen.below(field->q());
-        }
-        inputs.push_back(std::move(x));
-      }
-      uint64_t key = gen.next();
-      FieldArithmetic arithA(*field, key), arithB(*field, key);
-      arithA.setExponentValues(&fragA.needExponent);
-      arithB.setExponentValues(&fragB.needExponent);
-      auto outA = interpretField(original, inputs, arithA);
-      if (failed(outA))
-        return failure();
-      auto outB = interpretField(candidate, inputs, arithB);
-      if (failed(outB))
-        return failure();
-      if (arithA.hitZeroDivisor() || arithB.hitZeroDivisor()) {
-        if (attempt < 8)
-          continue;
-        return candidate.emitError("finite-field test kept dividing by zero "
-                                   "after 8 fresh input sets");
-      }
-      for (unsigned o = 0; o < outA->size(); ++o) {
-        const auto &a = (*outA)[o].p, &b = (*outB)[o].p;
-        for (int64_t i = 0; i < a.size(); ++i) {
-          if (a.data[i] == b.data[i])
-            continue;
-          report.mismatch = Mismatch{
-              llvm::formatv("finite-field test {0} of {1}", t + 1, tests),
-              o,
-              unflatten(i, a.shape),
-              std::to_string(a.data[i]),
-              std::to_string(b.data[i]),
-              llvm::formatv("residues mod p = {0}", field->p())};
-          report.fieldTests = t + 1;
-          return success();
-        }
-      }
-      if (options.progress)
-        *options.progress << llvm::formatv(
-            "verify-equivalence: @{0} vs @{1}: finite-field test {2}/{3} "
-            "agrees\n",
-            candidate.getSymName(), original.getSymName(), t + 1, tests);
-      break;
-    }
-  }
-  report.fieldTests = tests;
-  report.log2Bound = tests * report.log2BoundPerTest;
-  return success();
-}
-
-/// Compares `got` with `want` elementwise: |got - want| <= rtol |want| +
-/// atol max|want|. Returns the worst error in units of the allowance and
-/// the first failing index, if any.
-static std::pair<double, std::optional<int64_t>>
-compare(const RealTensor &want, const RealTensor &got, DtypeTolerance tol) {
-  double scale = 0;
-  for (double v : want.data)
-    if (std::isfinite(v))
-      scale = std::max(scale, std::fabs(v));
-  double worst = 0;
-  for (int64_t i = 0; i < want.size(); ++i) {
-    double w = want.data[i], g = got.data[i];
-    if (std::isnan(w) || std::isnan(g) || std::isinf(w) || std::isinf(g)) {
-      bool same = (std::isnan(w) && std::isnan(g)) || w == g;
-      if (!same)
-        return {INFINITY, i};
-      continue;
-    }
-    double allowed = tol.rtol * std::fabs(w) + tol.atol * scale;
-    double err = std::fabs(g - w);
-    if (err == 0)
-      continue;
-    double units = allowed > 0 ? err / allowed : INFINITY;
-    worst = std::max(worst, units);
-    if (units > 1)
-      return {units, i};
-  }
-  return {worst, std::nullopt};
-}
-
-static LogicalResult runRealTests(func::FuncOp original, func::FuncOp candidate,
-                                  const VerifierOptions &options,
-                                  VerificationReport &report) {
-  Block &body = original.getBody().front();
-  InputGenerator gen(options.seed ^ 0x7265616cULL);
-  auto resultTypes = candidate.getFunctionType().getResults();
-  for (unsigned t = 0; t < options.realTests; ++t) {
-    SmallVector<RealTensor> inputs;
-    for (BlockArgument arg : body.getArguments()) {
-      auto type = cast<ShapedType>(arg.getType());
-      RealTensor x(type.getShape());
-      for (double &v : x.data)
-        v = gen.real();
-      // Representable in the argument's dtype, so that the fp64 and the
-      // native runs see the same inputs.
-      RealArithmetic(RealMode::Native).round(x, type.getElementType());
-      inputs.push_back(std::move(x));
-    }
-    FailureOr<SmallVector<RealTensor>> refA;
-    if (options.originalOutputs && options.originalOutputs->count(t)) {
-      refA = options.originalOutputs->at(t);
-    } else {
-      refA = interpretReal(original, inputs, RealMode::FP64);
-      if (failed(refA))
-        return failure();
-      if (options.originalOutputs)
-        (*options.originalOutputs)[t] = *refA;
-    }
-    auto native = interpretReal(candidate, inputs, RealMode::Native);
-    if (failed(native))
-      return failure();
-    // Output o of the candidate in its own dtypes against the fp64
-    // original; true (and the report's mismatch set) when it is off.
-    auto nativeMismatch = [&](unsigned o) {
-      const RealTensor &want = (*refA)[o];
-      Type elementType = cast<ShapedType>(resultTypes[o]).getElementType();
-      DtypeTolerance tol = toleranceFor(elementType);
-      auto [nerr, nbad] = compare(want, (*native)[o], tol);
-      report.nativeMaxError = std::max(report.nativeMaxError, nerr);
-      if (!nbad)
-        return false;
-      std::string dtype;
-      llvm::raw_string_ostream(dtype) << elementType;
-      report.mismatch = Mismatch{
-          dtype + " (candidate in its native dtype vs original in fp64)",
-          o,
-          unflatten(*nbad, want.shape),
-          formatDouble(want.data[*nbad]),
-          formatDouble((*native)[o].data[*nbad]),
-          llvm::formatv("tolerance {0:e0} relative + {1:e0} of the largest "
-                        "magnitude",
-                        tol.rtol, tol.atol)};
-      return true;
-    };
-    // Fail fast (the search's mode): a native-dtype mismatch rejects the
-    // candidate before its fp64 run.
-    if (options.realTestsFirst)
-      for (unsigned o = 0; o < refA->size(); ++o)
-        if (nativeMismatch(o)) {
-          report.realTests = t + 1;
-          return success();
-        }
-    auto refB = interpretReal(candidate, inputs, RealMode::FP64);
-    if (failed(refB))
-      return failure();
-    report.realTests = t + 1;
-    if (options.progress)
-      *options.progress << llvm::formatv(
-          "verify-equivalence: @{0} vs @{1}: fp64 and native run {2}/{3} "
-          "done\n",
-          candidate.getSymName(), original.getSymName(), t + 1,
-          options.realTests);
-    for (unsigned o = 0; o < refA->size(); ++o) {
-      const RealTensor &want = (*refA)[o];
-      DtypeTolerance fp64Tol{1e-9, 1e-9};
-      auto [err, bad] = compare(want, (*refB)[o], fp64Tol);
-      report.fp64MaxRelError =
-          std::max(report.fp64MaxRelError, err * fp64Tol.rtol);
-      if (bad) {
-        report.mismatch = Mismatch{"fp64",
-                                   o,
-                                   unflatten(*bad, want.shape),
-                                   formatDouble(want.data[*bad]),
-                                   formatDouble((*refB)[o].data[*bad]),
-                                   "tolerance 1e-9 relative"};
-        return success();
-      }
-      if (!options.realTestsFirst && nativeMismatch(o))
-        return success();
-    }
-  }
-  return success();
-}
-
 FailureOr<VerificationReport>
 mirage::superopt::verifyEquivalence(func::FuncOp original,
                                     func::FuncOp candidate,
@@ -316,30 +205,42 @@ mirage::superopt::verifyEquivalence(func::FuncOp original,
       failed(checkSignatures(original, candidate)))
     return failure();
   VerificationReport report;
+  VerificationRun run(original, candidate, options, report);
+  // A step fails on an error (diagnosed) or an interruption (reported).
+  auto finish = [&](LogicalResult step) -> FailureOr<VerificationReport> {
+    if (failed(step) && !report.interrupted)
+      return failure();
+    report.equivalent = !report.mismatch && !report.interrupted;
+    return report;
+  };
+
   FieldFragment fragA = analyzeFieldFragment(original);
   FieldFragment fragB = analyzeFieldFragment(candidate);
-  const FieldFragment &outside = fragA.isLax() ? fragB : fragA;
-  if (options.realTestsFirst) {
-    if (failed(runRealTests(original, candidate, options, report)))
-      return failure();
-    if (report.mismatch)
-      return report;
-  }
-  if (fragA.isLax() && fragB.isLax()) {
-    if (failed(
-            runFieldTests(original, candidate, fragA, fragB, options, report)))
-      return failure();
-    if (report.mismatch)
-      return report;
-  } else {
+  bool inFragment = fragA.isLax() && fragB.isLax();
+  if (!inFragment) {
+    const FieldFragment &outside = fragA.isLax() ? fragB : fragA;
     report.outsideFragment = outside.offender;
     report.outsideReason =
         (outside.offender->getName().getStringRef() + ": " + outside.reason)
             .str();
   }
-  if (!options.realTestsFirst &&
-      failed(runRealTests(original, candidate, options, report)))
-    return failure();
-  report.equivalent = !report.mismatch;
-  return report;
+
+  bool floatDone = false;
+  if (options.realTestsFirst) {
+    LogicalResult step = runFloatChecks(run, !inFragment);
+    if (failed(step) || report.mismatch)
+      return finish(step);
+    floatDone = true;
+  }
+  if (inFragment) {
+    LogicalResult step = runFieldTests(run, fragA, fragB);
+    if (failed(step) || report.mismatch)
+      return finish(step);
+  }
+  // The floating-point checks decide alone when the field test did not
+  // (with more input sets and the fp64 check at every scale): run them, or
+  // run them again if they ran first expecting the field test's help.
+  if (!floatDone || (inFragment && !report.fieldApplied))
+    return finish(runFloatChecks(run, !report.fieldApplied));
+  return finish(success());
 }

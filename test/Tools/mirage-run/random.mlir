@@ -23,6 +23,15 @@
 // RUN: cmp %t/a/out0.npy %t/d/out0.npy
 // RUN: cmp %t/a/out2.npy %t/d/out2.npy
 
+// --scale=S multiplies the same draws by S, a power of two (the verifier's
+// input scales, to reproduce what it reports).
+// RUN: mirage-run %s --seed=7 --scale=16 --output-dir=%t/s --save-inputs
+// RUN: mkdir -p %t/expected16
+// RUN: %python %S/Inputs/npy.py random %t/expected16 7 4,8:11 3:8 2,2:24 --scale 16
+// RUN: cmp %t/s/in0.npy %t/expected16/in0.npy
+// RUN: cmp %t/s/in2.npy %t/expected16/in2.npy
+// RUN: not cmp -s %t/s/in0.npy %t/a/in0.npy
+
 // The default seed is 0.
 // RUN: mirage-run %s --output-dir=%t/e
 // RUN: mirage-run %s --seed=0 --output-dir=%t/f

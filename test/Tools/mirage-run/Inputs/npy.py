@@ -9,10 +9,10 @@
   npy.py dump PATH
       Prints the version, the header fields and every value (repr), after
       checking the layout NumPy expects of the header.
-  npy.py random DIR SEED SHAPE:PRECISION ...
+  npy.py random DIR SEED SHAPE:PRECISION ... [--scale S]
       Writes DIR/in0.npy, ... with the inputs mirage-run generates for seed
-      SEED, from this file's own MT19937-64, as a cross-check of the
-      documented generator.
+      SEED (and --scale S), from this file's own MT19937-64, as a
+      cross-check of the documented generator.
 """
 
 import ast
@@ -132,6 +132,11 @@ class MT19937_64:
 
 
 def random(argv):
+    scale = 1.0
+    if "--scale" in argv:
+        at = argv.index("--scale")
+        scale = float(argv[at + 1])
+        argv = argv[:at] + argv[at + 2:]
     directory, seed, specs = argv[0], int(argv[1]), argv[2:]
     engine = MT19937_64(seed)
     for n, spec in enumerate(specs):
@@ -144,7 +149,7 @@ def random(argv):
         values = []
         for _ in range(count):
             k = engine.next() >> (63 - precision)
-            values.append((k - (1 << precision)) * 2.0 ** -precision)
+            values.append((k - (1 << precision)) * 2.0 ** -precision * scale)
         payload = b"".join(struct.pack("<d", v) for v in values)
         with open("%s/in%d.npy" % (directory, n), "wb") as f:
             f.write(encode("<f8", shape, payload))
