@@ -264,15 +264,18 @@ private:
         tryOp(std::move(n), Key{i, 1, i, 0, int(c)});
       }
       // Reductions over a reduced index variable.
+      // (A copy of the operand's variables: tryOp appends to `nodes`, which
+      // may move them.)
+      SmallVector<int, 4> operandVars = nodes[i].vars;
       if (t.hasReduce)
-        for (auto [d, v] : llvm::enumerate(nodes[i].vars)) {
+        for (auto [d, v] : llvm::enumerate(operandVars)) {
           if (v < 0 || !t.varReduced[v])
             continue;
           BlockNode n;
           n.kind = BlockNode::Reduce;
           n.a = i;
           n.choice = d;
-          n.vars = nodes[i].vars;
+          n.vars = operandVars;
           n.vars[d] = -1;
           n.stage = nodes[i].stage;
           n.expr = ctx.sum(tileExtent(v), nodes[i].expr);
