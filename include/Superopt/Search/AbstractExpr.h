@@ -75,6 +75,10 @@ public:
 
   std::string str(ExprId expr) const;
   size_t size() const { return polys.size(); }
+  /// An estimate of the bytes this context holds (terms, atoms and cached
+  /// answers), counted as they are added: the same for the same queries on
+  /// every machine, so a memory budget based on it is deterministic.
+  uint64_t approximateBytes() const { return bytes; }
 
   using AtomId = uint32_t;
   enum class AtomKind : uint8_t { Input, Function, Inverse };
@@ -111,6 +115,7 @@ private:
   llvm::StringMap<uint32_t> functionIds;
   llvm::DenseMap<std::pair<uint64_t, uint64_t>, ExprId> opCache;
   llvm::DenseMap<std::pair<ExprId, ExprId>, bool> subCache;
+  uint64_t bytes = 0;
 };
 
 } // namespace mirage::superopt

@@ -103,8 +103,14 @@ ExprId AbstractExprContext::intern(Poly poly) {
 
   std::string k = key(normal);
   auto [it, inserted] = polyIds.try_emplace(k, polys.size());
-  if (inserted)
+  if (inserted) {
+    // The term, its key twice (the map's copy and its node) and the vector
+    // slot; atoms take 4 bytes each.
+    bytes += sizeof(Poly) + 2 * k.size() + 64;
+    for (const Monomial &m : normal)
+      bytes += sizeof(Monomial) + 4 * (m.num.size() + m.den.size());
     polys.push_back(std::move(normal));
+  }
   return it->second;
 }
 
@@ -113,8 +119,10 @@ AbstractExprContext::internAtom(AtomKind kind, uint32_t name, ExprId arg) {
   std::pair<uint64_t, uint64_t> k{pack(static_cast<uint64_t>(kind), name),
                                   arg};
   auto [it, inserted] = atomIds.try_emplace(k, atoms.size());
-  if (inserted)
+  if (inserted) {
+    bytes += sizeof(Atom) + 2 * sizeof(k);
     atoms.push_back({kind, name, arg});
+  }
   return it->second;
 }
 
@@ -138,6 +146,7 @@ ExprId AbstractExprContext::add(ExprId lhs, ExprId rhs) {
   sum.append(polys[rhs].begin(), polys[rhs].end());
   ExprId id = intern(std::move(sum));
   opCache[{pack(OpAdd, lhs), rhs}] = id;
+  bytes += 2 * sizeof(std::pair<uint64_t, uint64_t>);
   return id;
 }
 
@@ -163,6 +172,7 @@ ExprId AbstractExprContext::mul(ExprId lhs, ExprId rhs) {
     }
   ExprId id = intern(std::move(product));
   opCache[{pack(OpMul, lhs), rhs}] = id;
+  bytes += 2 * sizeof(std::pair<uint64_t, uint64_t>);
   return id;
 }
 
@@ -194,6 +204,7 @@ ExprId AbstractExprContext::div(ExprId lhs, ExprId rhs) {
   }
   ExprId id = intern(std::move(quotient));
   opCache[{pack(OpDiv, lhs), rhs}] = id;
+  bytes += 2 * sizeof(std::pair<uint64_t, uint64_t>);
   return id;
 }
 
@@ -311,6 +322,7 @@ bool AbstractExprContext::isSubexpression(ExprId expr, ExprId target) {
         if (!result && atoms[a].kind != AtomKind::Input)
           result = isSubexpression(expr, atoms[a].arg);
   subCache[{expr, target}] = result;
+  bytes += 2 * sizeof(std::pair<ExprId, ExprId>);
   return result;
 }
 

@@ -61,6 +61,7 @@ struct DimSlots {
 FailureOr<SearchTarget> SearchTarget::analyze(func::FuncOp func) {
   SearchTarget t;
   t.func = func;
+  t.f32Type = Float32Type::get(func.getContext());
   Block &body = func.getBody().front();
   auto addValue = [&](Value v, Operation *producer) -> LogicalResult {
     auto type = dyn_cast<RankedTensorType>(v.getType());
@@ -71,6 +72,7 @@ FailureOr<SearchTarget> SearchTarget::analyze(func::FuncOp func) {
     tv.value = v;
     tv.producer = producer;
     tv.shape.assign(type.getShape().begin(), type.getShape().end());
+    tv.elementType = type.getElementType();
     t.indexOf[v] = t.values.size();
     t.values.push_back(std::move(tv));
     return success();
@@ -164,11 +166,9 @@ FailureOr<SearchTarget> SearchTarget::analyze(func::FuncOp func) {
               return success();
             })
             .Case([&](kernel::SoftmaxOp s) {
-              addUnary({UnaryKind::exp, {}});
-              addBinary(BinaryKind::div);
-              menu.hasReduce = true;
+              // Opaque (see the file comment): no menu entries.
+              t.values[r].opaque = true;
               joinElementwise(s.getInput(), s.getResult());
-              reducedSlots.insert(DimSlots::slot(r, s.getDim()));
               return success();
             })
             .Default([](Operation *) { return failure(); });
@@ -242,8 +242,8 @@ SmallVector<ExprId> SearchTarget::buildExprs(AbstractExprContext &ctx) const {
               return ctx.div(x, ctx.apply("sqrt", meanSq));
             })
             .Case([&](kernel::SoftmaxOp s) {
-              ExprId ex = ctx.apply("exp", e(s.getInput()));
-              return ctx.div(ex, ctx.sum(vals[i].shape[s.getDim()], ex));
+              return ctx.apply(("softmax:" + Twine(s.getDim())).str(),
+                               e(s.getInput()));
             });
     exprs.push_back(x);
   }
