@@ -108,9 +108,13 @@ def Block_UnaryOp : Block_Op<"unary", [SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
-def Block_BinaryOp : Block_Op<"binary", [SameOperandsAndResultElementType,
-                                         InferTypeOpAdaptor]> {
+def Block_BinaryOp : Block_Op<"binary", [InferTypeOpAdaptor]> {
   let summary = "elementwise binary op on tiles, NumPy broadcasting";
+  let description = [{
+    Operands have one element type, or one is f16 or bf16 and the other f32
+    (an accumulated sum, see `block.matmul`): the narrow operand is widened
+    and the result is f32.
+  }];
   let arguments = (ins BinaryKind:$kind, Block_Tile:$lhs, Block_Tile:$rhs);
   let results = (outs Block_Tile:$result);
   let assemblyFormat =

@@ -66,7 +66,8 @@ using Key = std::array<int, 5>;
 /// a predefined matmul or reduce_sum kernel does with its result. So no
 /// partial or intermediate sum (rms_norm's sum of squares, a for-loop's
 /// partial products) is held in a type the original never rounds it to.
-/// Elementwise ops keep their operands' type and take operands of one type.
+/// Elementwise ops keep their operands' type; an f16/bf16 tile combined
+/// with an f32 one is widened (the block dialect's rule).
 /// Softmax has no block-level form here (SearchTarget.h): its exp is never
 /// separated from the max subtraction of its predefined kernel.
 class BlockGraphEnumerator {
@@ -76,7 +77,10 @@ public:
                        SmallVectorImpl<BlockGraph> &found,
                        BlockSearchCounts &counts)
       : t(t), goal(goal), o(o), limits(limits), found(found), counts(counts) {
-    exprs = t.buildExprs(ctx);
+    uint64_t readable = 0;
+    for (unsigned v : goal.available)
+      readable |= uint64_t(1) << v;
+    exprs = t.buildExprs(ctx, readable);
     goalExpr = exprs[goal.goal];
     goalVars = t.values[goal.goal].vars;
     if (goal.loopVar >= 0) {
@@ -357,11 +361,13 @@ private:
       }
       for (int j = 0; j <= i; ++j) {
         auto combined = combine(stage, nodes[j].stage);
-        if (!combined || nodes[j].type != type)
+        if (!combined)
           continue;
         for (auto [lhs, rhs] : {std::pair{i, j}, std::pair{j, i}}) {
-          tryBinaries(lhs, rhs, *combined, i);
-          tryMatmul(lhs, rhs, *combined, i);
+          if (std::optional<Type> result = elementwiseType(type, nodes[j].type))
+            tryBinaries(lhs, rhs, *combined, i, *result);
+          if (type == nodes[j].type)
+            tryMatmul(lhs, rhs, *combined, i);
           if (i == j)
             break;
         }
@@ -369,7 +375,21 @@ private:
     }
   }
 
-  void tryBinaries(int lhs, int rhs, BlockNode::Stage stage, int maxOperand) {
+  /// The result type of an elementwise op on tiles of types `a` and `b`:
+  /// their type, or f32 for an f16/bf16 tile and an f32 one (the block
+  /// dialect's rule); nothing for other pairs.
+  std::optional<Type> elementwiseType(Type a, Type b) const {
+    if (a == b)
+      return a;
+    if (a == t.f32Type && isNarrowFloat(b))
+      return a;
+    if (b == t.f32Type && isNarrowFloat(a))
+      return b;
+    return std::nullopt;
+  }
+
+  void tryBinaries(int lhs, int rhs, BlockNode::Stage stage, int maxOperand,
+                   Type resultType) {
     SmallVector<int, 4> vars;
     {
       const auto &va = nodes[lhs].vars, &vb = nodes[rhs].vars;
@@ -392,7 +412,7 @@ private:
       n.choice = static_cast<unsigned>(kind);
       n.vars = vars;
       n.stage = stage;
-      n.type = nodes[lhs].type;
+      n.type = resultType;
       n.expr = binaryExpr(ctx, kind, nodes[lhs].expr, nodes[rhs].expr);
       tryOp(std::move(n), Key{maxOperand, 4, lhs, rhs, int(kind)});
     }

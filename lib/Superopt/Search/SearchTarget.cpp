@@ -211,13 +211,18 @@ FailureOr<SearchTarget> SearchTarget::analyze(func::FuncOp func) {
   return t;
 }
 
-SmallVector<ExprId> SearchTarget::buildExprs(AbstractExprContext &ctx) const {
+SmallVector<ExprId> SearchTarget::buildExprs(AbstractExprContext &ctx,
+                                             uint64_t inputs) const {
   const auto &vals = values;
   SmallVector<ExprId> exprs;
   for (unsigned i = 0; i < numArguments; ++i)
     exprs.push_back(ctx.input(i));
   auto e = [&](Value v) { return exprs[indexOf.lookup(v)]; };
   for (unsigned i = numArguments; i < vals.size(); ++i) {
+    if (i < 64 && (inputs >> i & 1)) {
+      exprs.push_back(ctx.input(i));
+      continue;
+    }
     Operation *op = vals[i].producer;
     ExprId x =
         llvm::TypeSwitch<Operation *, ExprId>(op)

@@ -70,8 +70,13 @@ public:
   static mlir::FailureOr<SearchTarget> analyze(mlir::func::FuncOp func);
 
   /// Builds every value's abstract expression in `ctx`. Ids are the same in
-  /// every fresh context, so each search thread can own one.
-  llvm::SmallVector<ExprId> buildExprs(AbstractExprContext &ctx) const;
+  /// every fresh context, so each search thread can own one. The values in
+  /// `inputs` (a bit set of value indices, besides the arguments) are atoms
+  /// of their own: the tensors a kernel reads are opaque to its block graph,
+  /// so its goal is expressed in them (sharper pruning than their
+  /// expansion: h = x + r read as a tensor is not a sum to the kernel).
+  llvm::SmallVector<ExprId> buildExprs(AbstractExprContext &ctx,
+                                       uint64_t inputs = 0) const;
 
   mlir::func::FuncOp func;
   /// Arguments first, then op results in program order.

@@ -70,8 +70,6 @@ public:
 
 private:
   uint64_t bit(unsigned i) const { return uint64_t(1) << i; }
-  /// Bit set of the values `v` depends on (itself excluded).
-  uint64_t ancestors(unsigned v) const { return ancestorSets[v]; }
   void runTask(Task &task, const TaskLimits &limits);
   void runTasks(std::vector<Task> &tasks);
   LogicalResult verifyOption(unsigned goal, uint64_t available,
@@ -85,7 +83,6 @@ private:
   const SearchOptions &options;
   SearchTarget t;
 
-  SmallVector<uint64_t> ancestorSets;
   SmallVector<double> predefinedUs; // per value: its default kernel
   SearchDeadline deadline;
   std::mutex progressMutex;
@@ -373,15 +370,10 @@ FailureOr<SearchResult> Superoptimizer::run() {
     return emitError(t.func.getLoc())
            << "µGraph search: subprogram has more than 64 values";
 
-  // Dependencies and the cost of each value's predefined kernel.
-  ancestorSets.assign(n, 0);
+  // The cost of each value's predefined kernel.
   predefinedUs.assign(n, 0);
   for (unsigned v = t.numArguments; v < n; ++v) {
     Operation *producer = t.values[v].producer;
-    for (Value operand : producer->getOperands()) {
-      unsigned u = t.indexOf.lookup(operand);
-      ancestorSets[v] |= bit(u) | ancestorSets[u];
-    }
     llvm::Expected<KernelCost> cost = estimateKernel(producer, gpu);
     if (!cost)
       return emitError(producer->getLoc())
@@ -424,8 +416,28 @@ FailureOr<SearchResult> Superoptimizer::run() {
          m == (outputs | inner)))
       materializations.push_back(m);
   }
+  // The tensors a kernel producing v may read under materialization m: the
+  // frontier of v's ancestors, where a walk back from v stops at each
+  // argument or materialized value. An argument whose every path to v runs
+  // through a materialized value is left out: the kernel would only
+  // recompute that value, which reading it does for less (the
+  // materialization without it covers the recomputation).
+  SmallVector<uint64_t> operandSets(n, 0);
+  for (unsigned v = t.numArguments; v < n; ++v)
+    for (Value operand : t.values[v].producer->getOperands())
+      operandSets[v] |= bit(t.indexOf.lookup(operand));
   auto availableFor = [&](unsigned v, uint64_t m) {
-    return (args | m) & ancestors(v);
+    uint64_t readable = args | m, frontier = 0;
+    uint64_t pending = operandSets[v];
+    for (int u = int(v) - 1; u >= 0; --u) {
+      if (!(pending >> u & 1))
+        continue;
+      if (readable >> u & 1)
+        frontier |= bit(u);
+      else
+        pending |= operandSets[u];
+    }
+    return frontier;
   };
 
   // One block-level task per distinct goal and loop choice.

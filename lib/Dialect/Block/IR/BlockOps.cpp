@@ -197,7 +197,28 @@ LogicalResult OutputOp::verify() {
 //===----------------------------------------------------------------------===//
 
 MIRAGE_INFER_RETURN_TYPES(MatmulOp, matmul, TileType)
-MIRAGE_INFER_RETURN_TYPES(BinaryOp, binary, TileType)
+
+/// The broadcast shape, in the operands' element type or, for an f16/bf16
+/// tile combined with an f32 one, in f32.
+LogicalResult BinaryOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor a,
+                                         SmallVectorImpl<Type> &types) {
+  Type lhs = infer::elementOf(a.getLhs()), rhs = infer::elementOf(a.getRhs());
+  Type element = lhs;
+  if (lhs != rhs) {
+    if (isAccumulatorType(lhs, rhs))
+      element = rhs;
+    else if (!isAccumulatorType(rhs, lhs))
+      return emitOptionalError(loc, "operand element types ", lhs, " and ",
+                               rhs, " do not combine (one type, or f16/bf16 "
+                                    "with f32)");
+  }
+  return infer::push<TileType>(
+      inferBroadcastShape(loc, infer::shapeOf(a.getLhs()),
+                          infer::shapeOf(a.getRhs())),
+      element, types);
+}
 MIRAGE_INFER_RETURN_TYPES(ReduceOp, reduce, TileType)
 
 bool mirage::block::isAccumulatorType(Type elementType, Type accumulator) {
