@@ -74,6 +74,10 @@ struct Outcome {
   bool optimized = false; // not the default schedule
   std::optional<SearchResult> result; // absent for a cache hit
   unsigned unfusedKernels = 0;
+  /// Kernels and estimated times before and after (also for a hit).
+  int64_t kernelsBefore = 0, kernelsAfter = 0, graphDefined = 0;
+  double costBeforeUs = 0, costAfterUs = 0;
+  std::string verification;
 };
 
 struct SuperoptimizePass
@@ -264,6 +268,22 @@ SearchOptions SuperoptimizePass::searchOptions(llvm::ThreadPoolInterface *pool,
   return options;
 }
 
+/// Where a rejected candidate differs, in one line.
+static std::string describeMismatch(const VerificationReport &report) {
+  if (!report.mismatch)
+    return report.summary();
+  const Mismatch &m = *report.mismatch;
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << "output #" << m.output << " differs at [";
+  llvm::interleaveComma(m.position, os);
+  os << "] in the " << m.method << " check: the subprogram gives "
+     << m.originalValue << ", the entry " << m.candidateValue;
+  if (!m.detail.empty())
+    os << " (" << m.detail << ")";
+  return out;
+}
+
 /// How the search stopped, for the remark and the cache entry ("" if it ran
 /// to its end).
 static std::string budgetText(const SearchStats &s, uint64_t stateBudget) {
@@ -394,12 +414,35 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
           outcome.text = hit.entry.remark + " [from the cache in " +
                          store.directory() +
                          "; re-verified: " + check->summary() + "]";
-          outcome.optimized =
-              !best.getBody().front().getOps<kernel::GraphDefOp>().empty();
+          outcome.verification = check->summary();
+          outcome.graphDefined = llvm::range_size(
+              best.getBody().front().getOps<kernel::GraphDefOp>());
+          outcome.optimized = outcome.graphDefined > 0;
+          llvm::Expected<FunctionCost> before =
+              estimateFunction(defaultSchedule, gpu);
+          llvm::Expected<FunctionCost> after = estimateFunction(best, gpu);
+          if (!before || !after) {
+            // A verified µGraph the cost model rejects (a calibration
+            // changed a limit, say) is not used.
+            llvm::Error err = llvm::joinErrors(
+                before ? llvm::Error::success() : before.takeError(),
+                after ? llvm::Error::success() : after.takeError());
+            problem = "the cost model rejects it: " +
+                      llvm::toString(std::move(err));
+            best.erase();
+            best = nullptr;
+            outcome.cache = "miss";
+            outcome.cacheReverified = false;
+          } else {
+            outcome.kernelsBefore = before->kernels;
+            outcome.kernelsAfter = after->kernels;
+            outcome.costBeforeUs = before->timeUs;
+            outcome.costAfterUs = after->timeUs;
+          }
         } else {
           problem = succeeded(check)
                         ? "its µGraph failed re-verification (" +
-                              check->summary() + ")"
+                              describeMismatch(*check) + ")"
                         : "its µGraph cannot be re-verified";
           cached.erase();
         }
@@ -469,6 +512,12 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
       }
     }
     outcome.unfusedKernels = unfused;
+    outcome.kernelsBefore = result->defaultKernels;
+    outcome.kernelsAfter = result->kernels;
+    outcome.graphDefined = result->graphDefinedKernels;
+    outcome.costBeforeUs = result->defaultCostUs;
+    outcome.costAfterUs = result->costUs;
+    outcome.verification = result->verification;
     outcome.result = std::move(*result);
   }
 
@@ -515,15 +564,15 @@ void SuperoptimizePass::report(func::FuncOp func, unsigned index, Location loc,
            << remark::metric("GraphOps", sub.ops.size())
            << remark::metric("Target", StringRef(target))
            << remark::metric("Cache", StringRef(outcome.cache))
-           << remark::metric("CacheReverified", outcome.cacheReverified);
+           << remark::metric("CacheReverified", outcome.cacheReverified)
+           << remark::metric("KernelsBefore", outcome.kernelsBefore)
+           << remark::metric("KernelsAfter", outcome.kernelsAfter)
+           << remark::metric("GraphDefinedKernels", outcome.graphDefined)
+           << remark::metric("CostBeforeUs", fixed(outcome.costBeforeUs, 3))
+           << remark::metric("CostAfterUs", fixed(outcome.costAfterUs, 3));
   if (const std::optional<SearchResult> &r = outcome.result) {
     const SearchStats &s = r->stats;
-    inFlight << remark::metric("KernelsBefore", r->defaultKernels)
-             << remark::metric("KernelsAfter", r->kernels)
-             << remark::metric("GraphDefinedKernels", r->graphDefinedKernels)
-             << remark::metric("CostBeforeUs", fixed(r->defaultCostUs, 3))
-             << remark::metric("CostAfterUs", fixed(r->costUs, 3))
-             << remark::metric("StatesExplored", s.statesExplored)
+    inFlight << remark::metric("StatesExplored", s.statesExplored)
              << remark::metric("StatesRepeated", s.statesRepeated)
              << remark::metric("StatesPruned", s.statesPruned)
              << remark::metric("BlockGraphs", s.blockGraphs)
@@ -538,11 +587,9 @@ void SuperoptimizePass::report(func::FuncOp func, unsigned index, Location loc,
              << remark::metric("TimeLimitReached", s.timeLimitHit)
              << remark::metric("SearchSeconds", fixed(s.searchSeconds, 3))
              << remark::metric("VerifySeconds", fixed(s.verifySeconds, 3))
-             << remark::metric("UnfusedKernels", outcome.unfusedKernels)
-             << remark::metric("Verification", r->verification);
-  } else {
-    inFlight << remark::metric("Summary", outcome.text);
+             << remark::metric("UnfusedKernels", outcome.unfusedKernels);
   }
+  inFlight << remark::metric("Verification", outcome.verification);
 }
 
 void SuperoptimizePass::runOnOperation() {

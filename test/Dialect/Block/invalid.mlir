@@ -1143,3 +1143,40 @@ func.func @output_widening(%X: tensor<16x64xf16>) -> tensor<16x64xf32> {
   }
   return %Y : tensor<16x64xf32>
 }
+
+// -----
+
+// f16 and bf16 do not combine; an f16 and an f32 tile give an f32 one.
+func.func @binary_element_types(%X: tensor<16x64xf16>, %Y: tensor<16x64xbf16>) -> tensor<16x64xf16> {
+  %Z = kernel.graph_def (%X, %Y) grid = [1] forloop = 1
+      : (tensor<16x64xf16>, tensor<16x64xbf16>) -> tensor<16x64xf16> {
+  ^bb0(%x: tensor<16x64xf16>, %y: tensor<16x64xbf16>):
+    %a = block.input %x imap = <x: replicate> fmap = <i: replicate> : tensor<16x64xf16> -> !block.tile<16x64xf16>
+    %b = block.input %y imap = <x: replicate> fmap = <i: replicate> : tensor<16x64xbf16> -> !block.tile<16x64xbf16>
+    // expected-error @+2 {{operand element types 'f16' and 'bf16' do not combine (one type, or f16/bf16 with f32)}}
+    // expected-error @+1 {{'block.binary' op failed to infer returned types}}
+    %c = block.binary add %a, %b : (!block.tile<16x64xf16>, !block.tile<16x64xbf16>) -> !block.tile<16x64xf16>
+    %s = block.accum sum %c : !block.tile<16x64xf16> -> !block.tile<16x64xf16>
+    %o = block.output %s omap = <x: replicate> : !block.tile<16x64xf16> -> tensor<16x64xf16>
+    block.yield %o : tensor<16x64xf16>
+  }
+  return %Z : tensor<16x64xf16>
+}
+
+// -----
+
+func.func @binary_widened_result(%X: tensor<16x64xf16>) -> tensor<16x1xf16> {
+  %Z = kernel.graph_def (%X) grid = [1] forloop = 1
+      : (tensor<16x64xf16>) -> tensor<16x1xf16> {
+  ^bb0(%x: tensor<16x64xf16>):
+    %a = block.input %x imap = <x: replicate> fmap = <i: replicate> : tensor<16x64xf16> -> !block.tile<16x64xf16>
+    %r = block.reduce sum %a, dim = 1 : !block.tile<16x64xf16> -> !block.tile<16x1xf32>
+    // expected-error @+2 {{'block.binary' op inferred type(s) '!block.tile<16x64xf32>' are incompatible with return type(s) of operation '!block.tile<16x64xf16>'}}
+    // expected-error @+1 {{'block.binary' op failed to infer returned types}}
+    %c = "block.binary"(%a, %r) <{kind = 3 : i32}> : (!block.tile<16x64xf16>, !block.tile<16x1xf32>) -> !block.tile<16x64xf16>
+    %s = block.accum sum %r : !block.tile<16x1xf32> -> !block.tile<16x1xf32>
+    %o = block.output %s omap = <x: replicate> : !block.tile<16x1xf32> -> tensor<16x1xf16>
+    block.yield %o : tensor<16x1xf16>
+  }
+  return %Z : tensor<16x1xf16>
+}

@@ -67,11 +67,16 @@ func.func @f32_accumulators(%A: tensor<16x256xf16>, %B: tensor<256x64xf16>) -> t
     %mm = block.matmul %at, %bt : (!block.tile<8x64xf16>, !block.tile<64x64xf16>) -> !block.tile<8x64xf32>
     // CHECK: block.reduce sum %{{.*}}, dim = 1 : !block.tile<8x64xf16> -> !block.tile<8x1xf32>
     %r = block.reduce sum %at, dim = 1 : !block.tile<8x64xf16> -> !block.tile<8x1xf32>
+    // An f16 tile combined with an f32 one is widened.
+    // CHECK: block.binary mul %{{.*}}, %{{.*}} : (!block.tile<8x64xf16>, !block.tile<8x1xf32>) -> !block.tile<8x64xf32>
+    %w = block.binary mul %at, %r : (!block.tile<8x64xf16>, !block.tile<8x1xf32>) -> !block.tile<8x64xf32>
     // CHECK: block.accum sum %{{.*}} : !block.tile<8x64xf32> -> !block.tile<8x64xf32>
     %acc = block.accum sum %mm : !block.tile<8x64xf32> -> !block.tile<8x64xf32>
     // CHECK: block.accum sum %{{.*}} : !block.tile<8x1xf32> -> !block.tile<8x1xf32>
     %racc = block.accum sum %r : !block.tile<8x1xf32> -> !block.tile<8x1xf32>
-    %q = block.binary div %acc, %racc : (!block.tile<8x64xf32>, !block.tile<8x1xf32>) -> !block.tile<8x64xf32>
+    %wacc = block.accum sum %w : !block.tile<8x64xf32> -> !block.tile<8x64xf32>
+    %q0 = block.binary div %acc, %racc : (!block.tile<8x64xf32>, !block.tile<8x1xf32>) -> !block.tile<8x64xf32>
+    %q = block.binary add %q0, %wacc : (!block.tile<8x64xf32>, !block.tile<8x64xf32>) -> !block.tile<8x64xf32>
     // CHECK: block.output %{{.*}} omap = <x: 0> : !block.tile<8x64xf32> -> tensor<16x64xf16>
     %o = block.output %q omap = <x: 0> : !block.tile<8x64xf32> -> tensor<16x64xf16>
     block.yield %o : tensor<16x64xf16>
