@@ -584,6 +584,7 @@ void SuperoptimizePass::report(func::FuncOp func, unsigned index, Location loc,
              << remark::metric("StateBudget", uint64_t(stateBudget))
              << remark::metric("StateBudgetReached", s.tasksCutByStates > 0)
              << remark::metric("MemoryBudgetReached", s.tasksCutByMemory > 0)
+             << remark::metric("PeakTaskBytes", s.peakTaskBytes)
              << remark::metric("TimeLimitReached", s.timeLimitHit)
              << remark::metric("SearchSeconds", fixed(s.searchSeconds, 3))
              << remark::metric("VerifySeconds", fixed(s.verifySeconds, 3))
