@@ -298,9 +298,10 @@ static std::string budgetText(const SearchStats &s, uint64_t stateBudget) {
        << s.tasksCutByMemory << " task(s) cut (largest task "
        << (s.peakTaskBytes >> 20) << " MiB)";
   if (s.timeLimitHit)
-    os << (out.empty() ? "" : "; ")
-       << "time limit reached after "
-       << llvm::formatv("{0:F1}", s.searchSeconds).str()
+    os << (out.empty() ? "" : "; ") << "time limit reached "
+       << (s.verificationCut ? "before verification" : "in the enumeration")
+       << " after "
+       << llvm::formatv("{0:F1}", s.searchSeconds + s.verifySeconds).str()
        << " s: where it cut depends on the machine, the result may differ "
           "between runs and is not cached";
   return out;
@@ -586,6 +587,7 @@ void SuperoptimizePass::report(func::FuncOp func, unsigned index, Location loc,
              << remark::metric("MemoryBudgetReached", s.tasksCutByMemory > 0)
              << remark::metric("PeakTaskBytes", s.peakTaskBytes)
              << remark::metric("TimeLimitReached", s.timeLimitHit)
+             << remark::metric("VerificationCut", s.verificationCut)
              << remark::metric("SearchSeconds", fixed(s.searchSeconds, 3))
              << remark::metric("VerifySeconds", fixed(s.verifySeconds, 3))
              << remark::metric("UnfusedKernels", outcome.unfusedKernels);

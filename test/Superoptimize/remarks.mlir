@@ -38,7 +38,9 @@
 // MISS-NEXT: - StatesExplored: '{{[0-9]+}}'
 // MISS: - StateBudgetReached: 'false'
 // MISS-NEXT: - MemoryBudgetReached: 'false'
+// MISS-NEXT: - PeakTaskBytes: '{{[0-9]+}}'
 // MISS-NEXT: - TimeLimitReached: 'false'
+// MISS-NEXT: - VerificationCut: 'false'
 // MISS: - Verification: 'finite-field test: {{.*}}'
 
 // HIT: --- !Passed

@@ -70,8 +70,10 @@ struct SearchOptions {
   /// Bytes the search's own data may take (abstract expressions, block
   /// graphs, candidates), split evenly among the tasks that run at once.
   uint64_t memoryBudgetBytes = uint64_t(4) << 30;
-  /// The wall-clock safety limit of the enumeration, in seconds. Not a
-  /// budget: reaching it is reported and the result is not cached.
+  /// The wall-clock safety limit of the search, enumeration and
+  /// verification, in seconds. Not a budget: reaching it is reported and the
+  /// result is not cached. No candidate is verified after it; a
+  /// verification under way finishes.
   double timeLimitSeconds = 600;
   /// Abstract-expression pruning (off only for the ablation).
   bool pruning = true;
@@ -104,8 +106,10 @@ struct SearchStats {
   uint64_t stateShare = 0;
   /// The largest estimated size of one task's data, in bytes.
   uint64_t peakTaskBytes = 0;
-  /// The wall-clock safety limit stopped the search (nondeterministic).
-  bool timeLimitHit = false;
+  /// The wall-clock safety limit stopped the search (nondeterministic);
+  /// with verificationCut, before a candidate could be verified (the
+  /// default schedule was kept).
+  bool timeLimitHit = false, verificationCut = false;
   bool budgetHit() const {
     return tasksCutByStates || tasksCutByMemory || timeLimitHit;
   }

@@ -486,7 +486,6 @@ FailureOr<SearchResult> Superoptimizer::run() {
                      [](const KernelOption &a, const KernelOption &b) {
                        return a.costUs < b.costUs;
                      });
-  stats.timeLimitHit = deadline.hit;
   stats.searchSeconds = secondsSince(start);
 
   // Pick the cheapest materialization; verify its graph-defined kernels,
@@ -531,6 +530,14 @@ FailureOr<SearchResult> Superoptimizer::run() {
         bestChosen = std::move(chosen);
       }
     }
+    // The time limit covers the verification too: once it has passed, no
+    // new candidate is verified and the default schedule is kept (nothing
+    // unverified is emitted). A verification under way runs to its end.
+    if (!bestChosen.empty() && deadline.expired()) {
+      stats.verificationCut = true;
+      bestM = outputs | inner;
+      bestChosen.clear();
+    }
     result.best = buildFunction(
         (t.func.getSymName() + "_searched").str(), bestM, bestChosen);
     if (bestChosen.empty()) {
@@ -538,8 +545,12 @@ FailureOr<SearchResult> Superoptimizer::run() {
       // kernels, op for op. Checking it against itself would only measure
       // the original's own rounding (an f16 program that overflows on the
       // verifier's inputs), which is not a reason to reject it.
-      result.verification = "default schedule kept (the subprogram's own "
-                            "predefined kernels, nothing to verify)";
+      result.verification =
+          stats.verificationCut
+              ? "default schedule kept (the time limit passed before a "
+                "candidate could be verified)"
+              : "default schedule kept (the subprogram's own predefined "
+                "kernels, nothing to verify)";
       break;
     }
     if (options.finalize && failed(options.finalize(result.best)))
@@ -598,6 +609,7 @@ FailureOr<SearchResult> Superoptimizer::run() {
   result.kernels = bestCost->kernels;
   result.defaultCostUs = defaultCost->timeUs;
   result.defaultKernels = defaultCost->kernels;
+  stats.timeLimitHit = deadline.hit;
   result.stats = stats;
   return result;
 }
