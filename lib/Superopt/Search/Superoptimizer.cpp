@@ -51,11 +51,13 @@ struct GoalResult {
 /// are those of its last run (budget rounds rerun it with a larger share).
 struct Task {
   GoalKey key;
-  int loopVar;
+  int loopVar = -1;
+  SmallVector<BlockGraph> graphs; // found by the last run
   std::vector<KernelOption> options;
   BlockSearchCounts counts;
-  uint64_t graphs = 0, costed = 0;
+  uint64_t costed = 0;
   bool costingCut = false; // the deadline stopped the costing
+  double seconds = 0;
 };
 
 class Superoptimizer {
@@ -70,8 +72,10 @@ public:
 
 private:
   uint64_t bit(unsigned i) const { return uint64_t(1) << i; }
-  void runTask(Task &task, const TaskLimits &limits);
+  void enumerateTask(Task &task, const TaskLimits &limits);
+  void costTask(Task &task);
   void runTasks(std::vector<Task> &tasks);
+  template <typename F> void forEachTask(ArrayRef<Task *> tasks, F &&f);
   LogicalResult verifyOption(unsigned goal, uint64_t available,
                              KernelOption &option);
   func::FuncOp buildFunction(StringRef name, uint64_t materialized,
@@ -91,7 +95,7 @@ private:
 
 } // namespace
 
-void Superoptimizer::runTask(Task &task, const TaskLimits &limits) {
+void Superoptimizer::enumerateTask(Task &task, const TaskLimits &limits) {
   auto start = Clock::now();
   BlockGoal goal;
   goal.goal = task.key.first;
@@ -100,14 +104,16 @@ void Superoptimizer::runTask(Task &task, const TaskLimits &limits) {
       goal.available.push_back(i);
   goal.loopVar = task.loopVar;
 
-  task.options.clear();
+  task.graphs.clear();
   task.counts = {};
-  task.costed = 0;
-  task.costingCut = false;
-  SmallVector<BlockGraph> graphs;
-  enumerateBlockGraphs(t, goal, options, limits, graphs, task.counts);
-  task.graphs = graphs.size();
+  enumerateBlockGraphs(t, goal, options, limits, task.graphs, task.counts);
+  task.seconds = secondsSince(start);
+}
 
+/// Instantiates every structure the task's last run found on every grid and
+/// loop range and keeps the cheapest few.
+void Superoptimizer::costTask(Task &task) {
+  auto start = Clock::now();
   // Instantiate every structure on every grid and rank by the cost model.
   // Each task builds in a module of its own: threads never share IR.
   MLIRContext *ctx = scratch.getContext();
@@ -126,7 +132,7 @@ void Superoptimizer::runTask(Task &task, const TaskLimits &limits) {
   // The cheapest few, cheapest first; among equal costs the first in
   // enumeration order, so the choice does not depend on the thread schedule.
   std::vector<KernelOption> &kept = task.options;
-  for (const BlockGraph &graph : graphs) {
+  for (const BlockGraph &graph : task.graphs) {
     for (GridChoice &grid : gridChoices(t, graph, options)) {
       if (deadline.expired()) {
         task.costingCut = true;
@@ -164,10 +170,10 @@ void Superoptimizer::runTask(Task &task, const TaskLimits &limits) {
         task.key.first, llvm::popcount(task.key.second),
         task.loopVar < 0 ? std::string("none")
                          : "over " + std::to_string(t.varExtent[task.loopVar]),
-        c.explored, c.pruned, task.graphs, task.costed,
+        c.explored, c.pruned, task.graphs.size(), task.costed,
         task.options.empty() ? std::string("-")
                              : llvm::formatv("{0:F2}", task.options[0].costUs).str(),
-        secondsSince(start),
+        task.seconds + secondsSince(start),
         c.stateCapHit     ? " (state share spent)"
         : c.memoryCapHit  ? " (memory share spent)"
         : c.deadlineHit || task.costingCut ? " (time limit)"
@@ -202,15 +208,7 @@ void Superoptimizer::runTasks(std::vector<Task> &tasks) {
   uint64_t finishedStates = 0;
   while (true) {
     ++stats.rounds;
-    if (options.threadPool && pending.size() > 1) {
-      llvm::ThreadPoolTaskGroup group(*options.threadPool);
-      for (Task *task : pending)
-        group.async([this, task, &limits] { runTask(*task, limits); });
-      group.wait();
-    } else {
-      for (Task *task : pending)
-        runTask(*task, limits);
-    }
+    forEachTask(pending, [&](Task &task) { enumerateTask(task, limits); });
     std::vector<Task *> next;
     for (Task *task : pending) {
       if (task->counts.stateCapHit)
@@ -225,13 +223,35 @@ void Superoptimizer::runTasks(std::vector<Task> &tasks) {
                         ? options.stateBudget - finishedStates
                         : 0;
     uint64_t share = left / next.size();
-    if (share < limits.maxStates + limits.maxStates / 4)
+    // A round must grow the share by a quarter (and by one state at least),
+    // so the rounds end.
+    if (share < limits.maxStates + std::max<uint64_t>(1, limits.maxStates / 4))
       break; // the budget binds: the cut tasks keep what they found
     for (Task *task : next)
       stats.statesRepeated += task->counts.explored;
     limits.maxStates = share;
     pending = std::move(next);
   }
+  // Cost what each task's last run found, once.
+  std::vector<Task *> all;
+  for (Task &task : tasks)
+    all.push_back(&task);
+  forEachTask(all, [&](Task &task) { costTask(task); });
+}
+
+/// Runs f on every task, on the thread pool if there is one; each task's
+/// results are its own, so the order they run in does not matter.
+template <typename F>
+void Superoptimizer::forEachTask(ArrayRef<Task *> tasks, F &&f) {
+  if (options.threadPool && tasks.size() > 1) {
+    llvm::ThreadPoolTaskGroup group(*options.threadPool);
+    for (Task *task : tasks)
+      group.async([&f, task] { f(*task); });
+    group.wait();
+    return;
+  }
+  for (Task *task : tasks)
+    f(*task);
 }
 
 /// The ops of the default schedule that compute `goal` from `available`,
@@ -458,8 +478,11 @@ FailureOr<SearchResult> Superoptimizer::run() {
                 !llvm::is_contained(t.values[v].vars, var) &&
                 !llvm::is_contained(loops, var))
               loops.push_back(var);
-      for (int loop : loops)
-        tasks.push_back({key, loop, {}, {}, 0, 0});
+      for (int loop : loops) {
+        tasks.emplace_back();
+        tasks.back().key = key;
+        tasks.back().loopVar = loop;
+      }
     }
 
   // Small goals first: they are cheap and their results are needed by most
@@ -472,7 +495,7 @@ FailureOr<SearchResult> Superoptimizer::run() {
   for (Task &task : tasks) {
     stats.statesExplored += task.counts.explored;
     stats.statesPruned += task.counts.pruned;
-    stats.blockGraphs += task.graphs;
+    stats.blockGraphs += task.graphs.size();
     stats.candidatesCosted += task.costed;
     stats.tasksCutByStates += task.counts.stateCapHit;
     stats.tasksCutByMemory += task.counts.memoryCapHit;
