@@ -183,8 +183,9 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
            "MiB the search's own data may take, split among the tasks "
            "running at once (1 to 1048576)">,
     Option<"timeBudget", "time-budget", "double", "600",
-           "Safety limit in seconds of the enumeration per subprogram; a "
-           "search it cuts is reported and not cached (> 0)">,
+           "Wall-clock safety limit in seconds per subprogram (the "
+           "enumeration stops at half of it); a search it cuts is reported "
+           "and not cached (> 0)">,
     Option<"pruning", "pruning", "bool", "true",
            "Abstract-expression pruning (off only for the ablation)">,
     Option<"threads", "threads", "unsigned", "0",

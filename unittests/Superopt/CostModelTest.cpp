@@ -21,12 +21,10 @@ using namespace mirage::superopt;
 
 namespace {
 
-/// The repository root, from this file's path (CMake passes it absolute).
+/// A file of the repository (the root comes from CMake: __FILE__ is
+/// relative when ccache rewrites paths).
 std::string repoPath(llvm::StringRef relative) {
-  llvm::SmallString<256> path(__FILE__);
-  llvm::sys::path::remove_filename(path); // unittests/Superopt
-  llvm::sys::path::remove_filename(path); // unittests
-  llvm::sys::path::remove_filename(path); // root
+  llvm::SmallString<256> path(MIRAGE_SOURCE_DIR);
   llvm::sys::path::append(path, relative);
   return std::string(path);
 }

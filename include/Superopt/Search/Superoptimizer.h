@@ -70,10 +70,10 @@ struct SearchOptions {
   /// Bytes the search's own data may take (abstract expressions, block
   /// graphs, candidates), split evenly among the tasks that run at once.
   uint64_t memoryBudgetBytes = uint64_t(4) << 30;
-  /// The wall-clock safety limit of the search, enumeration and
-  /// verification, in seconds. Not a budget: reaching it is reported and the
-  /// result is not cached. No candidate is verified after it; a
-  /// verification under way finishes.
+  /// The wall-clock safety limit of the search, in seconds: the enumeration
+  /// stops at half of it, costing and verification use the rest, and no
+  /// candidate is verified after it (a verification under way finishes).
+  /// Not a budget: reaching it is reported and the result is not cached.
   double timeLimitSeconds = 600;
   /// Abstract-expression pruning (off only for the ablation).
   bool pruning = true;

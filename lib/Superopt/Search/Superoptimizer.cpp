@@ -88,7 +88,9 @@ private:
   SearchTarget t;
 
   SmallVector<double> predefinedUs; // per value: its default kernel
-  SearchDeadline deadline;
+  /// The time limit, and the half of it the enumeration may take (the
+  /// rest is left to costing and verification).
+  SearchDeadline deadline, enumerationDeadline;
   std::mutex progressMutex;
   SearchStats stats;
 };
@@ -197,7 +199,7 @@ void Superoptimizer::runTasks(std::vector<Task> &tasks) {
           ? std::max(1, static_cast<int>(options.threadPool->getMaxConcurrency()))
           : 1;
   TaskLimits limits;
-  limits.deadline = &deadline;
+  limits.deadline = &enumerationDeadline;
   // The tasks running at once share the memory budget.
   limits.maxBytes = std::max<uint64_t>(1, options.memoryBudgetBytes / concurrency);
   limits.maxStates = std::max<uint64_t>(1, options.stateBudget / tasks.size());
@@ -217,7 +219,7 @@ void Superoptimizer::runTasks(std::vector<Task> &tasks) {
         finishedStates += task->counts.explored;
     }
     stats.stateShare = limits.maxStates;
-    if (next.empty() || deadline.expired())
+    if (next.empty() || enumerationDeadline.expired())
       break;
     uint64_t left = options.stateBudget > finishedStates
                         ? options.stateBudget - finishedStates
@@ -382,9 +384,12 @@ Superoptimizer::buildFunction(StringRef name, uint64_t materialized,
 
 FailureOr<SearchResult> Superoptimizer::run() {
   auto start = Clock::now();
-  deadline.at = start + std::chrono::duration_cast<Clock::duration>(
-                            std::chrono::duration<double>(
-                                options.timeLimitSeconds));
+  auto after = [&](double seconds) {
+    return start + std::chrono::duration_cast<Clock::duration>(
+                       std::chrono::duration<double>(seconds));
+  };
+  deadline.at = after(options.timeLimitSeconds);
+  enumerationDeadline.at = after(options.timeLimitSeconds / 2);
   unsigned n = t.values.size();
   if (n > 64)
     return emitError(t.func.getLoc())
@@ -632,7 +637,7 @@ FailureOr<SearchResult> Superoptimizer::run() {
   result.kernels = bestCost->kernels;
   result.defaultCostUs = defaultCost->timeUs;
   result.defaultKernels = defaultCost->kernels;
-  stats.timeLimitHit = deadline.hit;
+  stats.timeLimitHit = deadline.hit || enumerationDeadline.hit;
   result.stats = stats;
   return result;
 }
