@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""µGraph search benchmark: runs --superoptimize on the six DESIGN.md programs
+"""µGraph search benchmark: runs --superoptimize on the six programs of the benchmark set (docs/Benchmarks.md)
 (bench/programs) with 1 and 2 threads, and once with pruning off under a
 time cap, and prints one table row per program.
 

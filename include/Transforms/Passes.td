@@ -176,7 +176,7 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
     ListOption<"forloopRanges", "forloop-ranges", "int64_t",
                "Candidate for-loop ranges, each positive (default: every "
                "divisor from 2 to 128 of the walked extent)">,
-    Option<"stateBudget", "state-budget", "uint64_t", "20000000",
+    Option<"stateBudget", "state-budget", "uint64_t", "10000000",
            "Search states per subprogram, shared among the block-level "
            "tasks in deterministic rounds (> 0)">,
     Option<"memoryBudget", "memory-budget", "uint64_t", "4096",

@@ -1,6 +1,6 @@
 //===- AbstractExpr.h - abstract expressions for search pruning -*- C++ -*-===//
 //
-// Mirage's abstract expressions (OSDI'25, §4.3; DESIGN.md, "Searches"): each
+// Mirage's abstract expressions (OSDI'25, §4.3; docs/Search.md): each
 // tensor of a µGraph is abstracted to a term over add, mul, div, sum(k, .)
 // and uninterpreted functions (exp, sqrt, silu, ...) that forgets indices but
 // keeps reduction sizes. A search prefix is dropped when one of its tensors

@@ -1,7 +1,7 @@
 //===- Superoptimizer.h - the multi-level µGraph search ---------*- C++ -*-===//
 //
 // Searches, for one subprogram of graph ops, the cheapest equivalent µGraph
-// (DESIGN.md, "µGraph search"; docs/Search.md):
+// (docs/Search.md):
 //
 //  - kernel level: which of the subprogram's values to materialize in
 //    device memory. Every materialized value is produced by one kernel:
@@ -66,7 +66,7 @@ struct SearchOptions {
   /// Enumeration states per subprogram, shared among the block-level tasks
   /// in deterministic rounds (docs/Search.md): a task that reaches its share
   /// stops and keeps what it found, and the result reports it.
-  uint64_t stateBudget = 20'000'000;
+  uint64_t stateBudget = 10'000'000;
   /// Bytes the search's own data may take (abstract expressions, block
   /// graphs, candidates), split evenly among the tasks that run at once.
   uint64_t memoryBudgetBytes = uint64_t(4) << 30;
