@@ -4,7 +4,11 @@
 time cap, and prints one table row per program.
 
 Usage: bench/run-search-bench.py [--build build] [--target sm_90]
-       [--ablation-cap 60] [programs...]
+       [--ablation-cap 60] [--time-budget 600] [--state-budget N] [programs...]
+
+--time-budget is the search's wall-clock safety limit (a search it cuts is
+marked "(budget)", like one its deterministic state budget cuts); the
+ablation without pruning runs until --ablation-cap seconds.
 """
 import argparse, pathlib, re, resource, subprocess, sys, tempfile, time
 
@@ -13,7 +17,7 @@ REMARK = re.compile(
     r"was (?P<was>\d+); estimated (?P<before>[\d.]+) us -> (?P<after>[\d.]+) us .*?"
     r"search: (?P<states>\d+) states explored, (?P<pruned>\d+) pruned, (?P<graphs>\d+) block graphs, "
     r"(?P<costed>\d+) instantiations costed, (?P<verified>\d+) candidates verified \((?P<rejected>\d+) rejected\), "
-    r"(?P<search>[\d.]+) s search \+ (?P<verify>[\d.]+) s verification(?P<budget>; [a-z]+ budget reached)?")
+    r"(?P<search>[\d.]+) s search \+ (?P<verify>[\d.]+) s verification(?P<budget>; (?:[a-z]+ budget|time limit) reached)?")
 
 
 def known_structure(name, ir):
@@ -63,7 +67,9 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--target", default="sm_90")
     ap.add_argument("--ablation-cap", type=float, default=60)
-    ap.add_argument("--time-budget", type=float, default=60)
+    ap.add_argument("--time-budget", type=float, default=600)
+    ap.add_argument("--state-budget", type=int, default=0,
+                    help="the search's state budget (0: its default)")
     ap.add_argument("programs", nargs="*")
     args = ap.parse_args()
     root = pathlib.Path(__file__).resolve().parent.parent
@@ -71,6 +77,8 @@ def main():
     programs = [pathlib.Path(p) for p in args.programs] or sorted(
         (root / "bench" / "programs").glob("*.mlir"))
     base = f"target={args.target} time-budget={args.time_budget}"
+    if args.state_budget:
+        base += f" state-budget={args.state_budget}"
 
     print(f"| program | search 1 thread (s) | search 2 threads (s) | wall 1 thread (s) | peak RSS (MiB) "
           f"| states | pruned | kernels (was) | est. speedup | known best found "

@@ -106,7 +106,10 @@ def EstimateCost : Pass<"estimate-cost", "::mlir::ModuleOp"> {
     and shared-memory bytes, FLOPs, shared memory per block) and one per
     function (the total), and an error at a graph-defined kernel whose block
     graph needs more shared memory per block or more registers per thread
-    than the target has. The module is not changed.
+    than the target has. The remarks also go to MLIR's remark engine in
+    category `mirage-cost` (`--remarks-filter=mirage-cost
+    --remark-format=yaml`). The module is not changed. Other targets than
+    sm_80 and sm_90 are rejected with the list of supported ones.
 
     ```
     $ mirage-opt f.mlir --estimate-cost="target=sm_90" -o /dev/null
@@ -157,11 +160,26 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
     each for the µGraph of least estimated time on `target`, verifies it
     against the subprogram, and replaces the subprogram by it. The result is
     at the kernel, block and thread levels. docs/Search.md describes the
-    search space, the pruning and the budgets.
+    search space, the stability rules, the pruning, the budgets and the
+    cache.
+
+    The search is deterministic: `state-budget` and `memory-budget` count
+    states and bytes, so the same input and options give the same µGraph
+    with any load and thread count. `time-budget` is only a safety limit:
+    a search it cuts is reported as such and not cached.
 
     Each subprogram gets a remark: kernels before and after, estimated times,
     states explored and pruned, block graphs found, candidates costed and
-    verified, search time, and the verification method and bound.
+    verified, search time, which budget bound the result if any, the cache
+    outcome, and the verification method and bound. The same facts go to
+    MLIR's remark engine in category `mirage-search`
+    (`--remarks-filter=mirage-search --remark-format=yaml`).
+
+    `cache`: `on` (or `true`) reuses an entry after re-verifying it and
+    stores new results; `off` (or `false`) neither reads nor writes; `only`
+    never searches (a missing or bad entry is an error); `refresh` searches
+    again and overwrites; `clear` removes every entry of the cache directory
+    first, then acts as `on`.
 
     ```
     $ mirage-opt f.mlir --superoptimize="target=sm_90"
@@ -173,33 +191,40 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
     Option<"calibration", "calibration", "std::string", "\"\"",
            "Cost-model calibration file (docs/CostModel.md)">,
     Option<"kernelOps", "kernel-ops", "unsigned", "5",
-           "Most kernels in a µGraph">,
+           "Most kernels in a µGraph (1 to 64)">,
     Option<"blockOps", "block-ops", "unsigned", "11",
-           "Most block ops in a graph-defined kernel (inputs and output "
-           "included)">,
+           "Most block ops in a graph-defined kernel, inputs and output "
+           "included (3 to 32)">,
     Option<"gridDims", "grid-dims", "unsigned", "2",
            "Most grid dimensions of a graph-defined kernel (1 to 3)">,
     ListOption<"gridSizes", "grid-sizes", "int64_t",
-               "Candidate sizes of a grid dimension (default: every divisor "
-               "from 2 to 1024 of the partitioned extent)">,
+               "Candidate sizes of a grid dimension, each positive (default: "
+               "every divisor from 2 to 1024 of the partitioned extent)">,
     ListOption<"forloopRanges", "forloop-ranges", "int64_t",
-               "Candidate for-loop ranges (default: every divisor from 2 to "
-               "128 of the walked extent)">,
-    Option<"timeBudget", "time-budget", "double", "60",
-           "Seconds of search per subprogram before keeping the best so far">,
-    Option<"stateBudget", "state-budget", "uint64_t", "50000000",
-           "Search states per subprogram before keeping the best so far">,
+               "Candidate for-loop ranges, each positive (default: every "
+               "divisor from 2 to 128 of the walked extent)">,
+    Option<"stateBudget", "state-budget", "uint64_t", "10000000",
+           "Search states per subprogram, shared among the block-level "
+           "tasks in deterministic rounds (> 0)">,
+    Option<"memoryBudget", "memory-budget", "uint64_t", "4096",
+           "MiB the search's own data may take, split among the tasks "
+           "running at once (1 to 1048576)">,
+    Option<"timeBudget", "time-budget", "double", "600",
+           "Wall-clock safety limit in seconds per subprogram (the "
+           "enumeration stops at half of it); a search it cuts is reported "
+           "and not cached (> 0)">,
     Option<"pruning", "pruning", "bool", "true",
            "Abstract-expression pruning (off only for the ablation)">,
     Option<"threads", "threads", "unsigned", "0",
            "Search threads (0: MLIR's thread pool; 1 or "
-           "--mlir-disable-threading: the calling thread)">,
+           "--mlir-disable-threading: the calling thread; at most 1024)">,
     Option<"maxSubprogramOps", "max-subprogram-ops", "unsigned", "8",
-           "Most graph ops in one searched subprogram">,
+           "Most graph ops in one searched subprogram (1 to 20)">,
     Option<"threadFusion", "thread-fusion", "bool", "true",
            "Fuse elementwise chains into thread.fused ops afterwards">,
-    Option<"cache", "cache", "bool", "true",
-           "Reuse and store results in the on-disk cache">,
+    Option<"cache", "cache", "std::string", "\"on\"",
+           "On-disk cache: on, off, only, refresh or clear (true and false "
+           "mean on and off)">,
     Option<"cacheDir", "cache-dir", "std::string", "\"\"",
            "Cache directory (default: $MIRAGE_CACHE_DIR, else "
            "~/.cache/mirage-opt)">,

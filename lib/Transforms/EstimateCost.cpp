@@ -4,6 +4,7 @@
 #include "Superopt/CostModel/CostModel.h"
 #include "Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Remarks.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mirage {
@@ -15,6 +16,13 @@ using namespace mlir;
 using namespace mirage;
 using namespace mirage::superopt;
 
+/// Numbers as remark metrics: times in µs to the nanosecond, counts (which
+/// may exceed 64 bits) as integers.
+static std::string microseconds(double us) {
+  return llvm::formatv("{0:F3}", us).str();
+}
+static std::string count(double n) { return llvm::formatv("{0:F0}", n).str(); }
+
 namespace {
 struct EstimateCostPass
     : public mirage::impl::EstimateCostBase<EstimateCostPass> {
@@ -22,14 +30,16 @@ struct EstimateCostPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // Errors at the module's location, without printing the module.
+    Location loc = module.getLoc();
     llvm::Expected<GpuTarget> gpu = GpuTarget::get(target);
     if (!gpu) {
-      module.emitError("estimate-cost: ") << llvm::toString(gpu.takeError());
+      emitError(loc) << "estimate-cost: " << llvm::toString(gpu.takeError());
       return signalPassFailure();
     }
     if (!calibration.empty()) {
       if (llvm::Error err = gpu->applyCalibration(calibration)) {
-        module.emitError("estimate-cost: ") << llvm::toString(std::move(err));
+        emitError(loc) << "estimate-cost: " << llvm::toString(std::move(err));
         return signalPassFailure();
       }
     }
@@ -58,34 +68,71 @@ struct EstimateCostPass
       }
       totalUs += cost->timeUs;
       kernels += cost->bound != "free";
-      InFlightDiagnostic remark = op.emitRemark();
-      remark << op.getName() << ": "
-             << llvm::formatv("{0:f2}", cost->timeUs).str() << " us on "
-             << gpu.name << ", ";
-      // "measured" is a calibrated time and "free" a view: neither is a
-      // roofline limit.
-      if (cost->bound == "measured" || cost->bound == "free")
-        remark << cost->bound;
-      else
-        remark << cost->bound << "-bound";
-      remark << "; device memory "
-             << llvm::formatv("{0:f0}", cost->dramBytes).str() << " B, L2 "
-             << llvm::formatv("{0:f0}", cost->l2Bytes).str()
-             << " B, shared memory "
-             << llvm::formatv("{0:f0}", cost->smemBytes).str() << " B, "
-             << llvm::formatv("{0:f0}", cost->flops).str() << " FLOP";
-      if (isa<kernel::GraphDefOp>(op))
-        remark << "; " << cost->blocks << " blocks in " << cost->waves
-               << " wave(s), " << cost->smemFootprint
-               << " B shared memory per block, " << cost->regsPerThread
-               << " registers per thread";
+      reportKernel(op, func, *cost, gpu);
     }
     if (!ok)
       return failure();
     func.emitRemark() << "@" << func.getSymName() << ": "
                       << llvm::formatv("{0:f2}", totalUs).str() << " us on "
                       << gpu.name << " in " << kernels << " kernel(s)";
+    remark::analysis(func.getLoc(),
+                     remark::RemarkOpts::name("FunctionCost")
+                         .category("mirage-cost")
+                         .subCategory("function")
+                         .function(func.getSymName()))
+        << remark::add("@{0}: {1:f2} us on {2} in {3} kernel(s)",
+                       func.getSymName(), totalUs, gpu.name, kernels)
+        << remark::metric("Target", StringRef(gpu.name))
+        << remark::metric("TimeUs", microseconds(totalUs))
+        << remark::metric("Kernels", kernels);
     return success();
+  }
+
+  /// One kernel's estimate: the text remark and the remark engine's.
+  void reportKernel(Operation &op, func::FuncOp func, const KernelCost &cost,
+                    const GpuTarget &gpu) {
+    // "measured" is a calibrated time and "free" a view: neither is a
+    // roofline limit.
+    std::string bound = cost.bound == "measured" || cost.bound == "free"
+                            ? cost.bound.str()
+                            : (cost.bound + "-bound").str();
+    InFlightDiagnostic text = op.emitRemark();
+    text << op.getName() << ": "
+         << llvm::formatv("{0:f2}", cost.timeUs).str() << " us on " << gpu.name
+         << ", " << bound << "; device memory "
+         << llvm::formatv("{0:f0}", cost.dramBytes).str() << " B, L2 "
+         << llvm::formatv("{0:f0}", cost.l2Bytes).str() << " B, shared memory "
+         << llvm::formatv("{0:f0}", cost.smemBytes).str() << " B, "
+         << llvm::formatv("{0:f0}", cost.flops).str() << " FLOP";
+    bool graphDefined = isa<kernel::GraphDefOp>(op);
+    if (graphDefined)
+      text << "; " << cost.blocks << " blocks in " << cost.waves
+           << " wave(s), " << cost.smemFootprint
+           << " B shared memory per block, " << cost.regsPerThread
+           << " registers per thread";
+    text.report();
+
+    auto inFlight =
+        remark::analysis(op.getLoc(), remark::RemarkOpts::name("KernelCost")
+                                          .category("mirage-cost")
+                                          .subCategory("kernel")
+                                          .function(func.getSymName()));
+    inFlight << remark::add("{0}: {1:f2} us on {2}, {3}",
+                            op.getName().getStringRef(), cost.timeUs, gpu.name,
+                            bound)
+             << remark::metric("Op", op.getName().getStringRef())
+             << remark::metric("Target", StringRef(gpu.name))
+             << remark::metric("TimeUs", microseconds(cost.timeUs))
+             << remark::metric("Bound", cost.bound)
+             << remark::metric("DeviceMemoryBytes", count(cost.dramBytes))
+             << remark::metric("L2Bytes", count(cost.l2Bytes))
+             << remark::metric("SharedMemoryBytes", count(cost.smemBytes))
+             << remark::metric("Flops", count(cost.flops));
+    if (graphDefined)
+      inFlight << remark::metric("Blocks", cost.blocks)
+               << remark::metric("Waves", cost.waves)
+               << remark::metric("SharedMemoryPerBlock", cost.smemFootprint)
+               << remark::metric("RegistersPerThread", cost.regsPerThread);
   }
 };
 } // namespace

@@ -29,8 +29,17 @@ using mirage::block::TileType;
 
 namespace {
 
+/// Elementwise ops whose operands and result share one element type: a
+/// binary op that widens an f16 operand to f32 has no thread-level form (a
+/// thread op computes in one type) and stays a block op.
 bool isElementwise(Operation *op) {
-  return isa<block::UnaryOp, block::BinaryOp>(op);
+  if (isa<block::UnaryOp>(op))
+    return true;
+  auto binary = dyn_cast<block::BinaryOp>(op);
+  return binary && binary.getLhs().getType().getElementType() ==
+                       binary.getRhs().getType().getElementType() &&
+         binary.getLhs().getType().getElementType() ==
+             binary.getType().getElementType();
 }
 
 ArrayRef<int64_t> tileShape(Value v) {

@@ -1,8 +1,9 @@
 //===- Superoptimize.cpp - the µGraph search as a pass --------------------===//
 //
 // Splits graph functions into subprograms, searches each (Superoptimizer.h),
-// fuses thread chains, verifies the result against the subprogram once
-// more, caches it, and splices it in place of the subprogram.
+// fuses thread chains, verifies the result against the subprogram, caches
+// it, and splices it in place of the subprogram. A cached result is
+// re-verified before it is emitted.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,12 +15,15 @@
 #include "Superopt/Search/Superoptimizer.h"
 #include "Transforms/Passes.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Remarks.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include <cmath>
 
 namespace mirage {
 #define GEN_PASS_DEF_SUPEROPTIMIZE
@@ -52,10 +56,28 @@ static LogicalResult convertToKernels(Operation *root) {
 
 namespace {
 
+/// What `cache=` asks for.
+enum class CacheMode { On, Off, Only, Refresh, Clear };
+
 /// A run of consecutive searchable ops of one function.
 struct Subprogram {
   SmallVector<Operation *> ops;
   SmallVector<Value> inputs, outputs;
+};
+
+/// What the pass reports about one subprogram, as text and as remark
+/// metrics.
+struct Outcome {
+  std::string text;       // the human-readable remark after "part N: "
+  std::string cache;      // off, miss, hit, refreshed, corrupt, rejected
+  bool cacheReverified = false;
+  bool optimized = false; // not the default schedule
+  std::optional<SearchResult> result; // absent for a cache hit
+  unsigned unfusedKernels = 0;
+  /// Kernels and estimated times before and after (also for a hit).
+  int64_t kernelsBefore = 0, kernelsAfter = 0, graphDefined = 0;
+  double costBeforeUs = 0, costAfterUs = 0;
+  std::string verification;
 };
 
 struct SuperoptimizePass
@@ -65,14 +87,69 @@ struct SuperoptimizePass
   void runOnOperation() override;
 
 private:
+  LogicalResult validateOptions(Location loc);
   SmallVector<Subprogram> split(func::FuncOp func);
   std::string configKey() const;
+  SearchOptions searchOptions(llvm::ThreadPoolInterface *pool,
+                              const GpuTarget &gpu, unsigned &unfused) const;
   LogicalResult optimize(func::FuncOp func, Subprogram &sub, unsigned index,
                          const GpuTarget &gpu, ModuleOp scratch,
                          llvm::ThreadPoolInterface *pool);
+  void report(func::FuncOp func, unsigned index, Location loc,
+              const Subprogram &sub, const Outcome &outcome);
+
+  CacheMode cacheMode = CacheMode::On;
 };
 
 } // namespace
+
+/// Every numeric option in its range, the cache mode known (docs/Search.md,
+/// "Options"). Errors are located at the module, without printing it.
+LogicalResult SuperoptimizePass::validateOptions(Location loc) {
+  auto error = [&]() { return emitError(loc) << "superoptimize: "; };
+  auto inRange = [&](StringRef name, uint64_t value, uint64_t lo,
+                     uint64_t hi) -> LogicalResult {
+    if (value >= lo && value <= hi)
+      return success();
+    return error() << name << " must be between " << lo << " and " << hi
+                   << ", got " << value;
+  };
+  std::optional<CacheMode> mode =
+      llvm::StringSwitch<std::optional<CacheMode>>(cache)
+          .Cases({"on", "true"}, CacheMode::On)
+          .Cases({"off", "false"}, CacheMode::Off)
+          .Case("only", CacheMode::Only)
+          .Case("refresh", CacheMode::Refresh)
+          .Case("clear", CacheMode::Clear)
+          .Default(std::nullopt);
+  if (!mode)
+    return error() << "cache must be on, off, only, refresh or clear (or "
+                      "true/false), got '"
+                   << cache << "'";
+  cacheMode = *mode;
+  if (failed(inRange("kernel-ops", kernelOps, 1, 64)) ||
+      failed(inRange("block-ops", blockOps, 3, 32)) ||
+      failed(inRange("grid-dims", gridDims, 1, 3)) ||
+      failed(inRange("state-budget", stateBudget, 1, UINT64_MAX)) ||
+      failed(inRange("memory-budget", memoryBudget, 1, uint64_t(1) << 20)) ||
+      failed(inRange("threads", threads, 0, 1024)) ||
+      failed(inRange("max-subprogram-ops", maxSubprogramOps, 1, 20)) ||
+      failed(inRange("field-bits", fieldBits, 31, 62)))
+    return failure();
+  if (!std::isfinite(timeBudget) || timeBudget <= 0) {
+    char got[32];
+    std::snprintf(got, sizeof got, "%g", double(timeBudget));
+    return error() << "time-budget must be a positive number of seconds, got "
+                   << got;
+  }
+  for (int64_t size : gridSizes)
+    if (size < 1)
+      return error() << "grid-sizes must be positive, got " << size;
+  for (int64_t range : forloopRanges)
+    if (range < 1)
+      return error() << "forloop-ranges must be positive, got " << range;
+  return success();
+}
 
 SmallVector<Subprogram> SuperoptimizePass::split(func::FuncOp func) {
   SmallVector<Subprogram> subs;
@@ -115,6 +192,9 @@ static void computeBoundary(Subprogram &sub) {
         sub.outputs.push_back(result);
 }
 
+/// Every option that can change the result. The threads and the time limit
+/// are not in it: the result does not depend on them (a result the time
+/// limit cut is not stored).
 std::string SuperoptimizePass::configKey() const {
   std::string key;
   llvm::raw_string_ostream os(key);
@@ -125,27 +205,106 @@ std::string SuperoptimizePass::configKey() const {
   os << " forloop-ranges=";
   llvm::interleaveComma(forloopRanges, os);
   os << " pruning=" << pruning << " thread-fusion=" << threadFusion
-     << " field-bits=" << fieldBits << " seed=" << seed;
+     << " field-bits=" << fieldBits << " seed=" << seed
+     << " state-budget=" << stateBudget << " memory-budget=" << memoryBudget;
   if (!calibration.empty()) {
     auto buffer = llvm::MemoryBuffer::getFile(calibration);
     os << " calibration=" << (buffer ? (*buffer)->getBuffer() : "?");
   }
-  // The budgets are part of the key: a search cut short is not reused by a
-  // longer one.
-  os << " time-budget=" << timeBudget << " state-budget=" << stateBudget;
   return key;
 }
 
-/// Runs the rule-based thread fusion on every graph-defined kernel.
-static LogicalResult fuseThreadChains(func::FuncOp func) {
+/// Rule-based thread fusion of every graph-defined kernel. A kernel whose
+/// fused chains would exceed the target's registers per thread (or its
+/// shared memory) is left unfused, as the search costed it.
+static LogicalResult fuseThreadChains(func::FuncOp func, const GpuTarget &gpu,
+                                      unsigned &unfused) {
   SmallVector<kernel::GraphDefOp> defs;
   func.walk([&](kernel::GraphDefOp def) { defs.push_back(def); });
   for (kernel::GraphDefOp def : defs) {
+    Operation *unfusedCopy = def->clone();
     fuseBlockGraph(def.getBody().front());
-    if (failed(verify(def)))
+    if (failed(verify(def))) {
+      unfusedCopy->destroy();
       return def.emitError("thread fusion produced an invalid block graph");
+    }
+    llvm::Expected<KernelCost> cost = estimateKernel(def, gpu);
+    if (cost) {
+      unfusedCopy->destroy();
+      continue;
+    }
+    llvm::consumeError(cost.takeError());
+    OpBuilder builder(def);
+    builder.insert(unfusedCopy);
+    def->replaceAllUsesWith(unfusedCopy);
+    def->erase();
+    ++unfused;
   }
   return success();
+}
+
+SearchOptions SuperoptimizePass::searchOptions(llvm::ThreadPoolInterface *pool,
+                                               const GpuTarget &gpu,
+                                               unsigned &unfused) const {
+  SearchOptions options;
+  options.maxKernelOps = kernelOps;
+  options.maxBlockOps = blockOps;
+  options.maxGridDims = gridDims;
+  options.gridSizes.assign(gridSizes.begin(), gridSizes.end());
+  options.forloopRanges.assign(forloopRanges.begin(), forloopRanges.end());
+  options.stateBudget = stateBudget;
+  options.memoryBudgetBytes = memoryBudget << 20;
+  options.timeLimitSeconds = timeBudget;
+  options.pruning = pruning;
+  options.verifier.fieldBits = fieldBits;
+  options.verifier.seed = seed;
+  options.verifier.realTestsFirst = true;
+  options.progress = progress ? &llvm::errs() : nullptr;
+  options.threadPool = pool;
+  if (threadFusion)
+    options.finalize = [&gpu, &unfused](func::FuncOp f) {
+      return fuseThreadChains(f, gpu, unfused);
+    };
+  return options;
+}
+
+/// Where a rejected candidate differs, in one line.
+static std::string describeMismatch(const VerificationReport &report) {
+  if (!report.mismatch)
+    return report.summary();
+  const Mismatch &m = *report.mismatch;
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << "output #" << m.output << " differs at [";
+  llvm::interleaveComma(m.position, os);
+  os << "] in the " << m.method << " check: the subprogram gives "
+     << m.originalValue << ", the entry " << m.candidateValue;
+  if (!m.detail.empty())
+    os << " (" << m.detail << ")";
+  return out;
+}
+
+/// How the search stopped, for the remark and the cache entry ("" if it ran
+/// to its end).
+static std::string budgetText(const SearchStats &s, uint64_t stateBudget) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  if (s.tasksCutByStates)
+    os << "state budget reached: " << s.tasksCutByStates << " of " << s.tasks
+       << " tasks cut at " << s.stateShare << " states each (budget "
+       << stateBudget << ", " << s.rounds << " round(s))";
+  if (s.tasksCutByMemory)
+    os << (out.empty() ? "" : "; ") << "memory budget reached: "
+       << s.tasksCutByMemory << " task(s) cut (largest task "
+       << (s.peakTaskBytes >> 20) << " MiB)";
+  if (s.timeLimitHit)
+    os << (out.empty() ? "" : "; ") << "time limit reached "
+       << (s.verificationCut ? "before verification" : "in the enumeration")
+       << " after "
+       << llvm::formatv("{0:F1}", s.searchSeconds + s.verifySeconds).str()
+       << " s: where it cut depends on the machine, the result may differ "
+          "between runs and is not cached";
+  return out;
 }
 
 LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
@@ -156,6 +315,23 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
   Location loc = sub.ops.front()->getLoc();
   OpBuilder builder(ctx);
   computeBoundary(sub);
+
+  // A subprogram with an empty tensor computes nothing to search for: its
+  // ops keep their default kernels.
+  auto isEmpty = [](Value v) {
+    auto type = dyn_cast<ShapedType>(v.getType());
+    return type && type.hasStaticShape() && type.getNumElements() == 0;
+  };
+  for (Operation *op : sub.ops)
+    if (llvm::any_of(op->getOperands(), isEmpty) ||
+        llvm::any_of(op->getResults(), isEmpty)) {
+      Outcome outcome;
+      outcome.cache = "off";
+      outcome.text = "not searched: a tensor has no elements; default "
+                     "schedule kept";
+      report(func, index, loc, sub, outcome);
+      return success();
+    }
 
   // The subprogram as a function of its own.
   builder.setInsertionPointToEnd(scratch.getBody());
@@ -181,6 +357,11 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
       results.push_back(map.lookup(v));
     func::ReturnOp::create(builder, loc, results);
   }
+  auto defaultSchedule = cast<func::FuncOp>(original->clone());
+  scratch.push_back(defaultSchedule);
+  defaultSchedule.setSymName(name + "_default");
+  if (failed(convertToKernels(defaultSchedule)))
+    return failure();
 
   // The cache key: the subprogram printed generically, without locations.
   std::string program;
@@ -194,85 +375,151 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
     anonymous.print(os, flags);
     anonymous.erase();
   }
-  SearchCache cacheStore(cacheDir);
+  SearchCache store(cacheDir);
   std::string key = SearchCache::key(program, configKey());
+  unsigned unfused = 0;
+  SearchOptions options = searchOptions(pool, gpu, unfused);
 
+  Outcome outcome;
+  outcome.cache = cacheMode == CacheMode::Off ? "off" : "miss";
   func::FuncOp best;
-  std::string remark;
-  if (cache) {
-    if (std::optional<std::string> hit = cacheStore.lookup(key)) {
+  bool readCache = cacheMode == CacheMode::On ||
+                   cacheMode == CacheMode::Only ||
+                   cacheMode == CacheMode::Clear;
+  if (readCache) {
+    SearchCache::Lookup hit = store.lookup(key);
+    std::string problem = hit.problem;
+    if (hit.status == SearchCache::Status::Hit) {
+      // Parse, then re-verify against the subprogram before trusting it.
       OwningOpRef<ModuleOp> parsed =
-          parseSourceString<ModuleOp>(*hit, ParserConfig(ctx));
+          parseSourceString<ModuleOp>(hit.entry.body, ParserConfig(ctx));
+      func::FuncOp cached;
       if (parsed && !parsed->getOps<func::FuncOp>().empty()) {
         builder.setInsertionPointToEnd(scratch.getBody());
-        best = cast<func::FuncOp>(
+        cached = cast<func::FuncOp>(
             builder.clone(**parsed->getOps<func::FuncOp>().begin()));
-        StringRef text = *hit;
-        remark = text.take_until([](char c) { return c == '\n'; })
-                     .drop_front(3)
-                     .str() +
-                 " [from the cache in " + cacheStore.directory() + "]";
+        cached.setSymName(name + "_cached");
       }
+      if (!cached || cached.getFunctionType() !=
+                         defaultSchedule.getFunctionType()) {
+        problem = "its µGraph does not parse as this subprogram's function";
+        if (cached)
+          cached.erase();
+      } else {
+        FailureOr<VerificationReport> check =
+            verifyEquivalence(defaultSchedule, cached, options.verifier);
+        if (succeeded(check) && check->equivalent) {
+          best = cached;
+          outcome.cache = "hit";
+          outcome.cacheReverified = true;
+          outcome.text = hit.entry.remark + " [from the cache in " +
+                         store.directory() +
+                         "; re-verified: " + check->summary() + "]";
+          outcome.verification = check->summary();
+          outcome.graphDefined = llvm::range_size(
+              best.getBody().front().getOps<kernel::GraphDefOp>());
+          outcome.optimized = outcome.graphDefined > 0;
+          llvm::Expected<FunctionCost> before =
+              estimateFunction(defaultSchedule, gpu);
+          llvm::Expected<FunctionCost> after = estimateFunction(best, gpu);
+          if (!before || !after) {
+            // A verified µGraph the cost model rejects (a calibration
+            // changed a limit, say) is not used.
+            llvm::Error err = llvm::joinErrors(
+                before ? llvm::Error::success() : before.takeError(),
+                after ? llvm::Error::success() : after.takeError());
+            problem = "the cost model rejects it: " +
+                      llvm::toString(std::move(err));
+            best.erase();
+            best = nullptr;
+            outcome.cache = "miss";
+            outcome.cacheReverified = false;
+          } else {
+            outcome.kernelsBefore = before->kernels;
+            outcome.kernelsAfter = after->kernels;
+            outcome.costBeforeUs = before->timeUs;
+            outcome.costAfterUs = after->timeUs;
+          }
+        } else {
+          problem = succeeded(check)
+                        ? "its µGraph failed re-verification (" +
+                              describeMismatch(*check) + ")"
+                        : "its µGraph cannot be re-verified";
+          cached.erase();
+        }
+      }
+    }
+    if (!problem.empty()) {
+      std::string what = "superoptimize: cache entry " + store.pathOf(key) +
+                         " for @" + func.getSymName().str() + " part " +
+                         std::to_string(index) + " is unusable: " + problem;
+      if (cacheMode == CacheMode::Only)
+        return emitError(loc) << what << " (cache=only)";
+      emitWarning(loc) << what << "; discarded, searching again";
+      if (llvm::Error err = store.remove(key))
+        emitWarning(loc) << "superoptimize: " << llvm::toString(std::move(err));
+      outcome.cache = "corrupt";
+    } else if (!best && cacheMode == CacheMode::Only) {
+      return emitError(loc) << "superoptimize: no cache entry for @"
+                            << func.getSymName() << " part " << index
+                            << " in " << store.directory() << " (cache=only)";
     }
   }
 
   if (!best) {
-    auto defaultSchedule = cast<func::FuncOp>(original->clone());
-    scratch.push_back(defaultSchedule);
-    defaultSchedule.setSymName(name + "_default");
-    if (failed(convertToKernels(defaultSchedule)))
-      return failure();
-
-    SearchOptions options;
-    options.maxKernelOps = kernelOps;
-    options.maxBlockOps = blockOps;
-    options.maxGridDims = gridDims;
-    options.gridSizes.assign(gridSizes.begin(), gridSizes.end());
-    options.forloopRanges.assign(forloopRanges.begin(), forloopRanges.end());
-    options.timeBudgetSeconds = timeBudget;
-    options.stateBudget = stateBudget;
-    options.pruning = pruning;
-    options.verifier.fieldBits = fieldBits;
-    options.verifier.seed = seed;
-    options.verifier.realTestsFirst = true;
-    options.progress = progress ? &llvm::errs() : nullptr;
-    options.threadPool = pool;
-    if (threadFusion)
-      options.finalize = fuseThreadChains;
     FailureOr<SearchResult> result =
         searchMuGraph(defaultSchedule, scratch, gpu, options);
     if (failed(result))
       return failure();
     best = result->best;
-
     const SearchStats &s = result->stats;
-    remark = llvm::formatv(
+    std::string budget = budgetText(s, stateBudget);
+    outcome.optimized = result->graphDefinedKernels > 0 ||
+                        result->kernels != result->defaultKernels;
+    outcome.text = llvm::formatv(
         "{0} graph op(s) -> {1} kernel(s) ({2} graph-defined), was {3}; "
         "estimated {4:F2} us -> {5:F2} us on {6} ({7:F2}x); search: {8} "
         "states explored, {9} pruned, {10} block graphs, {11} "
         "instantiations costed, {12} candidates verified ({13} "
-        "rejected), {14:F2} s search + {15:F2} s verification{16}; "
-        "verified: {17}",
+        "rejected), {14:F2} s search + {15:F2} s verification{16}{17}; "
+        "verified: {18}",
         sub.ops.size(), result->kernels, result->graphDefinedKernels,
         result->defaultKernels, result->defaultCostUs, result->costUs, target,
         result->defaultCostUs / result->costUs, s.statesExplored,
         s.statesPruned, s.blockGraphs, s.candidatesCosted,
         s.candidatesVerified, s.candidatesRejected, s.searchSeconds,
-        s.verifySeconds,
-        s.timeBudgetHit    ? "; time budget reached, best so far kept"
-        : s.stateBudgetHit ? "; state budget reached, best so far kept"
-                           : "",
+        s.verifySeconds, budget.empty() ? "" : "; " + budget + ", best so far kept",
+        unfused ? llvm::formatv("; thread fusion left {0} kernel(s) unfused "
+                                "(over the target's registers per thread)",
+                                unfused)
+                      .str()
+                : std::string(),
         result->verification);
-
-    if (cache) {
-      std::string contents = "// " + remark + "\n";
-      llvm::raw_string_ostream os(contents);
-      best.print(os);
-      os << "\n";
-      if (llvm::Error err = cacheStore.store(key, contents))
-        emitWarning(loc) << "superoptimize: result not cached: "
-                         << llvm::toString(std::move(err));
+    if (cacheMode != CacheMode::Off) {
+      if (s.timeLimitHit) {
+        outcome.text += " [not cached: cut by the time limit]";
+      } else {
+        CacheEntry entry;
+        entry.remark = outcome.text;
+        entry.budget = budget;
+        llvm::raw_string_ostream os(entry.body);
+        best.print(os);
+        os << "\n";
+        if (llvm::Error err = store.store(key, entry))
+          emitWarning(loc) << "superoptimize: result not cached: "
+                           << llvm::toString(std::move(err));
+        else if (outcome.cache == "miss" && cacheMode == CacheMode::Refresh)
+          outcome.cache = "refreshed";
+      }
     }
+    outcome.unfusedKernels = unfused;
+    outcome.kernelsBefore = result->defaultKernels;
+    outcome.kernelsAfter = result->kernels;
+    outcome.graphDefined = result->graphDefinedKernels;
+    outcome.costBeforeUs = result->defaultCostUs;
+    outcome.costAfterUs = result->costUs;
+    outcome.verification = result->verification;
+    outcome.result = std::move(*result);
   }
 
   // Splice the µGraph in place of the subprogram.
@@ -290,31 +537,95 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
     v.replaceAllUsesWith(map.lookupOrDefault(result));
   for (Operation *op : llvm::reverse(sub.ops))
     op->erase();
-  emitRemark(loc) << "superoptimize @" << func.getSymName() << " part "
-                  << index << ": " << remark;
+  report(func, index, loc, sub, outcome);
   return success();
+}
+
+static std::string fixed(double value, unsigned digits) {
+  return llvm::formatv(("{0:F" + Twine(digits) + "}").str().c_str(), value)
+      .str();
+}
+
+/// The remark of one subprogram: the text (emitRemark) and the same facts
+/// as metrics through MLIR's remark engine, category `mirage-search`.
+void SuperoptimizePass::report(func::FuncOp func, unsigned index, Location loc,
+                               const Subprogram &sub, const Outcome &outcome) {
+  emitRemark(loc) << "superoptimize @" << func.getSymName() << " part "
+                  << index << ": " << outcome.text;
+
+  auto opts = remark::RemarkOpts::name("Superoptimize")
+                  .category("mirage-search")
+                  .subCategory(outcome.cache == "hit" ? "cache-hit" : "search")
+                  .function(func.getSymName());
+  auto inFlight = outcome.optimized ? remark::passed(loc, opts)
+                                    : remark::missed(loc, opts);
+  inFlight << remark::add("superoptimize @{0} part {1}", func.getSymName(),
+                          index)
+           << remark::metric("Part", index)
+           << remark::metric("GraphOps", sub.ops.size())
+           << remark::metric("Target", StringRef(target))
+           << remark::metric("Cache", StringRef(outcome.cache))
+           << remark::metric("CacheReverified", outcome.cacheReverified)
+           << remark::metric("KernelsBefore", outcome.kernelsBefore)
+           << remark::metric("KernelsAfter", outcome.kernelsAfter)
+           << remark::metric("GraphDefinedKernels", outcome.graphDefined)
+           << remark::metric("CostBeforeUs", fixed(outcome.costBeforeUs, 3))
+           << remark::metric("CostAfterUs", fixed(outcome.costAfterUs, 3));
+  if (const std::optional<SearchResult> &r = outcome.result) {
+    const SearchStats &s = r->stats;
+    inFlight << remark::metric("StatesExplored", s.statesExplored)
+             << remark::metric("StatesRepeated", s.statesRepeated)
+             << remark::metric("StatesPruned", s.statesPruned)
+             << remark::metric("BlockGraphs", s.blockGraphs)
+             << remark::metric("InstantiationsCosted", s.candidatesCosted)
+             << remark::metric("CandidatesVerified", s.candidatesVerified)
+             << remark::metric("CandidatesRejected", s.candidatesRejected)
+             << remark::metric("Tasks", s.tasks)
+             << remark::metric("BudgetRounds", s.rounds)
+             << remark::metric("StateBudget", uint64_t(stateBudget))
+             << remark::metric("StateBudgetReached", s.tasksCutByStates > 0)
+             << remark::metric("MemoryBudgetReached", s.tasksCutByMemory > 0)
+             << remark::metric("PeakTaskBytes", s.peakTaskBytes)
+             << remark::metric("TimeLimitReached", s.timeLimitHit)
+             << remark::metric("VerificationCut", s.verificationCut)
+             << remark::metric("SearchSeconds", fixed(s.searchSeconds, 3))
+             << remark::metric("VerifySeconds", fixed(s.verifySeconds, 3))
+             << remark::metric("UnfusedKernels", outcome.unfusedKernels);
+  }
+  inFlight << remark::metric("Verification", outcome.verification);
 }
 
 void SuperoptimizePass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
+  Location loc = module.getLoc();
+  if (failed(validateOptions(loc)))
+    return signalPassFailure();
   llvm::Expected<GpuTarget> gpu = GpuTarget::get(target);
   if (!gpu) {
-    module.emitError("superoptimize: ") << llvm::toString(gpu.takeError());
+    emitError(loc) << "superoptimize: " << llvm::toString(gpu.takeError());
     return signalPassFailure();
   }
   if (!calibration.empty())
     if (llvm::Error err = gpu->applyCalibration(calibration)) {
-      module.emitError("superoptimize: ") << llvm::toString(std::move(err));
+      emitError(loc) << "superoptimize: " << llvm::toString(std::move(err));
       return signalPassFailure();
     }
-  if (gridDims < 1 || gridDims > 3) {
-    module.emitError("superoptimize: grid-dims must be 1, 2 or 3");
-    return signalPassFailure();
+  if (cacheMode == CacheMode::Clear) {
+    SearchCache store(cacheDir);
+    llvm::Expected<unsigned> removed = store.clear();
+    if (!removed) {
+      emitError(loc) << "superoptimize: cannot clear the cache: "
+                     << llvm::toString(removed.takeError());
+      return signalPassFailure();
+    }
+    emitRemark(loc) << "superoptimize: removed " << *removed
+                    << " cache entr" << (*removed == 1 ? "y" : "ies")
+                    << " from " << store.directory();
   }
 
   // The search threads: MLIR's pool unless threading is off or a count is
-  // given.
+  // given. The result does not depend on it.
   std::unique_ptr<llvm::DefaultThreadPool> ownPool;
   llvm::ThreadPoolInterface *pool = nullptr;
   if (ctx->isMultithreadingEnabled() && threads != 1) {

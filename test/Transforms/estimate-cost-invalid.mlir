@@ -1,5 +1,7 @@
 // RUN: mirage-opt %s --split-input-file --verify-diagnostics --estimate-cost="target=sm_90" -o /dev/null
 // RUN: not mirage-opt %s --estimate-cost="target=sm_75" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not mirage-opt %s --estimate-cost="target=sm_86" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TARGET86
+// RUN: not mirage-opt %s --estimate-cost="target=sm_89" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TARGET89
 // RUN: echo '{"constants": {"dramBandwidthGBs": -1}}' > %t.negative.json
 // RUN: not mirage-opt %s --estimate-cost="target=sm_90 calibration=%t.negative.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // RUN: echo '{"target": "sm_90", "constants": {"launch": 2}}' > %t.unknown.json
@@ -8,6 +10,11 @@
 // RUN: not mirage-opt %s --estimate-cost="target=sm_90 calibration=%t.missing.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MISSING
 
 // TARGET: error: estimate-cost: unknown target 'sm_75' (expected sm_80 or sm_90)
+// The error names the module's location without printing the module.
+// TARGET-NOT: note: see current operation
+// TARGET-NOT: func.func
+// TARGET86: error: estimate-cost: unknown target 'sm_86' (expected sm_80 or sm_90)
+// TARGET89: error: estimate-cost: unknown target 'sm_89' (expected sm_80 or sm_90)
 // NEGATIVE: error: estimate-cost: {{.*}}negative.json: calibration: constant 'dramBandwidthGBs' must be positive, got -1
 // UNKNOWN: error: estimate-cost: {{.*}}unknown.json: calibration: unknown constant 'launch'
 // MISMATCH: error: estimate-cost: {{.*}}example-sm_90.json: calibration: the file is for 'sm_90', not for 'sm_80'

@@ -97,4 +97,42 @@ TEST_F(AbstractExprTest, AnswersAreCached) {
   EXPECT_EQ(ctx.size(), before + 1); // only x*w was new
 }
 
+TEST_F(AbstractExprTest, ReductionSizesDoNotOverflow) {
+  // 1024^7 = 2^70: a 64-bit K wrapped to 0 after 2^60 * 1024 and the
+  // divisibility test divided by it (SIGFPE on a 64x1024 matmul -> rms_norm
+  // -> silu -> add program).
+  auto deep = x, deeper = x;
+  for (int i = 0; i < 7; ++i)
+    deep = ctx.sum(1024, deep);
+  for (int i = 0; i < 8; ++i)
+    deeper = ctx.sum(1024, deeper);
+  EXPECT_NE(deep, x);
+  EXPECT_NE(deeper, deep);
+  EXPECT_TRUE(ctx.isSubexpression(deep, deeper));
+  EXPECT_FALSE(ctx.isSubexpression(deeper, deep));
+  EXPECT_TRUE(ctx.isSubexpression(ctx.sum(512, x), deep));
+  EXPECT_FALSE(ctx.isSubexpression(ctx.sum(3, x), deep));
+  // sum(2^35, sum(2^35, x)) = sum(2^70, x), whichever way it is built.
+  int64_t big = int64_t(1) << 35;
+  EXPECT_EQ(ctx.sum(big, ctx.sum(big, x)), ctx.sum(2, ctx.sum(big, ctx.sum(big / 2, x))));
+  EXPECT_EQ(ctx.mul(ctx.sum(big, x), ctx.sum(big, w)),
+            ctx.sum(big, ctx.sum(big, ctx.mul(x, w))));
+  EXPECT_NE(ctx.str(deep).find("1180591620717411303424"), std::string::npos)
+      << ctx.str(deep);
+}
+
+TEST_F(AbstractExprTest, SumOverNoElementsIsZero) {
+  // A reduction over an extent of 0 is the zero term, not a K of 0 that a
+  // later divisibility test divides by.
+  auto empty = ctx.sum(0, ctx.mul(x, w));
+  EXPECT_EQ(empty, ctx.scale(0.0, x));
+  EXPECT_EQ(ctx.str(empty), "0");
+  EXPECT_FALSE(ctx.isSubexpression(empty, ctx.sum(8, x)));
+  EXPECT_FALSE(ctx.isSubexpression(ctx.sum(8, x), empty));
+  EXPECT_EQ(ctx.add(empty, x), x);
+  EXPECT_EQ(ctx.mul(empty, x), empty);
+  // Dividing by it makes an inverse atom of the zero term, never a crash.
+  EXPECT_NE(ctx.div(x, empty), x);
+}
+
 } // namespace

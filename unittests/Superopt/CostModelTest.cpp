@@ -21,12 +21,10 @@ using namespace mirage::superopt;
 
 namespace {
 
-/// The repository root, from this file's path (CMake passes it absolute).
+/// A file of the repository (the root comes from CMake: __FILE__ is
+/// relative when ccache rewrites paths).
 std::string repoPath(llvm::StringRef relative) {
-  llvm::SmallString<256> path(__FILE__);
-  llvm::sys::path::remove_filename(path); // unittests/Superopt
-  llvm::sys::path::remove_filename(path); // unittests
-  llvm::sys::path::remove_filename(path); // root
+  llvm::SmallString<256> path(MIRAGE_SOURCE_DIR);
   llvm::sys::path::append(path, relative);
   return std::string(path);
 }
@@ -117,6 +115,59 @@ TEST_F(CostModelTest, F32MatmulUsesCudaCores) {
   double idealUs = 2 * n * n * n / 19.5e12 * 1e6;
   EXPECT_NEAR(c.timeUs, idealUs / a100.computeEfficiency + a100.launchOverheadUs,
               1e-6 * idealUs);
+}
+
+TEST_F(CostModelTest, SizesBeyond64BitsAreCountedInFloatingPoint) {
+  // 2^32 x 2^32 elements: a 64-bit element count wraps to 0 (the model
+  // printed "0 B" and a negative FLOP count).
+  ASSERT_TRUE(parse(R"mlir(
+func.func @huge(%a: tensor<4294967296x4294967296xf16>, %b: tensor<4294967296x8xf16>) -> tensor<4294967296x8xf16> {
+  %c = kernel.matmul %a, %b : (tensor<4294967296x4294967296xf16>, tensor<4294967296x8xf16>) -> tensor<4294967296x8xf16>
+  return %c : tensor<4294967296x8xf16>
+}
+)mlir"));
+  GpuTarget h100 = target("sm_90");
+  KernelCost c = cost(firstOp("huge"), h100);
+  double n = 4294967296.0;
+  EXPECT_DOUBLE_EQ(c.dramBytes, (n * n + 2 * n * 8) * 2);
+  EXPECT_DOUBLE_EQ(c.flops, 2 * n * 8 * n);
+  EXPECT_GT(c.timeUs, 1e12);
+}
+
+TEST_F(CostModelTest, WideningMatmulUsesTensorCores) {
+  // f16 tiles multiplied into an f32 accumulator run on tensor cores like
+  // an f16 result: the operands decide, not the result type.
+  auto graph = [](llvm::StringRef resultType) {
+    return (R"mlir(
+func.func @k(%a: tensor<64x4096xf16>, %b: tensor<4096x64xf16>) -> tensor<64x64xf16> {
+  %c = kernel.graph_def (%a, %b) grid = [1] forloop = 16
+      : (tensor<64x4096xf16>, tensor<4096x64xf16>) -> tensor<64x64xf16> {
+  ^bb0(%x: tensor<64x4096xf16>, %y: tensor<4096x64xf16>):
+    %xt = block.input %x imap = <x: replicate> fmap = <i: 1> : tensor<64x4096xf16> -> !block.tile<64x256xf16>
+    %yt = block.input %y imap = <x: replicate> fmap = <i: 0> : tensor<4096x64xf16> -> !block.tile<256x64xf16>
+    %m = block.matmul %xt, %yt : (!block.tile<64x256xf16>, !block.tile<256x64xf16>) -> !block.tile<64x64x)mlir" +
+            resultType + R"mlir(>
+    %s = block.accum sum %m : !block.tile<64x64x)mlir" + resultType +
+            R"mlir(> -> !block.tile<64x64x)mlir" + resultType + R"mlir(>
+    %o = block.output %s omap = <x: replicate> : !block.tile<64x64x)mlir" +
+            resultType + R"mlir(> -> tensor<64x64xf16>
+    block.yield %o : tensor<64x64xf16>
+  }
+  return %c : tensor<64x64xf16>
+}
+)mlir")
+        .str();
+  };
+  GpuTarget h100 = target("sm_90");
+  ASSERT_TRUE(parse(graph("f16")));
+  KernelCost narrow = cost(firstOp("k"), h100);
+  ASSERT_TRUE(parse(graph("f32")));
+  KernelCost wide = cost(firstOp("k"), h100);
+  EXPECT_DOUBLE_EQ(wide.flops, narrow.flops);
+  // Same compute time; the f32 tiles only add shared-memory bytes.
+  EXPECT_GT(wide.smemBytes, narrow.smemBytes);
+  EXPECT_GT(wide.smemFootprint, narrow.smemFootprint);
+  EXPECT_LT(wide.timeUs, narrow.timeUs * 1.5);
 }
 
 TEST_F(CostModelTest, ElementwiseIsMemoryBoundAtBandwidth) {

@@ -42,7 +42,8 @@ def Block_AccumOp : Block_Op<"accum"> {
     Combines a tile computed in the for-loop body over all iterations: `sum`
     and `max` elementwise, `concat` along `dim` (in iteration order, so that
     dimension grows by the for-loop range). Its result is available after the
-    loop.
+    loop. A `sum` or `max` accumulator of an f16 or bf16 tile may have an f32
+    result: it accumulates in f32.
   }];
   let arguments = (ins Block_Tile:$input, Block_AccumKind:$kind,
                        OptionalAttr<I64Attr>:$dim);
@@ -57,6 +58,8 @@ def Block_OutputOp : Block_Op<"output"> {
   let description = [{
     The device tensor is the concatenation of all blocks' tiles: grid
     dimension g with `omap[g] = d` multiplies output dimension d by grid[g].
+    An f32 tile may be saved into an f16 or bf16 tensor: each element is
+    rounded to the tensor's type as it is stored.
 
     ```mlir
     %o = block.output %y omap = <x: 1>
@@ -80,9 +83,15 @@ def Block_YieldOp : Block_Op<"yield", [Terminator, ReturnLike]> {
 // Shared-memory ops
 //===----------------------------------------------------------------------===//
 
-def Block_MatmulOp : Block_Op<"matmul", [SameOperandsAndResultElementType,
-                                         InferTypeOpAdaptor]> {
+def Block_MatmulOp : Block_Op<"matmul", [AllElementTypesMatch<["lhs", "rhs"]>,
+                                         InferTypeOpAdaptorWithIsCompatible]> {
   let summary = "tile matrix product";
+  let description = [{
+    The result has the operands' element type, or f32 for f16 and bf16
+    operands: the product accumulated in f32 (the tensor cores' own form)
+    and kept at that precision, so that a partial or intermediate sum does
+    not overflow or lose the digits the operands' type would.
+  }];
   let arguments = (ins Block_Tile:$lhs, Block_Tile:$rhs);
   let results = (outs Block_Tile:$result);
   let assemblyFormat =
@@ -99,18 +108,25 @@ def Block_UnaryOp : Block_Op<"unary", [SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
-def Block_BinaryOp : Block_Op<"binary", [SameOperandsAndResultElementType,
-                                         InferTypeOpAdaptor]> {
+def Block_BinaryOp : Block_Op<"binary", [InferTypeOpAdaptor]> {
   let summary = "elementwise binary op on tiles, NumPy broadcasting";
+  let description = [{
+    Operands have one element type, or one is f16 or bf16 and the other f32
+    (an accumulated sum, see `block.matmul`): the narrow operand is widened
+    and the result is f32.
+  }];
   let arguments = (ins BinaryKind:$kind, Block_Tile:$lhs, Block_Tile:$rhs);
   let results = (outs Block_Tile:$result);
   let assemblyFormat =
       "$kind $lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
 
-def Block_ReduceOp : Block_Op<"reduce", [SameOperandsAndResultElementType,
-                                         InferTypeOpAdaptor]> {
+def Block_ReduceOp : Block_Op<"reduce", [InferTypeOpAdaptorWithIsCompatible]> {
   let summary = "reduces one tile dimension to size 1";
+  let description = [{
+    The result has the input's element type, or f32 for an f16 or bf16
+    input (the reduction kept in f32, as for `block.matmul`).
+  }];
   let arguments = (ins ReduceKind:$kind, Block_Tile:$input, I64Attr:$dim);
   let results = (outs Block_Tile:$result);
   let assemblyFormat = "$kind $input `,` `dim` `=` $dim attr-dict `:` "

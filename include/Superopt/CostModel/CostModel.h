@@ -22,6 +22,13 @@
 
 namespace mirage::superopt {
 
+/// The version of the cost model's formulas and built-in constants. It is
+/// part of every search cache key (Search/SearchCache.h): bump it whenever an
+/// estimate can change, since the search ranks candidates by it.
+///   2: sizes counted in floating point; tensor cores chosen by operand
+///      type (issue 11).
+inline constexpr unsigned kCostModelVersion = 2;
+
 /// The parameters of one GPU. Values for sm_80 and sm_90 and their sources
 /// are in docs/CostModel.md; a calibration file may override any of them.
 struct GpuTarget {

@@ -1,6 +1,6 @@
 //===- AbstractExpr.h - abstract expressions for search pruning -*- C++ -*-===//
 //
-// Mirage's abstract expressions (OSDI'25, §4.3; DESIGN.md, "Searches"): each
+// Mirage's abstract expressions (OSDI'25, §4.3; docs/Search.md): each
 // tensor of a µGraph is abstracted to a term over add, mul, div, sum(k, .)
 // and uninterpreted functions (exp, sqrt, silu, ...) that forgets indices but
 // keeps reduction sizes. A search prefix is dropped when one of its tensors
@@ -25,12 +25,18 @@
 // Scalars are kept (so that the search cannot drop a scale by 1/n), but the
 // subexpression test ignores them where a scale could still be applied.
 //
+// K is an arbitrary-precision integer: nested reductions multiply their
+// sizes (1024^7 is 2^70), and a wrapped 64-bit product would turn the
+// divisibility test into a division by zero. A reduction over 0 elements is
+// the zero term.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MIRAGE_SUPEROPT_ABSTRACTEXPR_H
 #define MIRAGE_SUPEROPT_ABSTRACTEXPR_H
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DynamicAPInt.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -57,7 +63,8 @@ public:
   ExprId mul(ExprId lhs, ExprId rhs);
   ExprId div(ExprId lhs, ExprId rhs);
   ExprId scale(double factor, ExprId operand);
-  /// sum(size, operand): a reduction over `size` elements.
+  /// sum(size, operand): a reduction over `size` >= 0 elements (0 gives the
+  /// zero term).
   ExprId sum(int64_t size, ExprId operand);
   /// An uninterpreted function application, e.g. "exp", "sqrt", "pow:2.5".
   ExprId apply(llvm::StringRef function, ExprId operand);
@@ -68,6 +75,10 @@ public:
 
   std::string str(ExprId expr) const;
   size_t size() const { return polys.size(); }
+  /// An estimate of the bytes this context holds (terms, atoms and cached
+  /// answers), counted as they are added: the same for the same queries on
+  /// every machine, so a memory budget based on it is deterministic.
+  uint64_t approximateBytes() const { return bytes; }
 
   using AtomId = uint32_t;
   enum class AtomKind : uint8_t { Input, Function, Inverse };
@@ -78,7 +89,7 @@ public:
   };
   struct Monomial {
     double coef = 1;
-    int64_t reduction = 1; // K
+    llvm::DynamicAPInt reduction{1}; // K, the product of reduction sizes
     llvm::SmallVector<AtomId, 4> num, den; // sorted multisets
   };
   using Poly = llvm::SmallVector<Monomial, 2>; // sorted, like terms merged
@@ -104,6 +115,7 @@ private:
   llvm::StringMap<uint32_t> functionIds;
   llvm::DenseMap<std::pair<uint64_t, uint64_t>, ExprId> opCache;
   llvm::DenseMap<std::pair<ExprId, ExprId>, bool> subCache;
+  uint64_t bytes = 0;
 };
 
 } // namespace mirage::superopt

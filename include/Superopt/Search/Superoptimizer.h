@@ -1,7 +1,7 @@
 //===- Superoptimizer.h - the multi-level µGraph search ---------*- C++ -*-===//
 //
 // Searches, for one subprogram of graph ops, the cheapest equivalent µGraph
-// (DESIGN.md, "µGraph search"; docs/Search.md):
+// (docs/Search.md):
 //
 //  - kernel level: which of the subprogram's values to materialize in
 //    device memory. Every materialized value is produced by one kernel:
@@ -19,6 +19,12 @@
 // used only once the verifier (finite-field test, then floating point) has
 // accepted it against the ops it replaces.
 //
+// The search is deterministic: its budgets count states and bytes, never
+// seconds; tasks are merged in a fixed order and ties keep enumeration
+// order; so the same input and options give the same µGraph whatever the
+// load and the thread count. Only the wall-clock safety limit can cut a
+// search at a point that depends on the machine, and the result says so.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MIRAGE_SUPEROPT_SUPEROPTIMIZER_H
@@ -35,6 +41,14 @@
 
 namespace mirage::superopt {
 
+/// The version of the search (this library's enumeration, ranking and
+/// verification steps). It is part of every cache key (SearchCache.h):
+/// bump it whenever a change could give a different µGraph for the same
+/// input and options, so that no stale result is served.
+///   3: f32 tiles for sums of f16/bf16 data, softmax opaque, state budgets
+///      in deterministic rounds (issue 11).
+inline constexpr unsigned kSearchVersion = 3;
+
 struct SearchOptions {
   /// Kernels of the µGraph (predefined and graph-defined).
   unsigned maxKernelOps = 5;
@@ -49,9 +63,18 @@ struct SearchOptions {
   /// Candidate for-loop ranges above 1; empty: every divisor from 2 to 128
   /// of the walked extent.
   llvm::SmallVector<int64_t> forloopRanges;
-  /// Budgets: on reaching either the search stops and keeps the best so far.
-  double timeBudgetSeconds = 60;
-  uint64_t stateBudget = 50'000'000;
+  /// Enumeration states per subprogram, shared among the block-level tasks
+  /// in deterministic rounds (docs/Search.md): a task that reaches its share
+  /// stops and keeps what it found, and the result reports it.
+  uint64_t stateBudget = 10'000'000;
+  /// Bytes the search's own data may take (abstract expressions, block
+  /// graphs, candidates), split evenly among the tasks that run at once.
+  uint64_t memoryBudgetBytes = uint64_t(4) << 30;
+  /// The wall-clock safety limit of the search, in seconds: the enumeration
+  /// stops at half of it, costing and verification use the rest, and no
+  /// candidate is verified after it (a verification under way finishes).
+  /// Not a budget: reaching it is reported and the result is not cached.
+  double timeLimitSeconds = 600;
   /// Abstract-expression pruning (off only for the ablation).
   bool pruning = true;
   /// Cheapest graph-defined kernels each block-level task keeps; the
@@ -68,15 +91,28 @@ struct SearchOptions {
 };
 
 struct SearchStats {
-  uint64_t statesExplored = 0;
+  uint64_t statesExplored = 0;    // in each task's last run
+  uint64_t statesRepeated = 0;    // re-explored by later budget rounds
   uint64_t statesPruned = 0;      // by abstract expressions
   uint64_t blockGraphs = 0;       // complete block-graph structures
   uint64_t candidatesCosted = 0;  // instantiations on a grid and loop range
   unsigned candidatesVerified = 0, candidatesRejected = 0;
   double searchSeconds = 0, verifySeconds = 0;
-  bool timeBudgetHit = false, stateBudgetHit = false;
-  /// Block-level tasks stopped by their share of the time budget.
-  unsigned tasksCut = 0;
+  /// Block-level tasks, and budget rounds (docs/Search.md).
+  unsigned tasks = 0, rounds = 0;
+  /// Tasks stopped by their share of the state or memory budget, and the
+  /// state share of the last round.
+  unsigned tasksCutByStates = 0, tasksCutByMemory = 0;
+  uint64_t stateShare = 0;
+  /// The largest estimated size of one task's data, in bytes.
+  uint64_t peakTaskBytes = 0;
+  /// The wall-clock safety limit stopped the search (nondeterministic);
+  /// with verificationCut, before a candidate could be verified (the
+  /// default schedule was kept).
+  bool timeLimitHit = false, verificationCut = false;
+  bool budgetHit() const {
+    return tasksCutByStates || tasksCutByMemory || timeLimitHit;
+  }
 };
 
 struct SearchResult {

@@ -8,6 +8,7 @@
 #include "Superopt/CostModel/CostModel.h"
 
 #include "Dialect/Block/BlockOps.h"
+#include "Dialect/Graph/ShapeRules.h"
 #include "Dialect/Graph/GraphOps.h"
 #include "Dialect/Kernel/KernelOps.h"
 #include "Dialect/Thread/ThreadOps.h"
@@ -256,18 +257,27 @@ static int64_t elementBytes(Type elementType) {
   return std::max<int64_t>(1, elementType.getIntOrFloatBitWidth() / 8);
 }
 
-static int64_t numBytes(Type type) {
+// Sizes are doubles: an element count or byte count of a valid type may not
+// fit 64 bits (a 2^32 x 2^32 tensor), and the model only needs magnitudes.
+// ShapedType::getNumElements would wrap.
+
+static double numElements(Type type) {
+  double n = 1;
+  for (int64_t d : cast<ShapedType>(type).getShape())
+    n *= double(d);
+  return n;
+}
+
+static double numBytes(Type type) {
   auto shaped = cast<ShapedType>(type);
-  return shaped.getNumElements() * elementBytes(shaped.getElementType());
+  return numElements(type) * double(elementBytes(shaped.getElementType()));
 }
 
-static int64_t numElements(Type type) {
-  return cast<ShapedType>(type).getNumElements();
-}
-
-/// f16 and bf16 products run on tensor cores; f32 on CUDA cores.
-static bool usesTensorCores(Type type) {
-  Type element = cast<ShapedType>(type).getElementType();
+/// Products of f16 or bf16 operands run on tensor cores (whatever the
+/// accumulator's type: an f32 result of f16 tiles is the mma's own form);
+/// f32 operands on CUDA cores.
+static bool usesTensorCores(Operation *op) {
+  Type element = cast<ShapedType>(op->getOperand(0).getType()).getElementType();
   return element.isF16() || element.isBF16();
 }
 
@@ -464,27 +474,28 @@ static KernelCost estimatePredefined(Operation *op, const Predefined &p,
   switch (p.family) {
   case Family::Matmul: {
     int64_t k = cast<ShapedType>(op->getOperand(0).getType()).getShape().back();
-    cost.flops = 2.0 * numElements(result) * k;
-    tensorCores = usesTensorCores(result);
+    cost.flops = 2.0 * numElements(result) * double(k);
+    tensorCores = usesTensorCores(op);
     break;
   }
   case Family::Conv2D: {
     // OIHW weight: every output element is a dot product over I x KH x KW.
     ArrayRef<int64_t> w =
         cast<ShapedType>(op->getOperand(1).getType()).getShape();
-    cost.flops = 2.0 * numElements(result) * w[1] * w[2] * w[3];
-    tensorCores = usesTensorCores(result);
+    cost.flops = 2.0 * numElements(result) * double(w[1]) * double(w[2]) *
+                 double(w[3]);
+    tensorCores = usesTensorCores(op);
     break;
   }
   case Family::Pool2D:
-    cost.flops = double(numElements(result)) * p.window;
+    cost.flops = numElements(result) * double(p.window);
     break;
   case Family::Elementwise:
-    cost.flops = double(numElements(result)) * p.weight;
+    cost.flops = numElements(result) * p.weight;
     break;
   case Family::Reduce:
   case Family::Normalize:
-    cost.flops = double(numElements(op->getOperand(0).getType())) * p.weight;
+    cost.flops = numElements(op->getOperand(0).getType()) * p.weight;
     break;
   case Family::Movement:
   case Family::View:
@@ -505,7 +516,7 @@ static KernelCost estimatePredefined(Operation *op, const Predefined &p,
 /// Registers per thread of a thread.fused chain: the most scalar values live
 /// at once in its body (arguments included), each held for every element the
 /// thread owns, one 32-bit register per value element.
-static int64_t fusedRegisters(thread::FusedOp fused, const GpuTarget &t) {
+static double fusedRegisters(thread::FusedOp fused, const GpuTarget &t) {
   Block &body = fused.getBody().front();
   // Position of the last use of each value; arguments are defined at -1.
   llvm::SmallDenseMap<Value, int, 32> lastUse;
@@ -537,11 +548,11 @@ static int64_t fusedRegisters(thread::FusedOp fused, const GpuTarget &t) {
   for (int i = 0; i < index; ++i)
     maxLive = std::max(maxLive, liveAt(i));
 
-  int64_t elements = 0;
+  double elements = 0;
   for (Type type : fused.getResultTypes())
     elements = std::max(elements, numElements(type));
-  int64_t perThread = (elements + t.threadsPerBlock - 1) / t.threadsPerBlock;
-  return t.baseRegsPerThread + int64_t(maxLive) * perThread;
+  double perThread = std::ceil(elements / double(t.threadsPerBlock));
+  return double(t.baseRegsPerThread) + double(maxLive) * perThread;
 }
 
 /// FLOPs of one element of a thread.fused chain.
@@ -559,16 +570,19 @@ static double fusedWeight(thread::FusedOp fused) {
 static Expected<KernelCost> estimateGraphDef(kernel::GraphDefOp op,
                                              const GpuTarget &t) {
   auto iface = cast<block::BlockGraphOpInterface>(op.getOperation());
-  int64_t blocks = 1;
-  for (int64_t g : iface.getGridDims())
-    blocks *= g;
+  std::optional<int64_t> gridBlocks =
+      checkedElementCount(iface.getGridDims());
+  if (!gridBlocks)
+    return llvm::createStringError("the grid has too many blocks to count in "
+                                   "64 bits");
+  int64_t blocks = *gridBlocks;
   int64_t iterations = iface.getForloopRange();
 
   // Per-block quantities.
   double dramRead = 0, l2Read = 0, dramWrite = 0; // whole kernel
   double smemBytes = 0, tensorFlops = 0, cudaFlops = 0, syncs = 0;
-  int64_t bodyTiles = 0, persistentTiles = 0, postTiles = 0;
-  int64_t regs = t.baseRegsPerThread;
+  double bodyTiles = 0, persistentTiles = 0, postTiles = 0;
+  double regs = t.baseRegsPerThread;
   bool inLoop = true;
 
   for (Operation &inner : iface.getBlockGraph()) {
@@ -580,16 +594,16 @@ static Expected<KernelCost> estimateGraphDef(kernel::GraphDefOp op,
     double runs = inLoop ? double(iterations) : 1.0;
 
     if (auto input = dyn_cast<block::InputOp>(inner)) {
-      int64_t tile = numBytes(input.getTile().getType());
+      double tile = numBytes(input.getTile().getType());
       // A tile that does not move with the loop is loaded once, before it.
       bool hoisted = input.getFmap().isReplicate();
       double loads = hoisted ? 1.0 : double(iterations);
       double total = double(blocks) * loads * tile;
       // The first read of each element comes from device memory; blocks that
       // re-read it (a replicated grid dimension) hit L2 if the tensor fits.
-      double unique = std::min<double>(total, numBytes(input.getSource().getType()));
+      double unique = std::min(total, numBytes(input.getSource().getType()));
       dramRead += unique;
-      if (numBytes(input.getSource().getType()) <= t.l2Bytes)
+      if (numBytes(input.getSource().getType()) <= double(t.l2Bytes))
         l2Read += total - unique;
       else
         dramRead += total - unique;
@@ -599,19 +613,19 @@ static Expected<KernelCost> estimateGraphDef(kernel::GraphDefOp op,
       continue;
     }
     if (auto output = dyn_cast<block::OutputOp>(inner)) {
-      int64_t tile = numBytes(output.getTile().getType());
+      double tile = numBytes(output.getTile().getType());
       dramWrite += double(blocks) * tile;
       smemBytes += tile;
       syncs += 1;
       continue;
     }
     if (auto accum = dyn_cast<block::AccumOp>(inner)) {
-      int64_t in = numBytes(accum.getInput().getType());
+      double in = numBytes(accum.getInput().getType());
       // sum and max read the accumulator and write it back; concat only
       // writes its slice.
       bool combines = accum.getKind() != block::AccumKind::concat;
       smemBytes += iterations * (combines ? 3.0 : 2.0) * in;
-      cudaFlops += combines ? double(iterations) *
+        cudaFlops += combines ? double(iterations) *
                                   numElements(accum.getInput().getType())
                             : 0.0;
       syncs += iterations;
@@ -623,7 +637,7 @@ static Expected<KernelCost> estimateGraphDef(kernel::GraphDefOp op,
     double traffic = 0;
     for (Type type : inner.getOperandTypes())
       traffic += numBytes(type);
-    int64_t resultBytes = 0;
+    double resultBytes = 0;
     for (Type type : inner.getResultTypes())
       resultBytes += numBytes(type);
     traffic += resultBytes;
@@ -635,8 +649,8 @@ static Expected<KernelCost> estimateGraphDef(kernel::GraphDefOp op,
     if (isa<block::MatmulOp>(inner)) {
       int64_t k =
           cast<ShapedType>(inner.getOperand(0).getType()).getShape().back();
-      double flops = runs * 2.0 * numElements(result) * k;
-      (usesTensorCores(result) ? tensorFlops : cudaFlops) += flops;
+      double flops = runs * 2.0 * numElements(result) * double(k);
+      (usesTensorCores(&inner) ? tensorFlops : cudaFlops) += flops;
     } else if (auto u = dyn_cast<block::UnaryOp>(inner)) {
       cudaFlops += runs * numElements(result) * unaryWeight(u.getKind());
     } else if (auto b = dyn_cast<block::BinaryOp>(inner)) {
@@ -651,39 +665,43 @@ static Expected<KernelCost> estimateGraphDef(kernel::GraphDefOp op,
 
   // Body tiles are dead after the loop, so post-loop tiles may reuse them;
   // hoisted inputs and accumulators live throughout.
-  int64_t footprint = persistentTiles + std::max(bodyTiles, postTiles);
-  if (footprint > t.smemPerBlockBytes)
+  double footprintBytes = persistentTiles + std::max(bodyTiles, postTiles);
+  if (footprintBytes > double(t.smemPerBlockBytes))
     return llvm::createStringError(
-        llvm::formatv("block graph needs {0} bytes of shared memory per block; "
-                      "{1} allows {2}",
-                      footprint, t.name, t.smemPerBlockBytes)
+        llvm::formatv("block graph needs {0:F0} bytes of shared memory per "
+                      "block; {1} allows {2}",
+                      footprintBytes, t.name, t.smemPerBlockBytes)
             .str());
-  if (regs > t.maxRegsPerThread)
+  if (regs > double(t.maxRegsPerThread))
     return llvm::createStringError(
-        llvm::formatv("thread.fused chain needs about {0} registers per thread "
-                      "({1} threads per block); {2} allows {3}",
+        llvm::formatv("thread.fused chain needs about {0:F0} registers per "
+                      "thread ({1} threads per block); {2} allows {3}",
                       regs, t.threadsPerBlock, t.name, t.maxRegsPerThread)
             .str());
+  // Both now fit the target's (64-bit) limits.
+  int64_t footprint = static_cast<int64_t>(footprintBytes);
+  int64_t regsPerThread = static_cast<int64_t>(regs);
 
   // Occupancy: blocks resident on one SM at once.
   int64_t perSM = std::min(t.maxBlocksPerSM, t.maxThreadsPerSM / t.threadsPerBlock);
   if (footprint > 0)
     perSM = std::min(perSM, t.smemPerSMBytes / footprint);
-  perSM = std::min(perSM, t.regsPerSM / (regs * t.threadsPerBlock));
+  perSM = std::min(perSM, t.regsPerSM / (regsPerThread * t.threadsPerBlock));
   perSM = std::max<int64_t>(perSM, 1);
-  int64_t waves = (blocks + t.numSMs * perSM - 1) / (t.numSMs * perSM);
+  auto ceilDiv = [](int64_t a, int64_t b) { return a / b + (a % b != 0); };
+  int64_t waves = ceilDiv(blocks, t.numSMs * perSM);
   // The busiest SM runs this many blocks, one after another or side by side
   // sharing its tensor cores, CUDA cores and shared-memory banks.
-  int64_t busiest = (blocks + t.numSMs - 1) / t.numSMs;
+  int64_t busiest = ceilDiv(blocks, t.numSMs);
   int64_t activeSMs = std::min(blocks, t.numSMs);
 
   double smRateTc = t.tensorCoreTflops * 1e6 / t.numSMs;  // FLOP per µs
   double smRateCc = t.cudaCoreTflops * 1e6 / t.numSMs;
   double computeUs =
-      busiest * (tensorFlops / smRateTc + cudaFlops / smRateCc) /
+      double(busiest) * (tensorFlops / smRateTc + cudaFlops / smRateCc) /
       t.computeEfficiency;
   double smemRate = t.smemBytesPerClockPerSM * t.clockGHz * 1e3; // B per µs
-  double smemUs = busiest * smemBytes / (smemRate * t.smemEfficiency);
+  double smemUs = double(busiest) * smemBytes / (smemRate * t.smemEfficiency);
   // Too few blocks cannot keep enough loads in flight to saturate HBM.
   double saturation = std::min(
       1.0, double(activeSMs) / (t.numSMs * t.dramSaturationSMFraction));
@@ -692,15 +710,15 @@ static Expected<KernelCost> estimateGraphDef(kernel::GraphDefOp op,
   double l2Us = l2Read / (t.l2BandwidthGBs * 1e3 * t.l2Efficiency * saturation);
   // Barriers are latency on each block's critical path; blocks resident on
   // the same SM overlap theirs, so they cost once per wave.
-  double syncUs = waves * syncs * t.syncCycles / (t.clockGHz * 1e3);
+  double syncUs = double(waves) * syncs * t.syncCycles / (t.clockGHz * 1e3);
 
   KernelCost cost;
   cost.dramBytes = dramRead + dramWrite;
   cost.l2Bytes = l2Read;
-  cost.smemBytes = blocks * smemBytes;
-  cost.flops = blocks * (tensorFlops + cudaFlops);
+  cost.smemBytes = double(blocks) * smemBytes;
+  cost.flops = double(blocks) * (tensorFlops + cudaFlops);
   cost.smemFootprint = footprint;
-  cost.regsPerThread = regs;
+  cost.regsPerThread = regsPerThread;
   cost.blocks = blocks;
   cost.waves = waves;
   finishRoofline(cost, t, std::max({dramUs, l2Us, smemUs}), computeUs, syncUs);

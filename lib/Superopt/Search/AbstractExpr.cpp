@@ -2,9 +2,11 @@
 
 #include "Superopt/Search/AbstractExpr.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace mirage::superopt;
 using ExprId = AbstractExprContext::ExprId;
@@ -28,6 +30,12 @@ template <typename Vec> Vec merged(const Vec &a, const Vec &b) {
   return out;
 }
 
+/// Whether reduction size `a` divides `b`. Sizes are positive: a zero
+/// reduction makes the zero term, which has no monomials.
+bool divides(const llvm::DynamicAPInt &a, const llvm::DynamicAPInt &b) {
+  return a > 0 && b % a == 0;
+}
+
 /// Multiset inclusion of sorted vectors.
 template <typename Vec> bool includes(const Vec &big, const Vec &small) {
   return std::includes(big.begin(), big.end(), small.begin(), small.end());
@@ -45,7 +53,14 @@ std::string AbstractExprContext::key(const Poly &poly) {
   };
   for (const Monomial &m : poly) {
     put(bitsOf(m.coef));
-    put(static_cast<uint64_t>(m.reduction));
+    // K as 8 bytes when it fits (it is positive), else a marker and its
+    // decimal digits.
+    if (m.reduction <= std::numeric_limits<int64_t>::max()) {
+      put(static_cast<uint64_t>(static_cast<int64_t>(m.reduction)));
+    } else {
+      put(~uint64_t(0));
+      llvm::raw_string_ostream(out) << m.reduction << ';';
+    }
     put(m.num.size());
     for (AtomId a : m.num)
       put(a);
@@ -88,8 +103,14 @@ ExprId AbstractExprContext::intern(Poly poly) {
 
   std::string k = key(normal);
   auto [it, inserted] = polyIds.try_emplace(k, polys.size());
-  if (inserted)
+  if (inserted) {
+    // The term, its key twice (the map's copy and its node) and the vector
+    // slot; atoms take 4 bytes each.
+    bytes += sizeof(Poly) + 2 * k.size() + 64;
+    for (const Monomial &m : normal)
+      bytes += sizeof(Monomial) + 4 * (m.num.size() + m.den.size());
     polys.push_back(std::move(normal));
+  }
   return it->second;
 }
 
@@ -98,8 +119,10 @@ AbstractExprContext::internAtom(AtomKind kind, uint32_t name, ExprId arg) {
   std::pair<uint64_t, uint64_t> k{pack(static_cast<uint64_t>(kind), name),
                                   arg};
   auto [it, inserted] = atomIds.try_emplace(k, atoms.size());
-  if (inserted)
+  if (inserted) {
+    bytes += sizeof(Atom) + 2 * sizeof(k);
     atoms.push_back({kind, name, arg});
+  }
   return it->second;
 }
 
@@ -123,6 +146,7 @@ ExprId AbstractExprContext::add(ExprId lhs, ExprId rhs) {
   sum.append(polys[rhs].begin(), polys[rhs].end());
   ExprId id = intern(std::move(sum));
   opCache[{pack(OpAdd, lhs), rhs}] = id;
+  bytes += 2 * sizeof(std::pair<uint64_t, uint64_t>);
   return id;
 }
 
@@ -148,6 +172,7 @@ ExprId AbstractExprContext::mul(ExprId lhs, ExprId rhs) {
     }
   ExprId id = intern(std::move(product));
   opCache[{pack(OpMul, lhs), rhs}] = id;
+  bytes += 2 * sizeof(std::pair<uint64_t, uint64_t>);
   return id;
 }
 
@@ -179,6 +204,7 @@ ExprId AbstractExprContext::div(ExprId lhs, ExprId rhs) {
   }
   ExprId id = intern(std::move(quotient));
   opCache[{pack(OpDiv, lhs), rhs}] = id;
+  bytes += 2 * sizeof(std::pair<uint64_t, uint64_t>);
   return id;
 }
 
@@ -190,8 +216,11 @@ ExprId AbstractExprContext::scale(double factor, ExprId operand) {
 }
 
 ExprId AbstractExprContext::sum(int64_t size, ExprId operand) {
+  assert(size >= 0 && "a reduction size is an element count");
   if (size == 1)
     return operand;
+  if (size == 0)
+    return intern({}); // a sum over no elements
   Poly summed = polys[operand];
   for (Monomial &m : summed)
     m.reduction *= size;
@@ -213,7 +242,7 @@ ExprId AbstractExprContext::apply(llvm::StringRef function, ExprId operand) {
 /// later scale could fix it otherwise.
 bool AbstractExprContext::monomialFitsIn(const Monomial &e,
                                          const Monomial &t) const {
-  if (t.reduction % e.reduction != 0)
+  if (!divides(e.reduction, t.reduction))
     return false;
   double c = std::fabs(e.coef), tc = std::fabs(t.coef);
   if (c != 1.0 && c != tc && c * tc != 1.0)
@@ -226,7 +255,7 @@ bool AbstractExprContext::monomialFitsIn(const Monomial &e,
 static std::optional<AbstractExprContext::Monomial>
 cofactor(const AbstractExprContext::Monomial &e,
          const AbstractExprContext::Monomial &t) {
-  if (t.reduction % e.reduction != 0 || !includes(t.num, e.num) ||
+  if (!divides(e.reduction, t.reduction) || !includes(t.num, e.num) ||
       !includes(t.den, e.den))
     return std::nullopt;
   AbstractExprContext::Monomial c;
@@ -293,6 +322,7 @@ bool AbstractExprContext::isSubexpression(ExprId expr, ExprId target) {
         if (!result && atoms[a].kind != AtomKind::Input)
           result = isSubexpression(expr, atoms[a].arg);
   subCache[{expr, target}] = result;
+  bytes += 2 * sizeof(std::pair<ExprId, ExprId>);
   return result;
 }
 
@@ -328,8 +358,11 @@ void AbstractExprContext::print(ExprId expr, std::string &out) const {
       std::snprintf(buf, sizeof buf, "%g*", m.coef);
       out += buf;
     }
-    if (m.reduction != 1)
-      out += "sum(" + std::to_string(m.reduction) + ", ";
+    if (m.reduction != 1) {
+      out += "sum(";
+      llvm::raw_string_ostream(out) << m.reduction;
+      out += ", ";
+    }
     for (const auto &[j, a] : llvm::enumerate(m.num)) {
       if (j)
         out += "*";

@@ -13,22 +13,14 @@ using namespace mlir;
 using namespace mirage;
 using namespace mirage::superopt;
 
-bool SearchBudget::charge(uint64_t n) {
-  if (exhausted())
-    return false;
-  if (states.fetch_add(n) + n >= maxStates)
-    stateHit = true;
-  if (std::chrono::steady_clock::now() >= deadline)
-    timeHit = true;
-  return !exhausted();
-}
-
 /// The divisors of `extent` above 1 from `explicitList`, or, if it is
 /// empty, all of them up to `defaultMax`.
 static SmallVector<int64_t> divisorsOf(int64_t extent,
                                        ArrayRef<int64_t> explicitList,
                                        int64_t defaultMax) {
   SmallVector<int64_t> out;
+  if (extent <= 0)
+    return out;
   if (!explicitList.empty()) {
     for (int64_t d : explicitList)
       if (d > 1 && extent % d == 0)
@@ -52,27 +44,52 @@ static SmallVector<int64_t> gridSizes(int64_t extent,
   return divisorsOf(extent, options.gridSizes, 1024);
 }
 
+uint64_t superopt::approximateBytes(ArrayRef<BlockGraph> graphs) {
+  uint64_t bytes = 0;
+  for (const BlockGraph &g : graphs)
+    bytes += sizeof(BlockGraph) + g.nodes.size() * sizeof(BlockNode);
+  return bytes;
+}
+
+static bool isNarrowFloat(Type type) { return type.isF16() || type.isBF16(); }
+
 namespace {
 
 using Key = std::array<int, 5>;
 
 /// Depth-first enumeration of the block graphs for one goal and loop choice.
+///
+/// Numerical stability is part of the space, not left to the verifier: a
+/// sum of f16 or bf16 values (block.matmul, block.reduce, block.accum) is
+/// kept in an f32 tile unless the original program rounds that very value
+/// (same abstract expression, same index variables) to the narrow type, as
+/// a predefined matmul or reduce_sum kernel does with its result. So no
+/// partial or intermediate sum (rms_norm's sum of squares, a for-loop's
+/// partial products) is held in a type the original never rounds it to.
+/// Elementwise ops keep their operands' type; an f16/bf16 tile combined
+/// with an f32 one is widened (the block dialect's rule).
+/// Softmax has no block-level form here (SearchTarget.h): its exp is never
+/// separated from the max subtraction of its predefined kernel.
 class BlockGraphEnumerator {
 public:
   BlockGraphEnumerator(const SearchTarget &t, const BlockGoal &goal,
-                       const SearchOptions &o, SearchBudget &budget,
-                       std::chrono::steady_clock::time_point sliceEnd,
+                       const SearchOptions &o, const TaskLimits &limits,
                        SmallVectorImpl<BlockGraph> &found,
                        BlockSearchCounts &counts)
-      : t(t), goal(goal), o(o), budget(budget), sliceEnd(sliceEnd),
-        found(found), counts(counts) {
-    exprs = t.buildExprs(ctx);
+      : t(t), goal(goal), o(o), limits(limits), found(found), counts(counts) {
+    uint64_t readable = 0;
+    for (unsigned v : goal.available)
+      readable |= uint64_t(1) << v;
+    exprs = t.buildExprs(ctx, readable);
     goalExpr = exprs[goal.goal];
     goalVars = t.values[goal.goal].vars;
     if (goal.loopVar >= 0) {
       SmallVector<int64_t> ranges = loopRanges(t.varExtent[goal.loopVar], o);
       loopStep = ranges.empty() ? 0 : ranges.front();
     }
+    for (auto [v, tv] : llvm::enumerate(t.values))
+      if (isNarrowFloat(tv.elementType))
+        narrowValues.push_back(v);
   }
 
   /// Iterative deepening on the op count: block graphs of the smallest
@@ -87,11 +104,10 @@ public:
       chooseInputs(0);
       if (!smallest && !found.empty())
         smallest = limit;
-      if ((smallest && limit >= *smallest + 1) || counts.sliceHit ||
-          budget.exhausted())
+      if ((smallest && limit >= *smallest + 1) || stopped)
         break;
     }
-    budget.charge(pending);
+    noteBytes();
   }
 
 private:
@@ -105,18 +121,31 @@ private:
     return v == goal.loopVar ? e / loopStep : e;
   }
 
+  uint64_t noteBytes() {
+    uint64_t bytes = ctx.approximateBytes() + foundBytes +
+                     nodes.capacity() * sizeof(BlockNode);
+    counts.peakBytes = std::max(counts.peakBytes, bytes);
+    return bytes;
+  }
+
+  /// Counts a state; false once a limit stops the task. The state cap is
+  /// exact; memory and the wall-clock deadline are checked every 1024
+  /// states (at the same states on every run).
   bool tick() {
-    if (counts.sliceHit)
+    if (stopped)
       return false;
-    ++counts.explored;
-    if (++pending == 1024) {
-      bool ok = budget.charge(pending);
-      pending = 0;
-      if (std::chrono::steady_clock::now() >= sliceEnd)
-        counts.sliceHit = true;
-      return ok && !counts.sliceHit;
+    if (counts.explored >= limits.maxStates) {
+      counts.stateCapHit = stopped = true;
+      return false;
     }
-    return !budget.exhausted();
+    ++counts.explored;
+    if (counts.explored % 1024 == 0) {
+      if (noteBytes() > limits.maxBytes)
+        counts.memoryCapHit = stopped = true;
+      else if (limits.deadline && limits.deadline->expired())
+        counts.deadlineHit = stopped = true;
+    }
+    return !stopped;
   }
 
   bool prunedByExpr(ExprId e) {
@@ -126,7 +155,28 @@ private:
     return true;
   }
 
+  /// The element types a sum of `operandType` values with expression `e`
+  /// and variables `vars` may be held in: its own type where it is f32 (or
+  /// wider), else f32, and the narrow type itself only if the original
+  /// rounds this same value to it.
+  SmallVector<Type, 2> sumTypes(Type operandType, ExprId e,
+                                ArrayRef<int> vars) const {
+    if (!isNarrowFloat(operandType))
+      return {operandType};
+    SmallVector<Type, 2> types;
+    for (unsigned v : narrowValues)
+      if (exprs[v] == e && ArrayRef<int>(t.values[v].vars) == vars &&
+          t.values[v].elementType == operandType) {
+        types.push_back(operandType);
+        break;
+      }
+    types.push_back(t.f32Type);
+    return types;
+  }
+
   void chooseInputs(unsigned i) {
+    if (stopped)
+      return;
     if (i == goal.available.size()) {
       if (nodes.empty())
         return;
@@ -152,6 +202,7 @@ private:
     n.choice = value;
     n.expr = exprs[value];
     n.vars = tv.vars;
+    n.type = tv.elementType;
     n.stage = llvm::is_contained(tv.vars, goal.loopVar) && goal.loopVar >= 0
                   ? BlockNode::Varying
                   : BlockNode::Invariant;
@@ -183,7 +234,8 @@ private:
 
   bool duplicate(const BlockNode &n) const {
     return llvm::any_of(nodes, [&](const BlockNode &m) {
-      return m.expr == n.expr && m.vars == n.vars && m.stage == n.stage;
+      return m.expr == n.expr && m.vars == n.vars && m.stage == n.stage &&
+             m.type == n.type;
     });
   }
 
@@ -192,7 +244,7 @@ private:
   /// the newest operand), so each block graph is generated once however
   /// its independent ops could be ordered.
   void tryOp(BlockNode n, Key key) {
-    if (key < keys.back() || duplicate(n) || prunedByExpr(n.expr))
+    if (stopped || key < keys.back() || duplicate(n) || prunedByExpr(n.expr))
       return;
     push(std::move(n), key);
     search();
@@ -213,7 +265,7 @@ private:
       return; // smaller graphs were found at a smaller limit
     for (unsigned i = numInputs; i < nodes.size(); ++i) {
       const BlockNode &n = nodes[i];
-      if (n.expr != goalExpr || n.vars != goalVars ||
+      if (n.expr != goalExpr || ArrayRef<int>(n.vars) != goalVars ||
           n.stage != BlockNode::AfterLoop)
         continue;
       bool allUsed = true;
@@ -229,8 +281,10 @@ private:
       out.expr = n.expr;
       out.vars = n.vars;
       out.stage = n.stage;
+      out.type = t.values[goal.goal].elementType;
       g.nodes.push_back(std::move(out));
       g.loopVar = goal.loopVar;
+      foundBytes += sizeof(BlockGraph) + g.nodes.size() * sizeof(BlockNode);
       found.push_back(std::move(g));
     }
   }
@@ -248,9 +302,15 @@ private:
       return;
 
     for (int i = 0, e = nodes.size(); i < e; ++i) {
+      // Copies of the operand's fields: tryOp appends to `nodes`, which may
+      // move them.
+      const BlockNode::Stage stage = nodes[i].stage;
+      const ExprId expr = nodes[i].expr;
+      const Type type = nodes[i].type;
+      const SmallVector<int, 4> vars = nodes[i].vars;
       // Without a loop, ops after the (one-iteration) accumulator would
       // only duplicate the same ops before it.
-      if (goal.loopVar < 0 && nodes[i].stage == BlockNode::AfterLoop)
+      if (goal.loopVar < 0 && stage == BlockNode::AfterLoop)
         continue;
       // Unary ops.
       for (auto [c, choice] : llvm::enumerate(t.unaryOps)) {
@@ -258,46 +318,56 @@ private:
         n.kind = BlockNode::Unary;
         n.a = i;
         n.choice = c;
-        n.vars = nodes[i].vars;
-        n.stage = nodes[i].stage;
-        n.expr = unaryExpr(ctx, choice, nodes[i].expr);
+        n.vars = vars;
+        n.stage = stage;
+        n.type = type;
+        n.expr = unaryExpr(ctx, choice, expr);
         tryOp(std::move(n), Key{i, 1, i, 0, int(c)});
       }
       // Reductions over a reduced index variable.
       if (t.hasReduce)
-        for (auto [d, v] : llvm::enumerate(nodes[i].vars)) {
+        for (auto [d, v] : llvm::enumerate(vars)) {
           if (v < 0 || !t.varReduced[v])
             continue;
-          BlockNode n;
-          n.kind = BlockNode::Reduce;
-          n.a = i;
-          n.choice = d;
-          n.vars = nodes[i].vars;
-          n.vars[d] = -1;
-          n.stage = nodes[i].stage;
-          n.expr = ctx.sum(tileExtent(v), nodes[i].expr);
-          tryOp(std::move(n), Key{i, 2, i, 0, int(d)});
+          SmallVector<int, 4> reducedVars = vars;
+          reducedVars[d] = -1;
+          ExprId reduced = ctx.sum(tileExtent(v), expr);
+          for (auto [w, resultType] :
+               llvm::enumerate(sumTypes(type, reduced, reducedVars))) {
+            BlockNode n;
+            n.kind = BlockNode::Reduce;
+            n.a = i;
+            n.choice = d;
+            n.vars = reducedVars;
+            n.stage = stage;
+            n.type = resultType;
+            n.expr = reduced;
+            tryOp(std::move(n), Key{i, 2, i, int(w), int(d)});
+          }
         }
       // For-loop accumulator: every saved tile passes through one (the sum
-      // of one iteration when there is no loop).
-      if (nodes[i].stage != BlockNode::AfterLoop &&
-          (goal.loopVar < 0 ||
-           !llvm::is_contained(nodes[i].vars, goal.loopVar))) {
+      // of one iteration when there is no loop). Sums of f16/bf16 tiles are
+      // accumulated in f32.
+      if (stage != BlockNode::AfterLoop &&
+          (goal.loopVar < 0 || !llvm::is_contained(vars, goal.loopVar))) {
         BlockNode n;
         n.kind = BlockNode::Accum;
         n.a = i;
-        n.vars = nodes[i].vars;
+        n.vars = vars;
         n.stage = BlockNode::AfterLoop;
-        n.expr = ctx.sum(loopStep, nodes[i].expr);
+        n.type = isNarrowFloat(type) ? t.f32Type : type;
+        n.expr = ctx.sum(loopStep, expr);
         tryOp(std::move(n), Key{i, 3, i, 0, 0});
       }
       for (int j = 0; j <= i; ++j) {
-        auto stage = combine(nodes[i].stage, nodes[j].stage);
-        if (!stage)
+        auto combined = combine(stage, nodes[j].stage);
+        if (!combined)
           continue;
         for (auto [lhs, rhs] : {std::pair{i, j}, std::pair{j, i}}) {
-          tryBinaries(lhs, rhs, *stage, i);
-          tryMatmul(lhs, rhs, *stage, i);
+          if (std::optional<Type> result = elementwiseType(type, nodes[j].type))
+            tryBinaries(lhs, rhs, *combined, i, *result);
+          if (type == nodes[j].type)
+            tryMatmul(lhs, rhs, *combined, i);
           if (i == j)
             break;
         }
@@ -305,15 +375,31 @@ private:
     }
   }
 
-  void tryBinaries(int lhs, int rhs, BlockNode::Stage stage, int maxOperand) {
-    const auto &va = nodes[lhs].vars, &vb = nodes[rhs].vars;
-    if (va.size() != vb.size())
-      return;
+  /// The result type of an elementwise op on tiles of types `a` and `b`:
+  /// their type, or f32 for an f16/bf16 tile and an f32 one (the block
+  /// dialect's rule); nothing for other pairs.
+  std::optional<Type> elementwiseType(Type a, Type b) const {
+    if (a == b)
+      return a;
+    if (a == t.f32Type && isNarrowFloat(b))
+      return a;
+    if (b == t.f32Type && isNarrowFloat(a))
+      return b;
+    return std::nullopt;
+  }
+
+  void tryBinaries(int lhs, int rhs, BlockNode::Stage stage, int maxOperand,
+                   Type resultType) {
     SmallVector<int, 4> vars;
-    for (auto [x, y] : llvm::zip(va, vb)) {
-      if (x != y && x >= 0 && y >= 0)
+    {
+      const auto &va = nodes[lhs].vars, &vb = nodes[rhs].vars;
+      if (va.size() != vb.size())
         return;
-      vars.push_back(std::max(x, y));
+      for (auto [x, y] : llvm::zip(va, vb)) {
+        if (x != y && x >= 0 && y >= 0)
+          return;
+        vars.push_back(std::max(x, y));
+      }
     }
     for (BinaryKind kind : t.binaryOps) {
       bool commutative = kind == BinaryKind::add || kind == BinaryKind::mul;
@@ -326,6 +412,7 @@ private:
       n.choice = static_cast<unsigned>(kind);
       n.vars = vars;
       n.stage = stage;
+      n.type = resultType;
       n.expr = binaryExpr(ctx, kind, nodes[lhs].expr, nodes[rhs].expr);
       tryOp(std::move(n), Key{maxOperand, 4, lhs, rhs, int(kind)});
     }
@@ -334,32 +421,43 @@ private:
   void tryMatmul(int lhs, int rhs, BlockNode::Stage stage, int maxOperand) {
     if (!t.hasMatmul)
       return;
-    const auto &va = nodes[lhs].vars, &vb = nodes[rhs].vars;
-    size_t r = va.size();
-    if (r < 2 || vb.size() != r || va[r - 1] != vb[r - 2])
-      return;
-    int k = va[r - 1];
-    if (k >= 0 && !t.varReduced[k])
-      return;
-    for (size_t d = 0; d + 2 < r; ++d)
-      if (va[d] != vb[d])
+    SmallVector<int, 4> vars;
+    int k;
+    {
+      const auto &va = nodes[lhs].vars, &vb = nodes[rhs].vars;
+      size_t r = va.size();
+      if (r < 2 || vb.size() != r || va[r - 1] != vb[r - 2])
         return;
-    BlockNode n;
-    n.kind = BlockNode::Matmul;
-    n.a = lhs;
-    n.b = rhs;
-    n.vars.assign(va.begin(), va.end() - 1);
-    n.vars.push_back(vb[r - 1]);
-    n.stage = stage;
-    n.expr = ctx.sum(tileExtent(k), ctx.mul(nodes[lhs].expr, nodes[rhs].expr));
-    tryOp(std::move(n), Key{maxOperand, 5, lhs, rhs, 0});
+      k = va[r - 1];
+      if (k >= 0 && !t.varReduced[k])
+        return;
+      for (size_t d = 0; d + 2 < r; ++d)
+        if (va[d] != vb[d])
+          return;
+      vars.assign(va.begin(), va.end() - 1);
+      vars.push_back(vb[r - 1]);
+    }
+    ExprId product =
+        ctx.sum(tileExtent(k), ctx.mul(nodes[lhs].expr, nodes[rhs].expr));
+    Type operandType = nodes[lhs].type;
+    for (auto [w, resultType] :
+         llvm::enumerate(sumTypes(operandType, product, vars))) {
+      BlockNode n;
+      n.kind = BlockNode::Matmul;
+      n.a = lhs;
+      n.b = rhs;
+      n.vars = vars;
+      n.stage = stage;
+      n.type = resultType;
+      n.expr = product;
+      tryOp(std::move(n), Key{maxOperand, 5, lhs, rhs, int(w)});
+    }
   }
 
   const SearchTarget &t;
   const BlockGoal &goal;
   const SearchOptions &o;
-  SearchBudget &budget;
-  std::chrono::steady_clock::time_point sliceEnd;
+  const TaskLimits &limits;
   SmallVectorImpl<BlockGraph> &found;
   BlockSearchCounts &counts;
 
@@ -368,13 +466,16 @@ private:
   ExprId goalExpr = 0;
   ArrayRef<int> goalVars;
   int64_t loopStep = 1;
+  /// Target values of f16 or bf16 type.
+  SmallVector<unsigned> narrowValues;
 
   SmallVector<BlockNode> nodes;
   SmallVector<unsigned> uses;
   SmallVector<Key> keys;
   unsigned numInputs = 0;
   unsigned limit = 0; // block ops, output saver included
-  uint64_t pending = 0;
+  uint64_t foundBytes = 0;
+  bool stopped = false;
 };
 
 } // namespace
@@ -382,12 +483,10 @@ private:
 void superopt::enumerateBlockGraphs(const SearchTarget &target,
                                     const BlockGoal &goal,
                                     const SearchOptions &options,
-                                    SearchBudget &budget,
-                                    std::chrono::steady_clock::time_point sliceEnd,
+                                    const TaskLimits &limits,
                                     SmallVectorImpl<BlockGraph> &found,
                                     BlockSearchCounts &counts) {
-  BlockGraphEnumerator(target, goal, options, budget, sliceEnd, found, counts)
-      .run();
+  BlockGraphEnumerator(target, goal, options, limits, found, counts).run();
 }
 
 SmallVector<GridChoice> superopt::gridChoices(const SearchTarget &target,
@@ -470,14 +569,13 @@ Operation *superopt::buildGraphDef(OpBuilder &builder, Location loc,
       operands.push_back(operand(n.choice));
       operandTypes.push_back(operands.back().getType());
     }
-  Type elementType =
-      cast<ShapedType>(operandTypes.front()).getElementType();
-  // The output tensor: the goal's shape (the output vars equal the goal's).
+  // The output tensor: the goal's shape and type (the output vars equal the
+  // goal's).
   const BlockNode &outNode = graph.nodes.back();
   SmallVector<int64_t> outShape;
   for (int v : outNode.vars)
     outShape.push_back(v < 0 ? 1 : target.varExtent[v]);
-  auto outType = RankedTensorType::get(outShape, elementType);
+  auto outType = RankedTensorType::get(outShape, outNode.type);
 
   SmallVector<int64_t> gridSizes(grid.sizes.begin(), grid.sizes.end());
   if (gridSizes.empty())
@@ -502,11 +600,11 @@ Operation *superopt::buildGraphDef(OpBuilder &builder, Location loc,
   builder.setInsertionPointToStart(body);
   SmallVector<Value> tiles(n);
   unsigned nextArg = 0;
-  auto tileType = [&](ArrayRef<int> vars) {
+  auto tileType = [&](const BlockNode &node) {
     SmallVector<int64_t> shape;
-    for (int v : vars)
+    for (int v : node.vars)
       shape.push_back(sizeOf(v));
-    return block::TileType::get(shape, elementType);
+    return block::TileType::get(shape, node.type);
   };
   auto emit = [&](unsigned i) {
     const BlockNode &node = graph.nodes[i];
@@ -519,7 +617,7 @@ Operation *superopt::buildGraphDef(OpBuilder &builder, Location loc,
                             ? it - node.vars.begin()
                             : block::LoopMapAttr::kReplicate;
       tiles[i] = block::InputOp::create(
-          builder, loc, tileType(node.vars), body->getArgument(nextArg++),
+          builder, loc, tileType(node), body->getArgument(nextArg++),
           gridMap(node.vars), block::LoopMapAttr::get(ctx, loopDim));
       break;
     }
@@ -536,15 +634,16 @@ Operation *superopt::buildGraphDef(OpBuilder &builder, Location loc,
           builder, loc, static_cast<BinaryKind>(node.choice), a, b);
       break;
     case BlockNode::Matmul:
-      tiles[i] = block::MatmulOp::create(builder, loc, a, b);
+      tiles[i] = block::MatmulOp::create(builder, loc, tileType(node), a, b);
       break;
     case BlockNode::Reduce:
       tiles[i] = block::ReduceOp::create(
-          builder, loc, ReduceKindAttr::get(ctx, ReduceKind::sum), a,
+          builder, loc, tileType(node),
+          ReduceKindAttr::get(ctx, ReduceKind::sum), a,
           builder.getI64IntegerAttr(node.choice));
       break;
     case BlockNode::Accum:
-      tiles[i] = block::AccumOp::create(builder, loc, a.getType(), a,
+      tiles[i] = block::AccumOp::create(builder, loc, tileType(node), a,
                                         block::AccumKind::sum, IntegerAttr());
       break;
     case BlockNode::Output:

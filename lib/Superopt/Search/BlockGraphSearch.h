@@ -23,15 +23,31 @@
 
 namespace mirage::superopt {
 
-/// Budgets shared by all search threads.
-struct SearchBudget {
-  std::chrono::steady_clock::time_point deadline;
+/// The wall-clock safety cut shared by all search threads. It is not a
+/// budget in the deterministic sense: where it cuts depends on the machine
+/// and its load, so a result it cut is reported as such and not cached.
+struct SearchDeadline {
+  std::chrono::steady_clock::time_point at;
+  std::atomic<bool> hit{false};
+  /// Whether the deadline has passed (and records it).
+  bool expired() {
+    if (hit.load(std::memory_order_relaxed))
+      return true;
+    if (std::chrono::steady_clock::now() < at)
+      return false;
+    hit = true;
+    return true;
+  }
+};
+
+/// The limits of one block-level task. States and bytes are counted, not
+/// timed, so a task stops at the same point whatever the load and the
+/// thread count.
+struct TaskLimits {
   uint64_t maxStates = 0;
-  std::atomic<uint64_t> states{0};
-  std::atomic<bool> timeHit{false}, stateHit{false};
-  bool exhausted() const { return timeHit || stateHit; }
-  /// Adds `n` states; false once a budget is spent.
-  bool charge(uint64_t n);
+  /// Bytes of the task's own data (abstract expressions, block graphs).
+  uint64_t maxBytes = 0;
+  SearchDeadline *deadline = nullptr;
 };
 
 struct BlockNode {
@@ -39,6 +55,10 @@ struct BlockNode {
   enum Stage : uint8_t { Invariant, Varying, AfterLoop };
   Kind kind;
   Stage stage = Invariant;
+  /// The tile's element type: the tensor's for inputs and elementwise ops;
+  /// f32 for sums of f16/bf16 data unless the original rounds the same value
+  /// to that type (see BlockGraphSearch.cpp).
+  mlir::Type type;
   int a = -1, b = -1;
   /// Input: target value index; Unary: menu index; Binary: BinaryKind;
   /// Reduce: dimension.
@@ -61,17 +81,23 @@ struct BlockGoal {
 
 struct BlockSearchCounts {
   uint64_t explored = 0, pruned = 0;
-  /// The enumeration stopped at its own time slice (other tasks go on).
-  bool sliceHit = false;
+  /// The largest amount of the task's own data, in (estimated) bytes.
+  uint64_t peakBytes = 0;
+  /// Why the enumeration stopped before its end, if it did.
+  bool stateCapHit = false, memoryCapHit = false, deadlineHit = false;
+  bool complete() const { return !stateCapHit && !memoryCapHit && !deadlineHit; }
 };
 
 /// Enumerates every block graph that computes the goal from the available
-/// tensors within the op limit, until `sliceEnd` or the shared budget.
+/// tensors within the op limit, in a fixed order, until the end or a limit.
 void enumerateBlockGraphs(const SearchTarget &target, const BlockGoal &goal,
-                          const SearchOptions &options, SearchBudget &budget,
-                          std::chrono::steady_clock::time_point sliceEnd,
+                          const SearchOptions &options,
+                          const TaskLimits &limits,
                           llvm::SmallVectorImpl<BlockGraph> &found,
                           BlockSearchCounts &counts);
+
+/// Estimated bytes of a list of block graphs (the memory budget's count).
+uint64_t approximateBytes(llvm::ArrayRef<BlockGraph> graphs);
 
 /// A grid: the partitioned index variable and size of each grid dimension.
 struct GridChoice {

@@ -61,6 +61,7 @@ struct DimSlots {
 FailureOr<SearchTarget> SearchTarget::analyze(func::FuncOp func) {
   SearchTarget t;
   t.func = func;
+  t.f32Type = Float32Type::get(func.getContext());
   Block &body = func.getBody().front();
   auto addValue = [&](Value v, Operation *producer) -> LogicalResult {
     auto type = dyn_cast<RankedTensorType>(v.getType());
@@ -71,6 +72,7 @@ FailureOr<SearchTarget> SearchTarget::analyze(func::FuncOp func) {
     tv.value = v;
     tv.producer = producer;
     tv.shape.assign(type.getShape().begin(), type.getShape().end());
+    tv.elementType = type.getElementType();
     t.indexOf[v] = t.values.size();
     t.values.push_back(std::move(tv));
     return success();
@@ -164,11 +166,9 @@ FailureOr<SearchTarget> SearchTarget::analyze(func::FuncOp func) {
               return success();
             })
             .Case([&](kernel::SoftmaxOp s) {
-              addUnary({UnaryKind::exp, {}});
-              addBinary(BinaryKind::div);
-              menu.hasReduce = true;
+              // Opaque (see the file comment): no menu entries.
+              t.values[r].opaque = true;
               joinElementwise(s.getInput(), s.getResult());
-              reducedSlots.insert(DimSlots::slot(r, s.getDim()));
               return success();
             })
             .Default([](Operation *) { return failure(); });
@@ -211,13 +211,18 @@ FailureOr<SearchTarget> SearchTarget::analyze(func::FuncOp func) {
   return t;
 }
 
-SmallVector<ExprId> SearchTarget::buildExprs(AbstractExprContext &ctx) const {
+SmallVector<ExprId> SearchTarget::buildExprs(AbstractExprContext &ctx,
+                                             uint64_t inputs) const {
   const auto &vals = values;
   SmallVector<ExprId> exprs;
   for (unsigned i = 0; i < numArguments; ++i)
     exprs.push_back(ctx.input(i));
   auto e = [&](Value v) { return exprs[indexOf.lookup(v)]; };
   for (unsigned i = numArguments; i < vals.size(); ++i) {
+    if (i < 64 && (inputs >> i & 1)) {
+      exprs.push_back(ctx.input(i));
+      continue;
+    }
     Operation *op = vals[i].producer;
     ExprId x =
         llvm::TypeSwitch<Operation *, ExprId>(op)
@@ -242,8 +247,8 @@ SmallVector<ExprId> SearchTarget::buildExprs(AbstractExprContext &ctx) const {
               return ctx.div(x, ctx.apply("sqrt", meanSq));
             })
             .Case([&](kernel::SoftmaxOp s) {
-              ExprId ex = ctx.apply("exp", e(s.getInput()));
-              return ctx.div(ex, ctx.sum(vals[i].shape[s.getDim()], ex));
+              return ctx.apply(("softmax:" + Twine(s.getDim())).str(),
+                               e(s.getInput()));
             });
     exprs.push_back(x);
   }

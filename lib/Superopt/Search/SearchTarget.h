@@ -15,6 +15,13 @@
 // the unary kinds (with their constants), binary kinds, reductions and
 // matmuls the program itself contains.
 //
+// Softmax is opaque: its value is an uninterpreted function of its input
+// (no exp, sum or div enters the menu on its behalf) and comes only from its
+// predefined kernel, which subtracts the row maximum before exp. Without
+// the max, exp / sum(exp) overflows f16 at logits of about 11 and f32 at
+// about 89 where softmax itself is exact; a block-level online softmax
+// (running max and rescaling) would be needed to fuse it stably.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MIRAGE_LIB_SUPEROPT_SEARCHTARGET_H
@@ -49,7 +56,11 @@ struct TargetValue {
   mlir::Operation *producer = nullptr; // null for function arguments
   llvm::SmallVector<int64_t, 4> shape;
   llvm::SmallVector<int, 4> vars; // index variable per dim, -1 for size 1
+  mlir::Type elementType;
   bool isOutput = false;
+  /// Computed only by its predefined kernel (softmax): always materialized,
+  /// never the goal of a block graph.
+  bool opaque = false;
 };
 
 class SearchTarget {
@@ -59,8 +70,13 @@ public:
   static mlir::FailureOr<SearchTarget> analyze(mlir::func::FuncOp func);
 
   /// Builds every value's abstract expression in `ctx`. Ids are the same in
-  /// every fresh context, so each search thread can own one.
-  llvm::SmallVector<ExprId> buildExprs(AbstractExprContext &ctx) const;
+  /// every fresh context, so each search thread can own one. The values in
+  /// `inputs` (a bit set of value indices, besides the arguments) are atoms
+  /// of their own: the tensors a kernel reads are opaque to its block graph,
+  /// so its goal is expressed in them (sharper pruning than their
+  /// expansion: h = x + r read as a tensor is not a sum to the kernel).
+  llvm::SmallVector<ExprId> buildExprs(AbstractExprContext &ctx,
+                                       uint64_t inputs = 0) const;
 
   mlir::func::FuncOp func;
   /// Arguments first, then op results in program order.
@@ -71,6 +87,9 @@ public:
   /// Index variables: extent and whether some op reduces over it.
   llvm::SmallVector<int64_t> varExtent;
   llvm::SmallVector<bool> varReduced;
+
+  /// f32, the type of sums of f16/bf16 data in block graphs.
+  mlir::Type f32Type;
 
   // The block-op menu.
   llvm::SmallVector<UnaryChoice> unaryOps;

@@ -47,13 +47,17 @@ struct GoalResult {
   }
 };
 
-/// One block-level search task: a goal and a for-loop choice.
+/// One block-level search task: a goal and a for-loop choice. Its results
+/// are those of its last run (budget rounds rerun it with a larger share).
 struct Task {
   GoalKey key;
-  int loopVar;
+  int loopVar = -1;
+  SmallVector<BlockGraph> graphs; // found by the last run
   std::vector<KernelOption> options;
   BlockSearchCounts counts;
-  uint64_t graphs = 0, costed = 0;
+  uint64_t costed = 0;
+  bool costingCut = false; // the deadline stopped the costing
+  double seconds = 0;
 };
 
 class Superoptimizer {
@@ -68,9 +72,10 @@ public:
 
 private:
   uint64_t bit(unsigned i) const { return uint64_t(1) << i; }
-  /// Bit set of the values `v` depends on (itself excluded).
-  uint64_t ancestors(unsigned v) const { return ancestorSets[v]; }
-  void runTask(Task &task);
+  void enumerateTask(Task &task, const TaskLimits &limits);
+  void costTask(Task &task);
+  void runTasks(std::vector<Task> &tasks);
+  template <typename F> void forEachTask(ArrayRef<Task *> tasks, F &&f);
   LogicalResult verifyOption(unsigned goal, uint64_t available,
                              KernelOption &option);
   func::FuncOp buildFunction(StringRef name, uint64_t materialized,
@@ -82,17 +87,17 @@ private:
   const SearchOptions &options;
   SearchTarget t;
 
-  SmallVector<uint64_t> ancestorSets;
   SmallVector<double> predefinedUs; // per value: its default kernel
-  SearchBudget budget;
-  std::atomic<unsigned> tasksLeft{0};
+  /// The time limit, and the half of it the enumeration may take (the
+  /// rest is left to costing and verification).
+  SearchDeadline deadline, enumerationDeadline;
   std::mutex progressMutex;
   SearchStats stats;
 };
 
 } // namespace
 
-void Superoptimizer::runTask(Task &task) {
+void Superoptimizer::enumerateTask(Task &task, const TaskLimits &limits) {
   auto start = Clock::now();
   BlockGoal goal;
   goal.goal = task.key.first;
@@ -101,21 +106,16 @@ void Superoptimizer::runTask(Task &task) {
       goal.available.push_back(i);
   goal.loopVar = task.loopVar;
 
-  // Each task gets an equal share of the time left, so that one hard goal
-  // cannot starve the others; a task cut short keeps what it found.
-  double concurrency =
-      options.threadPool ? options.threadPool->getMaxConcurrency() : 1;
-  double left = std::chrono::duration<double>(budget.deadline - start).count();
-  unsigned waiting = tasksLeft.fetch_sub(1);
-  auto sliceEnd = start + std::chrono::duration_cast<Clock::duration>(
-                              std::chrono::duration<double>(
-                                  std::max(0.0, left) * concurrency /
-                                  std::max(1u, waiting)));
-  SmallVector<BlockGraph> graphs;
-  enumerateBlockGraphs(t, goal, options, budget, sliceEnd, graphs,
-                       task.counts);
-  task.graphs = graphs.size();
+  task.graphs.clear();
+  task.counts = {};
+  enumerateBlockGraphs(t, goal, options, limits, task.graphs, task.counts);
+  task.seconds = secondsSince(start);
+}
 
+/// Instantiates every structure the task's last run found on every grid and
+/// loop range and keeps the cheapest few.
+void Superoptimizer::costTask(Task &task) {
+  auto start = Clock::now();
   // Instantiate every structure on every grid and rank by the cost model.
   // Each task builds in a module of its own: threads never share IR.
   MLIRContext *ctx = scratch.getContext();
@@ -131,11 +131,15 @@ void Superoptimizer::runTask(Task &task) {
   Block *entry = holder.addEntryBlock();
   builder.setInsertionPointToEnd(entry);
 
-  std::vector<KernelOption> ranked;
-  for (const BlockGraph &graph : graphs) {
+  // The cheapest few, cheapest first; among equal costs the first in
+  // enumeration order, so the choice does not depend on the thread schedule.
+  std::vector<KernelOption> &kept = task.options;
+  for (const BlockGraph &graph : task.graphs) {
     for (GridChoice &grid : gridChoices(t, graph, options)) {
-      if (budget.timeHit)
+      if (deadline.expired()) {
+        task.costingCut = true;
         break;
+      }
       Operation *def = buildGraphDef(builder, loc, t, graph, grid,
                                      [&](unsigned i) { return entry->getArgument(i); });
       ++task.costed;
@@ -145,24 +149,22 @@ void Superoptimizer::runTask(Task &task) {
         llvm::consumeError(cost.takeError()); // over a shared-memory limit
         continue;
       }
-      ranked.push_back({cost->timeUs, graph, grid});
+      if (kept.size() == options.keptPerTask &&
+          !(cost->timeUs < kept.back().costUs))
+        continue;
+      auto at = llvm::upper_bound(kept, cost->timeUs,
+                                  [](double c, const KernelOption &o) {
+                                    return c < o.costUs;
+                                  });
+      kept.insert(at, KernelOption{cost->timeUs, graph, grid});
+      if (kept.size() > options.keptPerTask)
+        kept.pop_back();
     }
-  }
-  // Cheapest first; the enumeration order breaks ties, so the result does
-  // not depend on the thread schedule.
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [](const KernelOption &a, const KernelOption &b) {
-                     return a.costUs < b.costUs;
-                   });
-  // Keep the best few of distinct structures and grids.
-  for (KernelOption &o : ranked) {
-    if (task.options.size() >= options.keptPerTask)
-      break;
-    task.options.push_back(std::move(o));
   }
 
   if (options.progress) {
     std::lock_guard<std::mutex> lock(progressMutex);
+    const BlockSearchCounts &c = task.counts;
     *options.progress << llvm::formatv(
         "[superoptimize] goal %{0} from {1} tensors, loop {2}: {3} states "
         "({4} pruned), {5} block graphs, {6} instantiations, best {7} us, "
@@ -170,11 +172,88 @@ void Superoptimizer::runTask(Task &task) {
         task.key.first, llvm::popcount(task.key.second),
         task.loopVar < 0 ? std::string("none")
                          : "over " + std::to_string(t.varExtent[task.loopVar]),
-        task.counts.explored, task.counts.pruned, task.graphs, task.costed,
+        c.explored, c.pruned, task.graphs.size(), task.costed,
         task.options.empty() ? std::string("-")
                              : llvm::formatv("{0:F2}", task.options[0].costUs).str(),
-        secondsSince(start), task.counts.sliceHit ? " (time slice over)" : "");
+        task.seconds + secondsSince(start),
+        c.stateCapHit     ? " (state share spent)"
+        : c.memoryCapHit  ? " (memory share spent)"
+        : c.deadlineHit || task.costingCut ? " (time limit)"
+                                           : "");
   }
+}
+
+/// Runs every block-level task within the state budget, in rounds: each
+/// round runs the unfinished tasks with an equal share of what the finished
+/// ones left; a task that spends its share is rerun from its start in the
+/// next round with the larger share, until every task finishes or the
+/// share would grow by less than a quarter. Every share and every task's
+/// outcome depend only on the counts, never on time or on which thread ran
+/// what, so the result is the same with any number of threads.
+void Superoptimizer::runTasks(std::vector<Task> &tasks) {
+  stats.tasks = tasks.size();
+  if (tasks.empty())
+    return;
+  unsigned concurrency =
+      options.threadPool
+          ? std::max(1, static_cast<int>(options.threadPool->getMaxConcurrency()))
+          : 1;
+  TaskLimits limits;
+  limits.deadline = &enumerationDeadline;
+  // The tasks running at once share the memory budget.
+  limits.maxBytes = std::max<uint64_t>(1, options.memoryBudgetBytes / concurrency);
+  limits.maxStates = std::max<uint64_t>(1, options.stateBudget / tasks.size());
+
+  std::vector<Task *> pending;
+  for (Task &task : tasks)
+    pending.push_back(&task);
+  uint64_t finishedStates = 0;
+  while (true) {
+    ++stats.rounds;
+    forEachTask(pending, [&](Task &task) { enumerateTask(task, limits); });
+    std::vector<Task *> next;
+    for (Task *task : pending) {
+      if (task->counts.stateCapHit)
+        next.push_back(task);
+      else
+        finishedStates += task->counts.explored;
+    }
+    stats.stateShare = limits.maxStates;
+    if (next.empty() || enumerationDeadline.expired())
+      break;
+    uint64_t left = options.stateBudget > finishedStates
+                        ? options.stateBudget - finishedStates
+                        : 0;
+    uint64_t share = left / next.size();
+    // A round must grow the share by a quarter (and by one state at least),
+    // so the rounds end.
+    if (share < limits.maxStates + std::max<uint64_t>(1, limits.maxStates / 4))
+      break; // the budget binds: the cut tasks keep what they found
+    for (Task *task : next)
+      stats.statesRepeated += task->counts.explored;
+    limits.maxStates = share;
+    pending = std::move(next);
+  }
+  // Cost what each task's last run found, once.
+  std::vector<Task *> all;
+  for (Task &task : tasks)
+    all.push_back(&task);
+  forEachTask(all, [&](Task &task) { costTask(task); });
+}
+
+/// Runs f on every task, on the thread pool if there is one; each task's
+/// results are its own, so the order they run in does not matter.
+template <typename F>
+void Superoptimizer::forEachTask(ArrayRef<Task *> tasks, F &&f) {
+  if (options.threadPool && tasks.size() > 1) {
+    llvm::ThreadPoolTaskGroup group(*options.threadPool);
+    for (Task *task : tasks)
+      group.async([&f, task] { f(*task); });
+    group.wait();
+    return;
+  }
+  for (Task *task : tasks)
+    f(*task);
 }
 
 /// The ops of the default schedule that compute `goal` from `available`,
@@ -305,24 +384,21 @@ Superoptimizer::buildFunction(StringRef name, uint64_t materialized,
 
 FailureOr<SearchResult> Superoptimizer::run() {
   auto start = Clock::now();
-  budget.deadline =
-      start + std::chrono::duration_cast<Clock::duration>(
-                  std::chrono::duration<double>(options.timeBudgetSeconds));
-  budget.maxStates = options.stateBudget;
+  auto after = [&](double seconds) {
+    return start + std::chrono::duration_cast<Clock::duration>(
+                       std::chrono::duration<double>(seconds));
+  };
+  deadline.at = after(options.timeLimitSeconds);
+  enumerationDeadline.at = after(options.timeLimitSeconds / 2);
   unsigned n = t.values.size();
   if (n > 64)
     return emitError(t.func.getLoc())
            << "µGraph search: subprogram has more than 64 values";
 
-  // Dependencies and the cost of each value's predefined kernel.
-  ancestorSets.assign(n, 0);
+  // The cost of each value's predefined kernel.
   predefinedUs.assign(n, 0);
   for (unsigned v = t.numArguments; v < n; ++v) {
     Operation *producer = t.values[v].producer;
-    for (Value operand : producer->getOperands()) {
-      unsigned u = t.indexOf.lookup(operand);
-      ancestorSets[v] |= bit(u) | ancestorSets[u];
-    }
     llvm::Expected<KernelCost> cost = estimateKernel(producer, gpu);
     if (!cost)
       return emitError(producer->getLoc())
@@ -356,12 +432,37 @@ FailureOr<SearchResult> Superoptimizer::run() {
     for (auto [i, v] : llvm::enumerate(innerValues))
       if (s >> i & 1)
         m |= bit(v);
-    if (static_cast<unsigned>(llvm::popcount(m)) <= options.maxKernelOps ||
-        m == (outputs | inner))
+    // Opaque values (softmax) come only from their predefined kernel.
+    bool opaqueKept = llvm::all_of(innerValues, [&](unsigned v) {
+      return !t.values[v].opaque || (m >> v & 1);
+    });
+    if (opaqueKept &&
+        (static_cast<unsigned>(llvm::popcount(m)) <= options.maxKernelOps ||
+         m == (outputs | inner)))
       materializations.push_back(m);
   }
+  // The tensors a kernel producing v may read under materialization m: the
+  // frontier of v's ancestors, where a walk back from v stops at each
+  // argument or materialized value. An argument whose every path to v runs
+  // through a materialized value is left out: the kernel would only
+  // recompute that value, which reading it does for less (the
+  // materialization without it covers the recomputation).
+  SmallVector<uint64_t> operandSets(n, 0);
+  for (unsigned v = t.numArguments; v < n; ++v)
+    for (Value operand : t.values[v].producer->getOperands())
+      operandSets[v] |= bit(t.indexOf.lookup(operand));
   auto availableFor = [&](unsigned v, uint64_t m) {
-    return (args | m) & ancestors(v);
+    uint64_t readable = args | m, frontier = 0;
+    uint64_t pending = operandSets[v];
+    for (int u = int(v) - 1; u >= 0; --u) {
+      if (!(pending >> u & 1))
+        continue;
+      if (readable >> u & 1)
+        frontier |= bit(u);
+      else
+        pending |= operandSets[u];
+    }
+    return frontier;
   };
 
   // One block-level task per distinct goal and loop choice.
@@ -372,7 +473,7 @@ FailureOr<SearchResult> Superoptimizer::run() {
       if (!(m >> v & 1))
         continue;
       GoalKey key{v, availableFor(v, m)};
-      if (!goals.try_emplace(key).second)
+      if (!goals.try_emplace(key).second || t.values[v].opaque)
         continue;
       SmallVector<int> loops{-1};
       for (unsigned u = 0; u < n; ++u)
@@ -382,8 +483,11 @@ FailureOr<SearchResult> Superoptimizer::run() {
                 !llvm::is_contained(t.values[v].vars, var) &&
                 !llvm::is_contained(loops, var))
               loops.push_back(var);
-      for (int loop : loops)
-        tasks.push_back({key, loop, {}, {}, 0, 0});
+      for (int loop : loops) {
+        tasks.emplace_back();
+        tasks.back().key = key;
+        tasks.back().loopVar = loop;
+      }
     }
 
   // Small goals first: they are cheap and their results are needed by most
@@ -391,22 +495,16 @@ FailureOr<SearchResult> Superoptimizer::run() {
   std::stable_sort(tasks.begin(), tasks.end(), [](const Task &a, const Task &b) {
     return llvm::popcount(a.key.second) < llvm::popcount(b.key.second);
   });
-  tasksLeft = tasks.size();
-  if (options.threadPool) {
-    llvm::ThreadPoolTaskGroup group(*options.threadPool);
-    for (Task &task : tasks)
-      group.async([&] { runTask(task); });
-    group.wait();
-  } else {
-    for (Task &task : tasks)
-      runTask(task);
-  }
+  runTasks(tasks);
+  // Merged in task order (fixed above), whatever order the threads ran in.
   for (Task &task : tasks) {
     stats.statesExplored += task.counts.explored;
     stats.statesPruned += task.counts.pruned;
-    stats.blockGraphs += task.graphs;
+    stats.blockGraphs += task.graphs.size();
     stats.candidatesCosted += task.costed;
-    stats.tasksCut += task.counts.sliceHit;
+    stats.tasksCutByStates += task.counts.stateCapHit;
+    stats.tasksCutByMemory += task.counts.memoryCapHit;
+    stats.peakTaskBytes = std::max(stats.peakTaskBytes, task.counts.peakBytes);
     auto &opts = goals[task.key].options;
     for (KernelOption &o : task.options)
       opts.push_back(std::move(o));
@@ -416,8 +514,6 @@ FailureOr<SearchResult> Superoptimizer::run() {
                      [](const KernelOption &a, const KernelOption &b) {
                        return a.costUs < b.costUs;
                      });
-  stats.timeBudgetHit = budget.timeHit;
-  stats.stateBudgetHit = budget.stateHit;
   stats.searchSeconds = secondsSince(start);
 
   // Pick the cheapest materialization; verify its graph-defined kernels,
@@ -462,8 +558,29 @@ FailureOr<SearchResult> Superoptimizer::run() {
         bestChosen = std::move(chosen);
       }
     }
+    // The time limit covers the verification too: once it has passed, no
+    // new candidate is verified and the default schedule is kept (nothing
+    // unverified is emitted). A verification under way runs to its end.
+    if (!bestChosen.empty() && deadline.expired()) {
+      stats.verificationCut = true;
+      bestM = outputs | inner;
+      bestChosen.clear();
+    }
     result.best = buildFunction(
         (t.func.getSymName() + "_searched").str(), bestM, bestChosen);
+    if (bestChosen.empty()) {
+      // The default schedule itself: the subprogram's own predefined
+      // kernels, op for op. Checking it against itself would only measure
+      // the original's own rounding (an f16 program that overflows on the
+      // verifier's inputs), which is not a reason to reject it.
+      result.verification =
+          stats.verificationCut
+              ? "default schedule kept (the time limit passed before a "
+                "candidate could be verified)"
+              : "default schedule kept (the subprogram's own predefined "
+                "kernels, nothing to verify)";
+      break;
+    }
     if (options.finalize && failed(options.finalize(result.best)))
       return failure();
     // The whole, in the form that will be emitted: composed, a kernel reads
@@ -481,10 +598,6 @@ FailureOr<SearchResult> Superoptimizer::run() {
       if (failed(whole))
         return failure();
       if (!whole->equivalent) {
-        if (bestChosen.empty())
-          return emitError(t.func.getLoc())
-                 << "µGraph search: the default schedule failed verification ("
-                 << whole->summary() << "); this is a bug";
         if (options.progress) {
           std::lock_guard<std::mutex> lock(progressMutex);
           *options.progress << "[superoptimize] the composed µGraph was "
@@ -524,6 +637,7 @@ FailureOr<SearchResult> Superoptimizer::run() {
   result.kernels = bestCost->kernels;
   result.defaultCostUs = defaultCost->timeUs;
   result.defaultKernels = defaultCost->kernels;
+  stats.timeLimitHit = deadline.hit || enumerationDeadline.hit;
   result.stats = stats;
   return result;
 }

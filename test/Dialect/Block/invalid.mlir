@@ -401,7 +401,7 @@ func.func @accum_sum_result_type(%X: tensor<16x64xf16>) -> tensor<16x64xf16> {
       : (tensor<16x64xf16>) -> tensor<16x64xf16> {
   ^bb0(%x: tensor<16x64xf16>):
     %t = block.input %x imap = <x: 0> fmap = <i: 1> : tensor<16x64xf16> -> !block.tile<4x16xf16>
-    // expected-error @+1 {{'block.accum' op result type '!block.tile<4x64xf16>' must equal the accumulated tile type '!block.tile<4x16xf16>'}}
+    // expected-error @+1 {{'block.accum' op result type '!block.tile<4x64xf16>' must equal the accumulated tile type '!block.tile<4x16xf16>' (or have f32 elements for f16 or bf16 ones)}}
     %a = block.accum sum %t : !block.tile<4x16xf16> -> !block.tile<4x64xf16>
     %o = block.output %a omap = <x: 0> : !block.tile<4x64xf16> -> tensor<16x64xf16>
     block.yield %o : tensor<16x64xf16>
@@ -411,17 +411,18 @@ func.func @accum_sum_result_type(%X: tensor<16x64xf16>) -> tensor<16x64xf16> {
 
 // -----
 
-func.func @accum_max_element_type(%X: tensor<16x64xf16>) -> tensor<16x16xf32> {
+func.func @accum_max_element_type(%X: tensor<16x64xf32>) -> tensor<16x16xf16> {
   %Y = kernel.graph_def (%X) grid = [4] forloop = 4
-      : (tensor<16x64xf16>) -> tensor<16x16xf32> {
-  ^bb0(%x: tensor<16x64xf16>):
-    %t = block.input %x imap = <x: 0> fmap = <i: 1> : tensor<16x64xf16> -> !block.tile<4x16xf16>
-    // expected-error @+1 {{'block.accum' op result type '!block.tile<4x16xf32>' must equal the accumulated tile type '!block.tile<4x16xf16>'}}
-    %a = block.accum max %t : !block.tile<4x16xf16> -> !block.tile<4x16xf32>
-    %o = block.output %a omap = <x: 0> : !block.tile<4x16xf32> -> tensor<16x16xf32>
-    block.yield %o : tensor<16x16xf32>
+      : (tensor<16x64xf32>) -> tensor<16x16xf16> {
+  ^bb0(%x: tensor<16x64xf32>):
+    %t = block.input %x imap = <x: 0> fmap = <i: 1> : tensor<16x64xf32> -> !block.tile<4x16xf32>
+    // An accumulator may widen f16 to f32, never narrow.
+    // expected-error @+1 {{'block.accum' op result type '!block.tile<4x16xf16>' must equal the accumulated tile type '!block.tile<4x16xf32>' (or have f32 elements for f16 or bf16 ones)}}
+    %a = block.accum max %t : !block.tile<4x16xf32> -> !block.tile<4x16xf16>
+    %o = block.output %a omap = <x: 0> : !block.tile<4x16xf16> -> tensor<16x16xf16>
+    block.yield %o : tensor<16x16xf16>
   }
-  return %Y : tensor<16x16xf32>
+  return %Y : tensor<16x16xf16>
 }
 
 // -----
@@ -950,7 +951,7 @@ func.func @matmul_element_type(%A: tensor<16x64xf16>, %B: tensor<64x16xf32>) -> 
   ^bb0(%a: tensor<16x64xf16>, %b: tensor<64x16xf32>):
     %at = block.input %a imap = <x: replicate> fmap = <i: replicate> : tensor<16x64xf16> -> !block.tile<16x64xf16>
     %bt = block.input %b imap = <x: replicate> fmap = <i: replicate> : tensor<64x16xf32> -> !block.tile<64x16xf32>
-    // expected-error @+1 {{'block.matmul' op requires the same element type for all operands and results}}
+    // expected-error @+1 {{'block.matmul' op failed to verify that all of {lhs, rhs} have same element type}}
     %m = block.matmul %at, %bt : (!block.tile<16x64xf16>, !block.tile<64x16xf32>) -> !block.tile<16x16xf16>
     %s = block.accum sum %m : !block.tile<16x16xf16> -> !block.tile<16x16xf16>
     %o = block.output %s omap = <x: 0> : !block.tile<16x16xf16> -> tensor<16x16xf16>
@@ -1107,4 +1108,75 @@ func.func @unary_type_mismatch(%A: tensor<16x64xf16>) -> tensor<16x32xf16> {
     block.yield %o : tensor<16x32xf16>
   }
   return %Y : tensor<16x32xf16>
+}
+
+// -----
+
+// A product of f32 tiles cannot be rounded to f16 by the matmul itself.
+func.func @matmul_narrowing(%X: tensor<16x64xf32>, %W: tensor<64x16xf32>) -> tensor<16x16xf16> {
+  %Y = kernel.graph_def (%X, %W) grid = [1] forloop = 1
+      : (tensor<16x64xf32>, tensor<64x16xf32>) -> tensor<16x16xf16> {
+  ^bb0(%x: tensor<16x64xf32>, %w: tensor<64x16xf32>):
+    %a = block.input %x imap = <x: replicate> fmap = <i: replicate> : tensor<16x64xf32> -> !block.tile<16x64xf32>
+    %b = block.input %w imap = <x: replicate> fmap = <i: replicate> : tensor<64x16xf32> -> !block.tile<64x16xf32>
+    // expected-error @+2 {{'block.matmul' op inferred type(s) '!block.tile<16x16xf32>' are incompatible with return type(s) of operation '!block.tile<16x16xf16>'}}
+    // expected-error @+1 {{'block.matmul' op failed to infer returned types}}
+    %t = "block.matmul"(%a, %b) : (!block.tile<16x64xf32>, !block.tile<64x16xf32>) -> !block.tile<16x16xf16>
+    %o = block.output %t omap = <x: replicate> : !block.tile<16x16xf16> -> tensor<16x16xf16>
+    block.yield %o : tensor<16x16xf16>
+  }
+  return %Y : tensor<16x16xf16>
+}
+
+// -----
+
+// An f16 tile is not widened on its way to an f32 tensor.
+func.func @output_widening(%X: tensor<16x64xf16>) -> tensor<16x64xf32> {
+  %Y = kernel.graph_def (%X) grid = [4] forloop = 1
+      : (tensor<16x64xf16>) -> tensor<16x64xf32> {
+  ^bb0(%x: tensor<16x64xf16>):
+    %t = block.input %x imap = <x: 0> fmap = <i: replicate> : tensor<16x64xf16> -> !block.tile<4x64xf16>
+    %a = block.accum sum %t : !block.tile<4x64xf16> -> !block.tile<4x64xf16>
+    // expected-error @+1 {{'block.output' op output type 'tensor<16x64xf32>' does not follow from the omap: expected 'tensor<16x64xf16>'}}
+    %o = block.output %a omap = <x: 0> : !block.tile<4x64xf16> -> tensor<16x64xf32>
+    block.yield %o : tensor<16x64xf32>
+  }
+  return %Y : tensor<16x64xf32>
+}
+
+// -----
+
+// f16 and bf16 do not combine; an f16 and an f32 tile give an f32 one.
+func.func @binary_element_types(%X: tensor<16x64xf16>, %Y: tensor<16x64xbf16>) -> tensor<16x64xf16> {
+  %Z = kernel.graph_def (%X, %Y) grid = [1] forloop = 1
+      : (tensor<16x64xf16>, tensor<16x64xbf16>) -> tensor<16x64xf16> {
+  ^bb0(%x: tensor<16x64xf16>, %y: tensor<16x64xbf16>):
+    %a = block.input %x imap = <x: replicate> fmap = <i: replicate> : tensor<16x64xf16> -> !block.tile<16x64xf16>
+    %b = block.input %y imap = <x: replicate> fmap = <i: replicate> : tensor<16x64xbf16> -> !block.tile<16x64xbf16>
+    // expected-error @+2 {{operand element types 'f16' and 'bf16' do not combine (one type, or f16/bf16 with f32)}}
+    // expected-error @+1 {{'block.binary' op failed to infer returned types}}
+    %c = block.binary add %a, %b : (!block.tile<16x64xf16>, !block.tile<16x64xbf16>) -> !block.tile<16x64xf16>
+    %s = block.accum sum %c : !block.tile<16x64xf16> -> !block.tile<16x64xf16>
+    %o = block.output %s omap = <x: replicate> : !block.tile<16x64xf16> -> tensor<16x64xf16>
+    block.yield %o : tensor<16x64xf16>
+  }
+  return %Z : tensor<16x64xf16>
+}
+
+// -----
+
+func.func @binary_widened_result(%X: tensor<16x64xf16>) -> tensor<16x1xf16> {
+  %Z = kernel.graph_def (%X) grid = [1] forloop = 1
+      : (tensor<16x64xf16>) -> tensor<16x1xf16> {
+  ^bb0(%x: tensor<16x64xf16>):
+    %a = block.input %x imap = <x: replicate> fmap = <i: replicate> : tensor<16x64xf16> -> !block.tile<16x64xf16>
+    %r = block.reduce sum %a, dim = 1 : !block.tile<16x64xf16> -> !block.tile<16x1xf32>
+    // expected-error @+2 {{'block.binary' op inferred type(s) '!block.tile<16x64xf32>' are incompatible with return type(s) of operation '!block.tile<16x64xf16>'}}
+    // expected-error @+1 {{'block.binary' op failed to infer returned types}}
+    %c = "block.binary"(%a, %r) <{kind = 3 : i32}> : (!block.tile<16x64xf16>, !block.tile<16x1xf32>) -> !block.tile<16x64xf16>
+    %s = block.accum sum %r : !block.tile<16x1xf32> -> !block.tile<16x1xf32>
+    %o = block.output %s omap = <x: replicate> : !block.tile<16x1xf32> -> tensor<16x1xf16>
+    block.yield %o : tensor<16x1xf16>
+  }
+  return %Z : tensor<16x1xf16>
 }

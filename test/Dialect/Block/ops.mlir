@@ -53,3 +53,47 @@ func.func @attrs() attributes {imap = #block.grid_map<x: replicate, y: 0, z: 2>,
                                tile = !block.tile<1x2x3xbf16>} {
   return
 }
+
+// f16 data accumulated in f32: a widening matmul, reduce and accumulator,
+// and an f32 tile saved into an f16 tensor.
+// CHECK-LABEL: func @f32_accumulators
+func.func @f32_accumulators(%A: tensor<16x256xf16>, %B: tensor<256x64xf16>) -> tensor<16x64xf16> {
+  %Y = kernel.graph_def (%A, %B) grid = [2] forloop = 4
+      : (tensor<16x256xf16>, tensor<256x64xf16>) -> tensor<16x64xf16> {
+  ^bb0(%a: tensor<16x256xf16>, %b: tensor<256x64xf16>):
+    %at = block.input %a imap = <x: 0> fmap = <i: 1> : tensor<16x256xf16> -> !block.tile<8x64xf16>
+    %bt = block.input %b imap = <x: replicate> fmap = <i: 0> : tensor<256x64xf16> -> !block.tile<64x64xf16>
+    // CHECK: block.matmul %{{.*}}, %{{.*}} : (!block.tile<8x64xf16>, !block.tile<64x64xf16>) -> !block.tile<8x64xf32>
+    %mm = block.matmul %at, %bt : (!block.tile<8x64xf16>, !block.tile<64x64xf16>) -> !block.tile<8x64xf32>
+    // CHECK: block.reduce sum %{{.*}}, dim = 1 : !block.tile<8x64xf16> -> !block.tile<8x1xf32>
+    %r = block.reduce sum %at, dim = 1 : !block.tile<8x64xf16> -> !block.tile<8x1xf32>
+    // An f16 tile combined with an f32 one is widened.
+    // CHECK: block.binary mul %{{.*}}, %{{.*}} : (!block.tile<8x64xf16>, !block.tile<8x1xf32>) -> !block.tile<8x64xf32>
+    %w = block.binary mul %at, %r : (!block.tile<8x64xf16>, !block.tile<8x1xf32>) -> !block.tile<8x64xf32>
+    // CHECK: block.accum sum %{{.*}} : !block.tile<8x64xf32> -> !block.tile<8x64xf32>
+    %acc = block.accum sum %mm : !block.tile<8x64xf32> -> !block.tile<8x64xf32>
+    // CHECK: block.accum sum %{{.*}} : !block.tile<8x1xf32> -> !block.tile<8x1xf32>
+    %racc = block.accum sum %r : !block.tile<8x1xf32> -> !block.tile<8x1xf32>
+    %wacc = block.accum sum %w : !block.tile<8x64xf32> -> !block.tile<8x64xf32>
+    %q0 = block.binary div %acc, %racc : (!block.tile<8x64xf32>, !block.tile<8x1xf32>) -> !block.tile<8x64xf32>
+    %q = block.binary add %q0, %wacc : (!block.tile<8x64xf32>, !block.tile<8x64xf32>) -> !block.tile<8x64xf32>
+    // CHECK: block.output %{{.*}} omap = <x: 0> : !block.tile<8x64xf32> -> tensor<16x64xf16>
+    %o = block.output %q omap = <x: 0> : !block.tile<8x64xf32> -> tensor<16x64xf16>
+    block.yield %o : tensor<16x64xf16>
+  }
+  return %Y : tensor<16x64xf16>
+}
+
+// CHECK-LABEL: func @widening_accumulator
+func.func @widening_accumulator(%A: tensor<16x256xbf16>) -> tensor<16x64xbf16> {
+  %Y = kernel.graph_def (%A) grid = [2] forloop = 4
+      : (tensor<16x256xbf16>) -> tensor<16x64xbf16> {
+  ^bb0(%a: tensor<16x256xbf16>):
+    %at = block.input %a imap = <x: 0> fmap = <i: 1> : tensor<16x256xbf16> -> !block.tile<8x64xbf16>
+    // CHECK: block.accum sum %{{.*}} : !block.tile<8x64xbf16> -> !block.tile<8x64xf32>
+    %acc = block.accum sum %at : !block.tile<8x64xbf16> -> !block.tile<8x64xf32>
+    %o = block.output %acc omap = <x: 0> : !block.tile<8x64xf32> -> tensor<16x64xbf16>
+    block.yield %o : tensor<16x64xbf16>
+  }
+  return %Y : tensor<16x64xbf16>
+}

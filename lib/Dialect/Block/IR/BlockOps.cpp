@@ -128,9 +128,11 @@ LogicalResult AccumOp::verify() {
   if (getKind() != AccumKind::concat) {
     if (getDim())
       return emitOpError("only concat accumulators take a dimension");
-    if (in != out)
+    if (in.getShape() != out.getShape() ||
+        !isAccumulatorType(in.getElementType(), out.getElementType()))
       return emitOpError("result type ")
-             << out << " must equal the accumulated tile type " << in;
+             << out << " must equal the accumulated tile type " << in
+             << " (or have f32 elements for f16 or bf16 ones)";
     return success();
   }
   if (!getDim())
@@ -183,7 +185,7 @@ LogicalResult OutputOp::verify() {
   }
   auto result = getResult().getType();
   if (result.getShape() != ArrayRef<int64_t>(expected) ||
-      result.getElementType() != tile.getElementType())
+      !isAccumulatorType(result.getElementType(), tile.getElementType()))
     return emitOpError("output type ")
            << result << " does not follow from the omap: expected "
            << RankedTensorType::get(expected, tile.getElementType());
@@ -195,8 +197,52 @@ LogicalResult OutputOp::verify() {
 //===----------------------------------------------------------------------===//
 
 MIRAGE_INFER_RETURN_TYPES(MatmulOp, matmul, TileType)
-MIRAGE_INFER_RETURN_TYPES(BinaryOp, binary, TileType)
+
+/// The broadcast shape, in the operands' element type or, for an f16/bf16
+/// tile combined with an f32 one, in f32.
+LogicalResult BinaryOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor a,
+                                         SmallVectorImpl<Type> &types) {
+  Type lhs = infer::elementOf(a.getLhs()), rhs = infer::elementOf(a.getRhs());
+  Type element = lhs;
+  if (lhs != rhs) {
+    if (isAccumulatorType(lhs, rhs))
+      element = rhs;
+    else if (!isAccumulatorType(rhs, lhs))
+      return emitOptionalError(loc, "operand element types ", lhs, " and ",
+                               rhs, " do not combine (one type, or f16/bf16 "
+                                    "with f32)");
+  }
+  return infer::push<TileType>(
+      inferBroadcastShape(loc, infer::shapeOf(a.getLhs()),
+                          infer::shapeOf(a.getRhs())),
+      element, types);
+}
 MIRAGE_INFER_RETURN_TYPES(ReduceOp, reduce, TileType)
+
+bool mirage::block::isAccumulatorType(Type elementType, Type accumulator) {
+  return accumulator == elementType ||
+         (accumulator.isF32() && (elementType.isF16() || elementType.isBF16()));
+}
+
+/// The inferred type (the operands' element type) or its f32 accumulator.
+static bool isInferredOrWidened(TypeRange inferred, TypeRange actual) {
+  if (inferred.size() != 1 || actual.size() != 1)
+    return false;
+  auto a = dyn_cast<TileType>(inferred.front());
+  auto b = dyn_cast<TileType>(actual.front());
+  return a && b && a.getShape() == b.getShape() &&
+         isAccumulatorType(a.getElementType(), b.getElementType());
+}
+
+bool MatmulOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return isInferredOrWidened(l, r);
+}
+
+bool ReduceOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return isInferredOrWidened(l, r);
+}
 MIRAGE_INFER_RETURN_TYPES(ConcatOp, concat, TileType)
 
 LogicalResult UnaryOp::verify() {
