@@ -56,7 +56,7 @@
 // MISS: remark: superoptimize @f part 0: 2 graph op(s) -> 1 kernel(s) (1 graph-defined), was 2; {{.*}}; verified: finite-field test
 // MISS-NOT: from the cache
 // ONE: 1
-// HIT: remark: superoptimize @f part 0: 2 graph op(s) -> 1 kernel(s) {{.*}} [from the cache in {{.*}}; re-verified: finite-field test: {{[0-9]+}} tests {{.*}}; fp64 check: {{.*}}]
+// HIT: remark: superoptimize @f part 0: 2 graph op(s) -> 1 kernel(s) {{.*}} [from the cache in {{.*}}; re-verified: finite-field test: {{[0-9]+}} tests {{.*}}; floating point: {{.*}}]
 // TAMPERED: warning: superoptimize: cache entry {{.*}}.mlir for @f part 0 is unusable: checksum mismatch: the entry was truncated or modified; discarded, searching again
 // TAMPERED-NEXT: %a = graph.mul
 // TAMPERED: remark: superoptimize @f part 0: 2 graph op(s) -> 1 kernel(s)
