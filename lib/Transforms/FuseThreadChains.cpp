@@ -30,11 +30,11 @@ using mirage::block::TileType;
 namespace {
 
 /// Elementwise ops whose operands and result share one element type: a
-/// binary op that widens an f16 operand to f32 has no thread-level form (a
-/// thread op computes in one type) and stays a block op.
+/// unary or binary op that widens an f16 operand to f32 has no thread-level
+/// form (a thread op computes in one type) and stays a block op.
 bool isElementwise(Operation *op) {
-  if (isa<block::UnaryOp>(op))
-    return true;
+  if (auto unary = dyn_cast<block::UnaryOp>(op))
+    return unary.getInput().getType() == unary.getType();
   auto binary = dyn_cast<block::BinaryOp>(op);
   return binary && binary.getLhs().getType().getElementType() ==
                        binary.getRhs().getType().getElementType() &&

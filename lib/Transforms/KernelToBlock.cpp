@@ -292,6 +292,15 @@ public:
         b, loc(), kind, x,
         params.empty() ? DenseF64ArrayAttr() : b.getDenseF64ArrayAttr(params));
   }
+  /// `kind` of an f16/bf16 tile computed and kept in f32.
+  Value unaryWidened(UnaryKind kind, Value x) {
+    auto type = cast<TileType>(x.getType());
+    if (!type.getElementType().isF16() && !type.getElementType().isBF16())
+      return unary(kind, x);
+    return block::UnaryOp::create(
+        b, loc(), TileType::get(type.getShape(), b.getF32Type()),
+        UnaryKindAttr::get(b.getContext(), kind), x, DenseF64ArrayAttr());
+  }
   Value binary(BinaryKind kind, Value lhs, Value rhs) {
     return block::BinaryOp::create(b, loc(), kind, lhs, rhs);
   }
@@ -601,9 +610,9 @@ static LogicalResult lowerReduce(kernel::ReduceOp op,
 }
 
 /// y = x / sqrt(mean(x^2) + eps) over the last dim, whole rows per block.
-/// In f16 the squares are scaled by 1/n before the sum: a tile of row sums
-/// of squares would overflow (65504) for rows of 4096 with an rms above 4.
-/// bf16 and f32 have the range to scale the row sums instead.
+/// The squares of f16 or bf16 data are computed and summed in f32, as the
+/// op's own semantics do: an f16 square overflows (65504) once |x| > 255,
+/// and an f16 row sum of squares once a 4096-wide row's RMS exceeds 4.
 static LogicalResult lowerRMSNorm(kernel::RMSNormOp op,
                                 const SmemBudgets &budgets) {
   ArrayRef<int64_t> shape = shapeOf(op.getInput());
@@ -616,15 +625,9 @@ static LogicalResult lowerRMSNorm(kernel::RMSNormOp op,
                       budgets.graph);
   double invN = 1.0 / shape[last];
   Value x = g.input(op.getInput(), identityDims());
-  Value squares = g.unary(UnaryKind::square, x);
-  Value mean;
-  if (getElementTypeOrSelf(op.getType()).isF16()) {
-    mean = g.reduce(ReduceKind::sum, g.unary(UnaryKind::scale, squares, invN),
-                    last);
-  } else {
-    mean = g.unary(UnaryKind::scale, g.reduce(ReduceKind::sum, squares, last),
-                   invN);
-  }
+  Value squares = g.unaryWidened(UnaryKind::square, x);
+  Value mean =
+      g.unary(UnaryKind::scale, g.reduce(ReduceKind::sum, squares, last), invN);
   double eps = op.getEps().convertToDouble();
   if (eps != 0.0) {
     // The block dialect has no constants: pow(m, 0) = 1 (for every m, in

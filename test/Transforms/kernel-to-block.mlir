@@ -195,8 +195,9 @@ func.func @col_max_k(%x: tensor<512x128xf16>) -> tensor<1x128xf16>
   return %y : tensor<1x128xf16>
 }
 
-// RMSNorm, f16, rank 3: whole rows per block; in f16 the squares are
-// scaled by 1/n before the sum (so the row sums cannot overflow).
+// RMSNorm, f16, rank 3: whole rows per block; the squares are computed and
+// summed in f32 (an f16 square overflows above 255, an f16 row sum of
+// squares once the RMS of a 4096-wide row exceeds 4).
 // EQUIV: remark: @rms_norm_k is equivalent to @rms_norm: finite-field test:
 func.func @rms_norm(%x: tensor<4x2x256xf16>) -> tensor<4x2x256xf16> {
   %y = graph.rms_norm %x : tensor<4x2x256xf16>
@@ -206,13 +207,13 @@ func.func @rms_norm(%x: tensor<4x2x256xf16>) -> tensor<4x2x256xf16> {
 // CHECK-NEXT: kernel.graph_def(%arg0) grid = [2] forloop = 1
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: %[[X:.*]] = block.input %{{.*}} imap = <x: 0> fmap = <i: replicate> : tensor<4x2x256xf16> -> !block.tile<2x2x256xf16>
-// CHECK-NEXT: %[[SQ:.*]] = block.unary square %[[X]] : !block.tile<2x2x256xf16>
-// CHECK-NEXT: %[[SC:.*]] = block.unary scale %[[SQ]] params = [3.906250e-03] : !block.tile<2x2x256xf16>
-// CHECK-NEXT: %[[MEAN:.*]] = block.reduce sum %[[SC]], dim = 2 : !block.tile<2x2x256xf16> -> !block.tile<2x2x1xf16>
-// CHECK-NEXT: %[[RMS:.*]] = block.unary sqrt %[[MEAN]] : !block.tile<2x2x1xf16>
-// CHECK-NEXT: %[[Y:.*]] = block.binary div %[[X]], %[[RMS]] : (!block.tile<2x2x256xf16>, !block.tile<2x2x1xf16>) -> !block.tile<2x2x256xf16>
+// CHECK-NEXT: %[[SQ:.*]] = block.unary square %[[X]] : !block.tile<2x2x256xf16> -> !block.tile<2x2x256xf32>
+// CHECK-NEXT: %[[SUM:.*]] = block.reduce sum %[[SQ]], dim = 2 : !block.tile<2x2x256xf32> -> !block.tile<2x2x1xf32>
+// CHECK-NEXT: %[[MEAN:.*]] = block.unary scale %[[SUM]] params = [3.906250e-03] : !block.tile<2x2x1xf32>
+// CHECK-NEXT: %[[RMS:.*]] = block.unary sqrt %[[MEAN]] : !block.tile<2x2x1xf32>
+// CHECK-NEXT: %[[Y:.*]] = block.binary div %[[X]], %[[RMS]] : (!block.tile<2x2x256xf16>, !block.tile<2x2x1xf32>) -> !block.tile<2x2x256xf32>
 // CHECK-NEXT: %[[A:.*]] = block.accum sum %[[Y]]
-// CHECK-NEXT: block.output %[[A]] omap = <x: 0> : !block.tile<2x2x256xf16> -> tensor<4x2x256xf16>
+// CHECK-NEXT: block.output %[[A]] omap = <x: 0> : !block.tile<2x2x256xf32> -> tensor<4x2x256xf16>
 func.func @rms_norm_k(%x: tensor<4x2x256xf16>) -> tensor<4x2x256xf16>
     attributes {mirage.equivalent_to = @rms_norm} {
   %y = kernel.rms_norm %x : tensor<4x2x256xf16>

@@ -98,22 +98,38 @@ def Block_MatmulOp : Block_Op<"matmul", [AllElementTypesMatch<["lhs", "rhs"]>,
       "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
 
-def Block_UnaryOp : Block_Op<"unary", [SameOperandsAndResultType]> {
+def Block_UnaryOp : Block_Op<"unary", [SameOperandsAndResultShape]> {
   let summary = "elementwise unary op on a tile";
+  let description = [{
+    The result has the input's type, or f32 elements for an f16 or bf16
+    input: the narrow input is widened and the op computed and stored in
+    f32, so a value the original program never rounds to f16 (the squares
+    of an RMS norm, an exp before its sum) is not held in a type that
+    overflows. The widened form prints its result type:
+    `block.unary square %x : !block.tile<8x4096xf16> -> !block.tile<8x4096xf32>`.
+  }];
   let arguments = (ins UnaryKind:$kind, Block_Tile:$input,
                        OptionalAttr<DenseF64ArrayAttr>:$params);
   let results = (outs Block_Tile:$result);
   let assemblyFormat = "$kind $input (`params` `=` custom<UnaryParams>($params)^)? attr-dict `:` "
-                       "qualified(type($input))";
+                       "custom<UnaryTypes>(type($input), type($result))";
+  let builders = [
+    OpBuilder<(ins "UnaryKind":$kind, "::mlir::Value":$input,
+                   "::mlir::DenseF64ArrayAttr":$params), [{
+      build($_builder, $_state, input.getType(), kind, input, params);
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
-def Block_BinaryOp : Block_Op<"binary", [InferTypeOpAdaptor]> {
+def Block_BinaryOp : Block_Op<"binary", [InferTypeOpAdaptorWithIsCompatible]> {
   let summary = "elementwise binary op on tiles, NumPy broadcasting";
   let description = [{
     Operands have one element type, or one is f16 or bf16 and the other f32
     (an accumulated sum, see `block.matmul`): the narrow operand is widened
-    and the result is f32.
+    and the result is f32. Two f16 or bf16 operands may also give an f32
+    result, computed and stored in f32 (a value the original program never
+    rounds to the narrow type).
   }];
   let arguments = (ins BinaryKind:$kind, Block_Tile:$lhs, Block_Tile:$rhs);
   let results = (outs Block_Tile:$result);

@@ -47,7 +47,7 @@ namespace mirage::superopt {
 /// input and options, so that no stale result is served.
 ///   3: f32 tiles for sums of f16/bf16 data, softmax opaque, state budgets
 ///      in deterministic rounds (issue 11).
-inline constexpr unsigned kSearchVersion = 3;
+inline constexpr unsigned kSearchVersion = 4;
 
 struct SearchOptions {
   /// Kernels of the µGraph (predefined and graph-defined).
@@ -110,8 +110,12 @@ struct SearchStats {
   /// with verificationCut, before a candidate could be verified (the
   /// default schedule was kept).
   bool timeLimitHit = false, verificationCut = false;
+  /// Why a verification stopped before its verdict (the time limit, the
+  /// memory budget); empty if none did. Its candidate was not used.
+  std::string verificationInterrupted;
   bool budgetHit() const {
-    return tasksCutByStates || tasksCutByMemory || timeLimitHit;
+    return tasksCutByStates || tasksCutByMemory || timeLimitHit ||
+           !verificationInterrupted.empty();
   }
 };
 

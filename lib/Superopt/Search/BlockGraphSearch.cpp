@@ -66,8 +66,10 @@ using Key = std::array<int, 5>;
 /// a predefined matmul or reduce_sum kernel does with its result. So no
 /// partial or intermediate sum (rms_norm's sum of squares, a for-loop's
 /// partial products) is held in a type the original never rounds it to.
-/// Elementwise ops keep their operands' type; an f16/bf16 tile combined
-/// with an f32 one is widened (the block dialect's rule).
+/// Elementwise results follow the same rule: an f16/bf16 result is kept
+/// narrow only where the original rounds that value to the narrow type,
+/// else it is widened to f32 (so an RMS norm's squares, which the original
+/// op never rounds, cannot overflow an f16 tile).
 /// Softmax has no block-level form here (SearchTarget.h): its exp is never
 /// separated from the max subtraction of its predefined kernel.
 class BlockGraphEnumerator {
@@ -164,14 +166,30 @@ private:
     if (!isNarrowFloat(operandType))
       return {operandType};
     SmallVector<Type, 2> types;
-    for (unsigned v : narrowValues)
-      if (exprs[v] == e && ArrayRef<int>(t.values[v].vars) == vars &&
-          t.values[v].elementType == operandType) {
-        types.push_back(operandType);
-        break;
-      }
+    if (originalRounds(e, vars, operandType))
+      types.push_back(operandType);
     types.push_back(t.f32Type);
     return types;
+  }
+
+  /// The element type of an elementwise result that would be `type` by the
+  /// dialect's rule: an f16/bf16 value is kept narrow only if the original
+  /// rounds this same value to that type, else it is widened to f32 (an
+  /// RMS norm's squares, an exp the original never rounds, a reassociated
+  /// difference: none may overflow or cancel where the original does not).
+  Type elementwiseStorage(Type type, ExprId e, ArrayRef<int> vars) const {
+    if (!isNarrowFloat(type) || originalRounds(e, vars, type))
+      return type;
+    return t.f32Type;
+  }
+
+  /// Whether the original program holds the value with expression `e` over
+  /// index variables `vars` in a tensor of element type `type`.
+  bool originalRounds(ExprId e, ArrayRef<int> vars, Type type) const {
+    return llvm::any_of(narrowValues, [&](unsigned v) {
+      return exprs[v] == e && ArrayRef<int>(t.values[v].vars) == vars &&
+             t.values[v].elementType == type;
+    });
   }
 
   void chooseInputs(unsigned i) {
@@ -320,8 +338,8 @@ private:
         n.choice = c;
         n.vars = vars;
         n.stage = stage;
-        n.type = type;
         n.expr = unaryExpr(ctx, choice, expr);
+        n.type = elementwiseStorage(type, n.expr, n.vars);
         tryOp(std::move(n), Key{i, 1, i, 0, int(c)});
       }
       // Reductions over a reduced index variable.
@@ -412,8 +430,8 @@ private:
       n.choice = static_cast<unsigned>(kind);
       n.vars = vars;
       n.stage = stage;
-      n.type = resultType;
       n.expr = binaryExpr(ctx, kind, nodes[lhs].expr, nodes[rhs].expr);
+      n.type = elementwiseStorage(resultType, n.expr, n.vars);
       tryOp(std::move(n), Key{maxOperand, 4, lhs, rhs, int(kind)});
     }
   }
@@ -624,14 +642,15 @@ Operation *superopt::buildGraphDef(OpBuilder &builder, Location loc,
     case BlockNode::Unary: {
       const UnaryChoice &c = target.unaryOps[node.choice];
       tiles[i] = block::UnaryOp::create(
-          builder, loc, a.getType(), UnaryKindAttr::get(ctx, c.kind), a,
+          builder, loc, tileType(node), UnaryKindAttr::get(ctx, c.kind), a,
           c.params.empty() ? DenseF64ArrayAttr()
                            : builder.getDenseF64ArrayAttr(c.params));
       break;
     }
     case BlockNode::Binary:
       tiles[i] = block::BinaryOp::create(
-          builder, loc, static_cast<BinaryKind>(node.choice), a, b);
+          builder, loc, tileType(node), static_cast<BinaryKind>(node.choice),
+          a, b);
       break;
     case BlockNode::Matmul:
       tiles[i] = block::MatmulOp::create(builder, loc, tileType(node), a, b);

@@ -1101,7 +1101,7 @@ func.func @unary_type_mismatch(%A: tensor<16x64xf16>) -> tensor<16x32xf16> {
       : (tensor<16x64xf16>) -> tensor<16x32xf16> {
   ^bb0(%a: tensor<16x64xf16>):
     %at = block.input %a imap = <x: replicate> fmap = <i: replicate> : tensor<16x64xf16> -> !block.tile<16x64xf16>
-    // expected-error @+1 {{'block.unary' op requires the same type for all operands and results}}
+    // expected-error @+1 {{'block.unary' op requires the same shape for all operands and results}}
     %u = "block.unary"(%at) {kind = 0 : i32} : (!block.tile<16x64xf16>) -> !block.tile<16x32xf16>
     %s = block.accum sum %u : !block.tile<16x32xf16> -> !block.tile<16x32xf16>
     %o = block.output %s omap = <x: 0> : !block.tile<16x32xf16> -> tensor<16x32xf16>
@@ -1179,4 +1179,39 @@ func.func @binary_widened_result(%X: tensor<16x64xf16>) -> tensor<16x1xf16> {
     block.yield %o : tensor<16x1xf16>
   }
   return %Z : tensor<16x1xf16>
+}
+
+// -----
+
+// Only f16 and bf16 tiles widen, and only to f32.
+func.func @unary_narrowing(%A: tensor<16x64xf32>) -> tensor<16x64xf16> {
+  %Y = kernel.graph_def (%A) grid = [1] forloop = 1
+      : (tensor<16x64xf32>) -> tensor<16x64xf16> {
+  ^bb0(%a: tensor<16x64xf32>):
+    %at = block.input %a imap = <x: replicate> fmap = <i: replicate> : tensor<16x64xf32> -> !block.tile<16x64xf32>
+    // expected-error @+1 {{'block.unary' op result element type 'f16' must be the input's ('f32') or f32 for an f16 or bf16 input}}
+    %u = block.unary exp %at : !block.tile<16x64xf32> -> !block.tile<16x64xf16>
+    %s = block.accum sum %u : !block.tile<16x64xf16> -> !block.tile<16x64xf16>
+    %o = block.output %s omap = <x: replicate> : !block.tile<16x64xf16> -> tensor<16x64xf16>
+    block.yield %o : tensor<16x64xf16>
+  }
+  return %Y : tensor<16x64xf16>
+}
+
+// -----
+
+// Two f16 tiles combine into f16 or, widened, f32; never into bf16.
+func.func @binary_bad_widening(%A: tensor<16x64xf16>) -> tensor<16x64xbf16> {
+  %Y = kernel.graph_def (%A) grid = [1] forloop = 1
+      : (tensor<16x64xf16>) -> tensor<16x64xbf16> {
+  ^bb0(%a: tensor<16x64xf16>):
+    %at = block.input %a imap = <x: replicate> fmap = <i: replicate> : tensor<16x64xf16> -> !block.tile<16x64xf16>
+    // expected-error @+2 {{'block.binary' op inferred type(s) '!block.tile<16x64xf16>' are incompatible with return type(s) of operation '!block.tile<16x64xbf16>'}}
+    // expected-error @+1 {{'block.binary' op failed to infer returned types}}
+    %u = block.binary add %at, %at : (!block.tile<16x64xf16>, !block.tile<16x64xf16>) -> !block.tile<16x64xbf16>
+    %s = block.accum sum %u : !block.tile<16x64xbf16> -> !block.tile<16x64xbf16>
+    %o = block.output %s omap = <x: replicate> : !block.tile<16x64xbf16> -> tensor<16x64xbf16>
+    block.yield %o : tensor<16x64xbf16>
+  }
+  return %Y : tensor<16x64xbf16>
 }

@@ -70,11 +70,22 @@ func.func @f32_accumulators(%A: tensor<16x256xf16>, %B: tensor<256x64xf16>) -> t
     // An f16 tile combined with an f32 one is widened.
     // CHECK: block.binary mul %{{.*}}, %{{.*}} : (!block.tile<8x64xf16>, !block.tile<8x1xf32>) -> !block.tile<8x64xf32>
     %w = block.binary mul %at, %r : (!block.tile<8x64xf16>, !block.tile<8x1xf32>) -> !block.tile<8x64xf32>
+    // A value the original never rounds to f16 is computed and kept in f32:
+    // a widening unary op (its result type printed) and a binary op on two
+    // f16 tiles with an f32 result.
+    // CHECK: block.unary square %{{.*}} : !block.tile<8x64xf16> -> !block.tile<8x64xf32>
+    %sq = block.unary square %at : !block.tile<8x64xf16> -> !block.tile<8x64xf32>
+    // CHECK: block.unary exp %{{.*}} : !block.tile<8x64xf16>{{$}}
+    %ex = block.unary exp %at : !block.tile<8x64xf16>
+    // CHECK: block.binary sub %{{.*}}, %{{.*}} : (!block.tile<8x64xf16>, !block.tile<8x64xf16>) -> !block.tile<8x64xf32>
+    %df = block.binary sub %at, %ex : (!block.tile<8x64xf16>, !block.tile<8x64xf16>) -> !block.tile<8x64xf32>
+    %sq2 = block.binary add %sq, %df : (!block.tile<8x64xf32>, !block.tile<8x64xf32>) -> !block.tile<8x64xf32>
+    %w2 = block.binary add %w, %sq2 : (!block.tile<8x64xf32>, !block.tile<8x64xf32>) -> !block.tile<8x64xf32>
     // CHECK: block.accum sum %{{.*}} : !block.tile<8x64xf32> -> !block.tile<8x64xf32>
     %acc = block.accum sum %mm : !block.tile<8x64xf32> -> !block.tile<8x64xf32>
     // CHECK: block.accum sum %{{.*}} : !block.tile<8x1xf32> -> !block.tile<8x1xf32>
     %racc = block.accum sum %r : !block.tile<8x1xf32> -> !block.tile<8x1xf32>
-    %wacc = block.accum sum %w : !block.tile<8x64xf32> -> !block.tile<8x64xf32>
+    %wacc = block.accum sum %w2 : !block.tile<8x64xf32> -> !block.tile<8x64xf32>
     %q0 = block.binary div %acc, %racc : (!block.tile<8x64xf32>, !block.tile<8x1xf32>) -> !block.tile<8x64xf32>
     %q = block.binary add %q0, %wacc : (!block.tile<8x64xf32>, !block.tile<8x64xf32>) -> !block.tile<8x64xf32>
     // CHECK: block.output %{{.*}} omap = <x: 0> : !block.tile<8x64xf32> -> tensor<16x64xf16>
