@@ -24,6 +24,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <cmath>
+#include <chrono>
 
 namespace mirage {
 #define GEN_PASS_DEF_SUPEROPTIMIZE
@@ -304,6 +305,9 @@ static std::string budgetText(const SearchStats &s, uint64_t stateBudget) {
        << llvm::formatv("{0:F1}", s.searchSeconds + s.verifySeconds).str()
        << " s: where it cut depends on the machine, the result may differ "
           "between runs and is not cached";
+  if (!s.verificationInterrupted.empty())
+    os << (out.empty() ? "" : "; ") << "a verification was interrupted ("
+       << s.verificationInterrupted << "): its candidate was not used";
   return out;
 }
 
@@ -386,6 +390,18 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
   bool readCache = cacheMode == CacheMode::On ||
                    cacheMode == CacheMode::Only ||
                    cacheMode == CacheMode::Clear;
+  // The re-verification of a cached µGraph keeps to the search's own time
+  // limit and memory budget.
+  VerifierOptions cacheCheckOptions = options.verifier;
+  cacheCheckOptions.memoryLimitBytes = options.memoryBudgetBytes;
+  auto checkDeadline =
+      std::chrono::steady_clock::now() +
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(options.timeLimitSeconds));
+  cacheCheckOptions.shouldStop = [checkDeadline] {
+    return std::chrono::steady_clock::now() >= checkDeadline;
+  };
+  bool keepEntry = false;
   if (readCache) {
     SearchCache::Lookup hit = store.lookup(key);
     std::string problem = hit.problem;
@@ -407,7 +423,7 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
           cached.erase();
       } else {
         FailureOr<VerificationReport> check =
-            verifyEquivalence(defaultSchedule, cached, options.verifier);
+            verifyEquivalence(defaultSchedule, cached, cacheCheckOptions);
         if (succeeded(check) && check->equivalent) {
           best = cached;
           outcome.cache = "hit";
@@ -441,7 +457,10 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
             outcome.costAfterUs = after->timeUs;
           }
         } else {
-          problem = succeeded(check)
+          keepEntry = succeeded(check) && check->interrupted;
+          problem = keepEntry ? "its re-verification was interrupted (" +
+                                    *check->interrupted + ")"
+                    : succeeded(check)
                         ? "its µGraph failed re-verification (" +
                               describeMismatch(*check) + ")"
                         : "its µGraph cannot be re-verified";
@@ -455,10 +474,17 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
                          std::to_string(index) + " is unusable: " + problem;
       if (cacheMode == CacheMode::Only)
         return emitError(loc) << what << " (cache=only)";
-      emitWarning(loc) << what << "; discarded, searching again";
-      if (llvm::Error err = store.remove(key))
-        emitWarning(loc) << "superoptimize: " << llvm::toString(std::move(err));
-      outcome.cache = "corrupt";
+      if (keepEntry) {
+        // Not evidence against the entry: it stays, unused this time.
+        emitWarning(loc) << what << "; not used, searching again";
+        outcome.cache = "miss";
+      } else {
+        emitWarning(loc) << what << "; discarded, searching again";
+        if (llvm::Error err = store.remove(key))
+          emitWarning(loc) << "superoptimize: "
+                           << llvm::toString(std::move(err));
+        outcome.cache = "corrupt";
+      }
     } else if (!best && cacheMode == CacheMode::Only) {
       return emitError(loc) << "superoptimize: no cache entry for @"
                             << func.getSymName() << " part " << index
@@ -498,6 +524,8 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
     if (cacheMode != CacheMode::Off) {
       if (s.timeLimitHit) {
         outcome.text += " [not cached: cut by the time limit]";
+      } else if (!s.verificationInterrupted.empty()) {
+        outcome.text += " [not cached: a verification was interrupted]";
       } else {
         CacheEntry entry;
         entry.remark = outcome.text;

@@ -13,6 +13,13 @@
 // RUN: mirage-opt %s --superoptimize="cache-dir=%t/c cache=only" -o %t/only.mlir 2>&1 | FileCheck %s --check-prefix=HIT
 // RUN: diff %t/first.mlir %t/only.mlir
 //
+// A re-verification that the time limit interrupts is no verdict: the entry
+// is not used this time but stays (the search runs, is cut, keeps the
+// default schedule and stores nothing).
+// RUN: mirage-opt %s --superoptimize="cache-dir=%t/c time-budget=0.000001" -o /dev/null 2>&1 | FileCheck %s --check-prefix=HIT-CUT
+// RUN: %python %S/Inputs/cache_entry.py count %t/c | FileCheck %s --check-prefix=ONE
+// RUN: mirage-opt %s --superoptimize="cache-dir=%t/c cache=only" -o %t/only.mlir 2>&1 | FileCheck %s --check-prefix=HIT
+//
 // A modified byte: the checksum fails; the search runs again and stores a
 // good entry.
 // RUN: %python %S/Inputs/cache_entry.py edit %t/c "thread.unary exp" "thread.unary sqrt"
@@ -57,6 +64,8 @@
 // MISS-NOT: from the cache
 // ONE: 1
 // HIT: remark: superoptimize @f part 0: 2 graph op(s) -> 1 kernel(s) {{.*}} [from the cache in {{.*}}; re-verified: finite-field test: {{[0-9]+}} tests {{.*}}; floating point: {{.*}}]
+// HIT-CUT: warning: superoptimize: cache entry {{.*}}.mlir for @f part 0 is unusable: its re-verification was interrupted (stopped by the caller's request); not used, searching again
+// HIT-CUT: remark: superoptimize @f part 0: {{.*}}time limit reached
 // TAMPERED: warning: superoptimize: cache entry {{.*}}.mlir for @f part 0 is unusable: checksum mismatch: the entry was truncated or modified; discarded, searching again
 // TAMPERED-NEXT: %a = graph.mul
 // TAMPERED: remark: superoptimize @f part 0: 2 graph op(s) -> 1 kernel(s)

@@ -91,6 +91,9 @@ private:
   /// The time limit, and the half of it the enumeration may take (the
   /// rest is left to costing and verification).
   SearchDeadline deadline, enumerationDeadline;
+  /// The caller's verifier options, bounded by the search's own time limit
+  /// and memory budget (a verification under way stops with them).
+  VerifierOptions verifierOptions;
   std::mutex progressMutex;
   SearchStats stats;
 };
@@ -322,14 +325,18 @@ LogicalResult Superoptimizer::verifyOption(unsigned goal, uint64_t available,
   func::ReturnOp::create(builder, loc, def->getResult(0));
 
   FailureOr<VerificationReport> report =
-      verifyEquivalence(reference, candidate, options.verifier);
+      verifyEquivalence(reference, candidate, verifierOptions);
   reference.erase();
   candidate.erase();
   stats.verifySeconds += secondsSince(start);
   if (failed(report))
     return failure();
-  ++stats.candidatesVerified;
-  if (!report->equivalent) {
+  stats.candidatesVerified += !report->interrupted;
+  if (report->interrupted) {
+    // Not verified: never used, but not counted as rejected either.
+    stats.verificationInterrupted = *report->interrupted;
+    option.rejected = true;
+  } else if (!report->equivalent) {
     ++stats.candidatesRejected;
     option.rejected = true;
   } else {
@@ -339,7 +346,10 @@ LogicalResult Superoptimizer::verifyOption(unsigned goal, uint64_t available,
   if (options.progress) {
     std::lock_guard<std::mutex> lock(progressMutex);
     *options.progress << "[superoptimize] verified a kernel for %" << goal
-                      << ": " << (report->equivalent ? "equivalent" : "REJECTED")
+                      << ": "
+                      << (report->equivalent     ? "equivalent"
+                          : report->interrupted ? "interrupted"
+                                                : "REJECTED")
                       << " (" << report->summary() << ")\n";
   }
   return success();
@@ -390,6 +400,14 @@ FailureOr<SearchResult> Superoptimizer::run() {
   };
   deadline.at = after(options.timeLimitSeconds);
   enumerationDeadline.at = after(options.timeLimitSeconds / 2);
+  verifierOptions = options.verifier;
+  verifierOptions.shouldStop = [this, outer = options.verifier.shouldStop] {
+    return (outer && outer()) || deadline.expired();
+  };
+  if (options.memoryBudgetBytes &&
+      (!verifierOptions.memoryLimitBytes ||
+       options.memoryBudgetBytes < verifierOptions.memoryLimitBytes))
+    verifierOptions.memoryLimitBytes = options.memoryBudgetBytes;
   unsigned n = t.values.size();
   if (n > 64)
     return emitError(t.func.getLoc())
@@ -522,7 +540,7 @@ FailureOr<SearchResult> Superoptimizer::run() {
   // Every composed µGraph is checked against the same default schedule:
   // its fp64 outputs are computed once.
   std::map<unsigned, SmallVector<RealTensor>> defaultOutputs;
-  VerifierOptions wholeOptions = options.verifier;
+  VerifierOptions wholeOptions = verifierOptions;
   wholeOptions.originalOutputs = &defaultOutputs;
   while (true) {
     double bestCost = defaultCost->timeUs;
@@ -577,6 +595,11 @@ FailureOr<SearchResult> Superoptimizer::run() {
           stats.verificationCut
               ? "default schedule kept (the time limit passed before a "
                 "candidate could be verified)"
+          : !stats.verificationInterrupted.empty()
+              ? "default schedule kept (a candidate's verification was "
+                "interrupted, " +
+                    stats.verificationInterrupted +
+                    ", so it was not used)"
               : "default schedule kept (the subprogram's own predefined "
                 "kernels, nothing to verify)";
       break;
@@ -594,17 +617,21 @@ FailureOr<SearchResult> Superoptimizer::run() {
       FailureOr<VerificationReport> whole =
           verifyEquivalence(defaultSchedule, result.best, wholeOptions);
       stats.verifySeconds += secondsSince(checkStart);
-      stats.candidatesVerified += !bestChosen.empty();
       if (failed(whole))
         return failure();
+      stats.candidatesVerified += !whole->interrupted;
+      if (whole->interrupted)
+        stats.verificationInterrupted = *whole->interrupted;
       if (!whole->equivalent) {
         if (options.progress) {
           std::lock_guard<std::mutex> lock(progressMutex);
           *options.progress << "[superoptimize] the composed µGraph was "
-                               "REJECTED ("
-                            << whole->summary() << "); dropping its kernels\n";
+                            << (whole->interrupted ? "not verified"
+                                                   : "REJECTED")
+                            << " (" << whole->summary()
+                            << "); dropping its kernels\n";
         }
-        ++stats.candidatesRejected;
+        stats.candidatesRejected += !whole->interrupted;
         for (auto &[v, option] : bestChosen)
           option->rejected = true;
         result.best.erase();
