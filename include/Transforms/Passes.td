@@ -59,7 +59,8 @@ def VerifyEquivalence : Pass<"verify-equivalence", "::mlir::ModuleOp"> {
     weaker guarantee. On success the pass emits a remark with the methods,
     the tests, the primes, the scales and the bound; on failure an error
     naming the first differing output, the position, both values and the
-    scale. When the memory limit binds, an error says so. Each result is
+    scale. When the memory limit or the time limit binds, an error says
+    so: the verification did not finish, which is no verdict. Each result is
     also a remark of category `mirage-verify` with the method, tests,
     primes, scales, bound and errors as metrics
     (`--remarks-filter=mirage-verify --remark-format=yaml`).
@@ -88,6 +89,9 @@ def VerifyEquivalence : Pass<"verify-equivalence", "::mlir::ModuleOp"> {
     Option<"memoryLimit", "memory-limit", "uint64_t", "0",
            "MiB the verification of one pair may hold (0: the machine's "
            "physical memory)">,
+    Option<"timeLimit", "time-limit", "double", "0",
+           "Seconds the verification of one pair may take, checked between "
+           "interpreted ops (0: no limit; at most 10^6)">,
     Option<"seed", "seed", "uint64_t", "0",
            "Seed of the random inputs and primes">,
     Option<"progress", "progress", "bool", "false",

@@ -11,7 +11,9 @@
 #include "Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Remarks.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <chrono>
 
 namespace mirage {
 #define GEN_PASS_DEF_VERIFYEQUIVALENCE
@@ -51,8 +53,19 @@ struct VerifyEquivalencePass
     if (progress)
       options.progress = &llvm::errs();
     bool ok = true;
-    for (auto [orig, cand] : pairs)
+    for (auto [orig, cand] : pairs) {
+      // Each pair gets the whole time limit.
+      if (timeLimit > 0) {
+        auto deadline =
+            std::chrono::steady_clock::now() +
+            std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                std::chrono::duration<double>(timeLimit));
+        options.shouldStop = [deadline] {
+          return std::chrono::steady_clock::now() >= deadline;
+        };
+      }
       ok &= succeeded(verifyPair(orig, cand, options));
+    }
     if (!ok)
       signalPassFailure();
   }
@@ -78,6 +91,13 @@ struct VerifyEquivalencePass
         check(realTests <= 1000, "real-tests", "in [0, 1000]", realTests));
     ok &= succeeded(
         check(scales >= 1 && scales <= 16, "scales", "in [1, 16]", scales));
+    if (!(timeLimit >= 0 && timeLimit <= 1e6)) {
+      emitError(getOperation()->getLoc())
+          << "verify-equivalence: time-limit must be in [0, 10^6] seconds "
+             "(0: no limit), got "
+          << timeLimit;
+      ok = false;
+    }
     ok &= succeeded(check(memoryLimit <= (uint64_t(1) << 40), "memory-limit",
                           "in [0, 2^40] MiB (0: the machine's memory)",
                           memoryLimit));
@@ -212,6 +232,14 @@ struct VerifyEquivalencePass
         verifyEquivalence(orig, cand, options);
     if (failed(report))
       return failure();
+    // Only the time limit asks the verifier to stop here.
+    if (report->interrupted && options.shouldStop &&
+        StringRef(*report->interrupted).starts_with("stopped"))
+      report->interrupted =
+          (llvm::Twine("the time limit of ") +
+           llvm::formatv("{0}", llvm::format("%g", double(timeLimit))).str() +
+           " s passed (time-limit)")
+              .str();
     warn(orig, cand, *report);
     remarkVerdict(orig, cand, *report);
     if (report->equivalent) {

@@ -54,7 +54,7 @@ GRAPH_PIPELINES = [
     ["--superoptimize=target=sm_80 time-budget=3 state-budget=20000 "
      "threads=1 max-subprogram-ops=3 cache-dir=%T/cache"],
     ["--mirage-to-ptx=chip=sm_80 output=%T/out cubin=false"],
-    ["--verify-equivalence", "-o", "/dev/null"],
+    ["--verify-equivalence=time-limit=30", "-o", "/dev/null"],
 ]
 KERNEL_PIPELINES = [
     [],
@@ -66,7 +66,7 @@ KERNEL_PIPELINES = [
     ["--kernel-to-block", "--thread-to-arith", "--block-to-gpu",
      "--kernel-to-gpu"],
     ["--mirage-to-ptx=chip=sm_90 output=%T/out cubin=false"],
-    ["--verify-equivalence", "-o", "/dev/null"],
+    ["--verify-equivalence=time-limit=30", "-o", "/dev/null"],
 ]
 
 CRASH_MARKERS = ["Stack dump", "LLVM ERROR", "PLEASE submit a bug report",

@@ -8,6 +8,9 @@
 // The remark engine says the same (the last split's remark file):
 // RUN: not mirage-opt %s --split-input-file --verify-equivalence="memory-limit=1" --remarks-filter=mirage-verify --remark-format=yaml --remarks-output-file=%t.yaml -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --check-prefix=YAML < %t.yaml
+// The time limit, checked between interpreted ops, binds the same way:
+// RUN: not mirage-opt %s --split-input-file --verify-equivalence="time-limit=0.000001" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIME
+// TIME: error: verification of @wide_copy against @wide did not finish: the time limit of 1e-06 s passed (time-limit)
 // YAML: --- !Failure
 // YAML-NEXT: Pass: mirage-verify
 // YAML-NEXT: Name: Interrupted

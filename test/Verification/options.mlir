@@ -20,6 +20,7 @@
 // RUN: not mirage-opt %s --verify-equivalence="scales=0" 2>&1 | FileCheck %s --check-prefix=SCALES0
 // RUN: not mirage-opt %s --verify-equivalence="scales=17" 2>&1 | FileCheck %s --check-prefix=SCALES17
 // RUN: not mirage-opt %s --verify-equivalence="memory-limit=2000000000000" 2>&1 | FileCheck %s --check-prefix=MEMORY
+// RUN: not mirage-opt %s --verify-equivalence="time-limit=-1" 2>&1 | FileCheck %s --check-prefix=TIME
 // RUN: not mirage-opt %s --verify-equivalence="field-bits=5 field-tests=2000" 2>&1 | FileCheck %s --check-prefix=TWO
 
 // CHECK: remark: @doubled is equivalent to @scaled: finite-field test: 2 tests over p = 3508480463, q = 1754240231 (random primes, q drawn with seed 0x4d452f3345c441b0 from about 2^21.5 31-bit choices; 1 constant, none vanishing or colliding; degree 1, 0 exp/uninterpreted sites), false-positive bound 2^-55.4; floating point: 2 input sets at input scales 1, 4, 16, 64, 256, 1024 (f32 ladder)
@@ -47,6 +48,7 @@
 // SCALES0: error: verify-equivalence: scales must be in [1, 16], got 0
 // SCALES17: error: verify-equivalence: scales must be in [1, 16], got 17
 // MEMORY: error: verify-equivalence: memory-limit must be in [0, 2^40] MiB (0: the machine's memory), got 2000000000000
+// TIME: error: verify-equivalence: time-limit must be in [0, 10^6] seconds (0: no limit), got -1
 // TWO: error: verify-equivalence: field-bits must be in [31, 62], got 5
 // TWO: error: verify-equivalence: field-tests must be in [0, 1000] (0: enough for a 2^-60 bound), got 2000
 
