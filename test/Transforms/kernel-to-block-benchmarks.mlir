@@ -1,3 +1,4 @@
+// REQUIRES: slow
 // Default block graphs of two benchmark programs at full size
 // (bench/programs/rmsnorm_b1.mlir and gqa_b1.mlir). Each original is
 // paired with its default schedule (what --graph-to-kernel makes of it),
