@@ -12,8 +12,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
-#include "llvm/Support/FormatVariadic.h"
-#include <cstring>
+#include "llvm/ADT/bit.h"
 
 using namespace mirage::emulator;
 using llvm::Expected;
@@ -107,14 +106,15 @@ Expected<std::vector<Token>> lex(StringRef text) {
       push(Token::Kind::Word, start);
     } else if (llvm::isDigit(c)) {
       size_t start = i;
-      bool hexPrefixed = i + 1 < n && llvm::isAlpha(text[i + 1]);
+      // 0x, 0b, 0f and 0d literals may contain 'e' but have no exponent.
+      bool prefixed = c == '0' && i + 1 < n && llvm::isAlpha(text[i + 1]);
       while (i < n && (llvm::isAlnum(text[i]) || text[i] == '.' ||
                        // The sign of a decimal exponent: 1.5e-3.
-                       (!hexPrefixed && (text[i] == '-' || text[i] == '+') &&
+                       (!prefixed && (text[i] == '-' || text[i] == '+') &&
                         (text[i - 1] == 'e' || text[i - 1] == 'E'))))
         ++i;
       push(Token::Kind::Number, start);
-    } else if (strchr("{}()[],;:+-@!|<>=", c)) {
+    } else if (StringRef("{}()[],;:+-@!|<>=").contains(c)) {
       size_t start = i++;
       push(Token::Kind::Punct, start);
     } else {
@@ -146,6 +146,12 @@ std::optional<PtxStateSpace> variableSpace(StringRef directive) {
       .Case(".const", PtxStateSpace::Const)
       .Case(".local", PtxStateSpace::Local)
       .Default(std::nullopt);
+}
+
+bool startsOperand(const Token &token) {
+  return token.kind == Token::Kind::Word ||
+         token.kind == Token::Kind::Number || token.is('!') ||
+         token.is('[') || token.is('{') || token.is('-');
 }
 
 class Parser {
@@ -647,12 +653,14 @@ llvm::Error Parser::parseInstruction(PtxKernel &kernel) {
 
   std::string context = "instruction '" + opcode.text.str() + "'";
   if (!consume(';')) {
-    do {
-      auto operand = parseOperand(context);
-      if (!operand)
-        return operand.takeError();
-      instruction.operands.push_back(std::move(*operand));
-    } while (consume(','));
+    if (startsOperand(peek())) {
+      do {
+        auto operand = parseOperand(context);
+        if (!operand)
+          return operand.takeError();
+        instruction.operands.push_back(std::move(*operand));
+      } while (consume(','));
+    }
     // Report a missing ';' where the instruction starts: the token found
     // instead is usually the next statement.
     if (!peek().is(';'))
