@@ -612,4 +612,20 @@ TEST(PtxParserTest, NvccPtx) {
   EXPECT_EQ(halfProducts, 1u);
 }
 
+TEST(PtxParserTest, TruncatedPtxFailsWithALineNumber) {
+  std::string path = std::string(MIRAGE_SOURCE_DIR) +
+                     "/unittests/GpuEmulator/Inputs/warp_reduce.ptx";
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  ASSERT_TRUE(bool(buffer)) << path;
+  llvm::StringRef text = (*buffer)->getBuffer();
+  // Every prefix ending inside the kernel body is incomplete.
+  size_t body = text.find("{\n");
+  ASSERT_NE(body, llvm::StringRef::npos);
+  for (size_t end = body; end + 3 < text.size(); end += 7) {
+    std::string error = parseError(text.take_front(end));
+    EXPECT_TRUE(llvm::StringRef(error).starts_with("PTX line "))
+        << "prefix of " << end << " bytes: '" << error << "'";
+  }
+}
+
 } // namespace
