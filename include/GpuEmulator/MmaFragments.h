@@ -54,8 +54,8 @@ using MmaCRegisters = std::array<std::array<float, 4>, kWarpSize>;
 /// The hardware's accumulation order and intermediate rounding are
 /// unspecified by the ISA (and in practice not IEEE round-to-nearest). The
 /// emulator forms every product exactly in double (11- or 8-bit
-/// significands: at most 22 bits), sums the 16 products and C[i][j] in
-/// double in k order, and rounds once to f32 (round to nearest even). The
+/// significands: at most 22 bits), adds the 16 products to C[i][j] in k
+/// order in double, and rounds once to f32 (round to nearest even). The
 /// double sum can itself round when the terms' exponents span more than 53
 /// bits, so the result is the exact value to within 16 double roundings; a
 /// comparison against a real GPU needs a tolerance for the hardware's own
