@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <random>
+#include <vector>
 
 using namespace mirage::gpuemu;
 
@@ -424,6 +426,188 @@ TEST(PtxApproxTest, ErrorBoundsQuoteTheIsa) {
   EXPECT_EQ(approxErrorBound(ApproxFunction::Sin, 315.0f).kind,
             ErrorKind::Unbounded);
   EXPECT_EQ(approxErrorBound(ApproxFunction::Tanh, 0.5f).bound, 0x1p-11);
+}
+
+//===----------------------------------------------------------------------===//
+// Randomized checks against a rounding oracle written here
+//===----------------------------------------------------------------------===//
+
+// The oracle rounds an exact value, given as a double, to a sorted list of
+// the format's non-negative finite values (the largest is `largest`): find
+// the neighbours below and above, then pick by the mode's rule. It shares
+// nothing with the library's rounding (APFloat, host arithmetic).
+struct RoundingOracle {
+  std::vector<double> values; // non-negative finite, ascending; index = bits
+  double overflowThreshold;   // values at or past it round to inf under .rn
+
+  /// The bit pattern of the rounding of `exact` (finite, any sign).
+  uint32_t round(double exact, Rounding rounding, uint32_t signBit,
+                 uint32_t infBits) const {
+    bool negative = exact < 0 || (exact == 0 && std::signbit(exact));
+    double magnitude = std::fabs(exact);
+    // Rounding a negative value down is rounding its magnitude up.
+    bool up = rounding == Rounding::Rp, down = rounding == Rounding::Rm;
+    if (negative)
+      std::swap(up, down);
+    size_t last = values.size() - 1;
+    if (magnitude > values[last]) {
+      bool toInf = rounding == Rounding::Rn ? magnitude >= overflowThreshold
+                                            : up;
+      return (negative ? signBit : 0) | (toInf ? infBits : uint32_t(last));
+    }
+    size_t above = std::lower_bound(values.begin(), values.end(), magnitude) -
+                   values.begin();
+    size_t pick = above;
+    if (values[above] != magnitude) {
+      size_t below = above - 1;
+      double distBelow = magnitude - values[below];
+      double distAbove = values[above] - magnitude;
+      if (rounding == Rounding::Rn)
+        pick = distBelow < distAbove   ? below
+               : distAbove < distBelow ? above
+               : (below % 2 == 0)      ? below
+                                       : above;
+      else
+        pick = up ? above : below;
+    }
+    return (negative ? signBit : 0) | uint32_t(pick);
+  }
+};
+
+/// f16's non-negative finite values from the format's fields: subnormals
+/// m * 2^-24, normals (1024 + m) * 2^(e - 25).
+RoundingOracle f16Oracle() {
+  RoundingOracle oracle;
+  for (uint32_t bitsValue = 0; bitsValue < 0x7c00; ++bitsValue) {
+    uint32_t exponent = bitsValue >> 10, mantissa = bitsValue & 0x3ff;
+    oracle.values.push_back(
+        exponent == 0 ? std::ldexp(double(mantissa), -24)
+                      : std::ldexp(double(1024 + mantissa), int(exponent) - 25));
+  }
+  oracle.overflowThreshold = 65520.0;
+  return oracle;
+}
+
+/// f32's values are too many to list: round with the host's conversion
+/// for the neighbours, then decide by the mode's rule as above.
+uint32_t roundToF32(double exact, Rounding rounding) {
+  float nearest = static_cast<float>(exact);
+  float below = nearest <= exact ? nearest : std::nextafter(nearest, -kInf);
+  float above = below == exact ? below : std::nextafter(below, kInf);
+  float pick = nearest;
+  switch (rounding) {
+  case Rounding::Rn:
+    break;
+  case Rounding::Rz:
+    pick = exact >= 0 ? below : above;
+    break;
+  case Rounding::Rm:
+    pick = below;
+    break;
+  case Rounding::Rp:
+    pick = above;
+    break;
+  }
+  // A negative value rounded to zero is -0.
+  return pick == 0 && exact < 0 ? 0x80000000u : bits(pick);
+}
+
+/// A float with a random significand and an exponent in [minExp, maxExp].
+float randomF32(std::mt19937 &rng, int minExp, int maxExp) {
+  std::uniform_int_distribution<uint32_t> mantissa(0, (1u << 23) - 1);
+  std::uniform_int_distribution<int> exponent(minExp, maxExp);
+  std::bernoulli_distribution negative(0.5);
+  float magnitude = std::ldexp(1.0f + std::ldexp(float(mantissa(rng)), -23),
+                               exponent(rng));
+  return negative(rng) ? -magnitude : magnitude;
+}
+
+constexpr Rounding kAllRoundings[] = {Rounding::Rn, Rounding::Rz,
+                                      Rounding::Rm, Rounding::Rp};
+
+TEST(PtxRandomizedTest, F32ToF16MatchesOracle) {
+  RoundingOracle oracle = f16Oracle();
+  std::mt19937 rng(1);
+  for (int n = 0; n < 20000; ++n) {
+    // From below f16's subnormals to past its overflow.
+    float value = randomF32(rng, -27, 17);
+    for (Rounding rounding : kAllRoundings)
+      ASSERT_EQ(cvtF32ToF16(value, rounding),
+                oracle.round(value, rounding, 0x8000, 0x7c00))
+          << value << " mode " << int(rounding);
+  }
+}
+
+TEST(PtxRandomizedTest, F16AddMulMatchOracle) {
+  RoundingOracle oracle = f16Oracle();
+  std::mt19937 rng(2);
+  std::uniform_int_distribution<uint32_t> finite(0, 0x7bff);
+  std::bernoulli_distribution negative(0.5);
+  auto draw = [&] {
+    uint32_t magnitude = finite(rng);
+    return uint16_t((negative(rng) ? 0x8000 : 0) | magnitude);
+  };
+  auto value = [&](uint16_t h) {
+    double magnitude = oracle.values[h & 0x7fff];
+    return (h & 0x8000) ? -magnitude : magnitude;
+  };
+  for (int n = 0; n < 20000; ++n) {
+    uint16_t a = draw(), b = draw();
+    // Both are exact in double (see PtxArithmetic.cpp), so the oracle sees
+    // the exact value.
+    double sum = value(a) + value(b), product = value(a) * value(b);
+    uint32_t expectedSum = oracle.round(sum, Rounding::Rn, 0x8000, 0x7c00);
+    uint32_t expectedProduct =
+        oracle.round(product, Rounding::Rn, 0x8000, 0x7c00);
+    // x + (-x) is +0 under .rn.
+    if (sum == 0)
+      expectedSum = (a & b & 0x8000);
+    ASSERT_EQ(addF16(a, b), expectedSum) << std::hex << a << " " << b;
+    ASSERT_EQ(mulF16(a, b), expectedProduct) << std::hex << a << " " << b;
+  }
+}
+
+TEST(PtxRandomizedTest, F32DirectedRoundingMatchesOracle) {
+  std::mt19937 rng(3);
+  for (int n = 0; n < 20000; ++n) {
+    // Exponents within 20 of each other: the exact sum and product fit in
+    // a double.
+    float a = randomF32(rng, -10, 10), b = randomF32(rng, -10, 10);
+    double sum = double(a) + double(b), product = double(a) * double(b);
+    for (Rounding rounding : kAllRoundings) {
+      if (sum != 0) {
+        ASSERT_EQ(bits(addF32(a, b, mods(rounding))), roundToF32(sum, rounding))
+            << a << " + " << b << " mode " << int(rounding);
+      }
+      ASSERT_EQ(bits(mulF32(a, b, mods(rounding))),
+                roundToF32(product, rounding))
+          << a << " * " << b << " mode " << int(rounding);
+    }
+  }
+}
+
+TEST(PtxRandomizedTest, F32DivAndSqrtBracketTheExactValue) {
+  // q rounds a / b down iff q * b <= a < next(q) * b (b > 0): products of
+  // two floats are exact in double. Likewise r^2 against a for sqrt.
+  std::mt19937 rng(4);
+  for (int n = 0; n < 20000; ++n) {
+    float a = std::fabs(randomF32(rng, -20, 20));
+    float b = std::fabs(randomF32(rng, -20, 20));
+    float down = divF32(a, b, Rounding::Rm);
+    float up = divF32(a, b, Rounding::Rp);
+    ASSERT_LE(double(down) * b, double(a));
+    ASSERT_GT(double(std::nextafter(down, kInf)) * b, double(a));
+    ASSERT_EQ(bits(divF32(a, b, Rounding::Rz)), bits(down));
+    ASSERT_TRUE(up == down ? double(up) * b == double(a)
+                           : up == std::nextafter(down, kInf));
+    float rootDown = sqrtF32(a, Rounding::Rm);
+    float rootUp = sqrtF32(a, Rounding::Rp);
+    ASSERT_LE(double(rootDown) * rootDown, double(a));
+    double next = std::nextafter(rootDown, kInf);
+    ASSERT_GT(next * next, double(a));
+    ASSERT_TRUE(rootUp == rootDown ? double(rootUp) * rootUp == double(a)
+                                   : rootUp == std::nextafter(rootDown, kInf));
+  }
 }
 
 //===----------------------------------------------------------------------===//
