@@ -15,8 +15,8 @@
 //
 // Floating-point values travel as bit patterns: f16 and bf16 as uint16_t,
 // packed pairs as uint32_t. A NaN result is the canonical NaN (0x7fffffff for
-// f32, 0x7fff for f16 and bf16), as the ISA specifies for min/max .NaN and
-// cvt; the hardware's payload for other NaN results is not specified.
+// f32, 0x7fff for f16 and bf16): the ISA specifies it for min/max .NaN and
+// leaves the payload of other NaN results unspecified.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,8 +28,8 @@
 namespace mirage::gpuemu {
 
 inline constexpr uint32_t kCanonicalNanF32 = 0x7fffffff;
+/// Also bf16's: both formats put the sign in bit 15.
 inline constexpr uint16_t kCanonicalNanF16 = 0x7fff;
-inline constexpr uint16_t kCanonicalNanBF16 = 0x7fff;
 
 /// The floating-point rounding modifiers .rn (nearest, ties to even), .rz,
 /// .rm (towards -inf), .rp (towards +inf).
@@ -149,10 +149,12 @@ uint16_t maxF16(uint16_t a, uint16_t b, bool propagateNan = false,
 //===----------------------------------------------------------------------===//
 
 /// The emulator computes each in double and rounds once to f32 (with .ftz,
-/// subnormal inputs and results flushed first). glibc's double functions err
-/// by less than one double ulp, so the f32 result is the correctly rounded
-/// one unless the exact value lies within 2^-52 (relative) of the midpoint
-/// between two floats: at most 1 ulp off, far inside the hardware's bounds.
+/// subnormal inputs and results flushed). sqrt, rcp and div are then
+/// correctly rounded (53 >= 2 * 24 + 2 bits). The others depend on glibc's
+/// double functions, which err by a few double ulps at most (glibc's
+/// published table), so the f32 result is the correctly rounded one unless
+/// the exact value lies within a few 2^-53 (relative) of a midpoint between
+/// two floats: within 0.5 ulp plus that, far inside the hardware's bounds.
 float ex2ApproxF32(float a, bool ftz = false);
 float lg2ApproxF32(float a, bool ftz = false);
 float rsqrtApproxF32(float a, bool ftz = false);

@@ -2,15 +2,17 @@
 //
 // How exactness is obtained:
 //  - Round-to-nearest f32 add/sub/mul/div and fma use the host's binary32
-//    operations and fmaf: IEEE 754 correctly rounded on x86-64 (SSE, no
-//    excess precision, checked below; the process never changes the
-//    floating-point environment, so the mode is round-to-nearest-even).
-//  - The directed modes (.rz/.rm/.rp) and every conversion use llvm::APFloat,
+//    operations and fmaf: IEEE 754 correctly rounded (no excess precision,
+//    checked below). This assumes the host's default floating-point
+//    environment, which the library never changes: round to nearest even,
+//    subnormals kept (no FTZ/DAZ, as -ffast-math's startup code would set).
+//  - The directed modes (.rz/.rm/.rp) and the conversions use llvm::APFloat,
 //    a software IEEE 754 implementation that rounds exactly in all four
 //    modes. It needs no change of the host's rounding mode, which
 //    fesetround would make global to the thread and which compilers may
 //    ignore (no FENV_ACCESS).
-//  - sqrt has no APFloat operation: see sqrtF32.
+//  - f16 add/sub/mul are exact in double before their one rounding: see
+//    "Half precision" below. sqrt has no APFloat operation: see sqrtF32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,7 +105,7 @@ double f16ToDouble(uint16_t bits) {
 uint16_t roundTo16(const llvm::fltSemantics &semantics, APFloat value,
                    Rounding rounding, bool satfinite) {
   if (value.isNaN())
-    return kCanonicalNanF16; // 0x7fff is canonical in f16 and bf16 alike
+    return kCanonicalNanF16;
   bool losesInfo = false;
   value.convert(semantics, toApMode(rounding), &losesInfo);
   if (satfinite && value.isInfinity())
@@ -478,7 +480,7 @@ float lg2ApproxF32(float a, bool ftz) {
 }
 
 float rsqrtApproxF32(float a, bool ftz) {
-  // Two double roundings: still well under one double ulp in all.
+  // Two double roundings: about one double ulp in all.
   return approxF32(a, ftz, [](double x) { return 1.0 / std::sqrt(x); });
 }
 
