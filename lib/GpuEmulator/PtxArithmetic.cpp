@@ -216,8 +216,8 @@ float approxF32(float a, bool ftz, double (*exact)(double)) {
   return finishF32(static_cast<float>(exact(a)), ftz, /*sat=*/false);
 }
 
-template <typename UInt> UInt bfeBits(UInt a, uint32_t b, uint32_t c,
-                                      bool isSigned) {
+template <typename UInt>
+UInt bfeBits(UInt a, uint32_t b, uint32_t c, bool isSigned) {
   // The ISA's semantics, bit by bit.
   constexpr unsigned msb = sizeof(UInt) * 8 - 1;
   unsigned pos = b & 0xff, len = c & 0xff;
@@ -232,8 +232,7 @@ template <typename UInt> UInt bfeBits(UInt a, uint32_t b, uint32_t c,
   return d;
 }
 
-template <typename UInt> UInt bfiBits(UInt a, UInt b, uint32_t c,
-                                      uint32_t d) {
+template <typename UInt> UInt bfiBits(UInt a, UInt b, uint32_t c, uint32_t d) {
   constexpr unsigned msb = sizeof(UInt) * 8 - 1;
   unsigned pos = c & 0xff, len = d & 0xff;
   UInt f = b;
@@ -253,10 +252,9 @@ float f32FromBits(uint32_t bits) { return llvm::bit_cast<float>(bits); }
 // cvt
 //===----------------------------------------------------------------------===//
 
-uint16_t cvtF32ToF16(float value, Rounding rounding, bool satfinite,
-                     bool ftz) {
-  return roundTo16(APFloat::IEEEhalf(), APFloat(flushIf(ftz, value)),
-                   rounding, satfinite);
+uint16_t cvtF32ToF16(float value, Rounding rounding, bool satfinite, bool ftz) {
+  return roundTo16(APFloat::IEEEhalf(), APFloat(flushIf(ftz, value)), rounding,
+                   satfinite);
 }
 
 uint16_t cvtF32ToBF16(float value, Rounding rounding, bool satfinite,
@@ -362,8 +360,8 @@ float fmaF32(float a, float b, float c, F32Modifiers modifiers) {
 }
 
 float divF32(float a, float b, Rounding rounding, bool ftz) {
-  return binaryF32(a, b, F32Modifiers{rounding, ftz, false},
-                   &APFloat::divide, [](float x, float y) { return x / y; });
+  return binaryF32(a, b, F32Modifiers{rounding, ftz, false}, &APFloat::divide,
+                   [](float x, float y) { return x / y; });
 }
 
 float rcpF32(float a, Rounding rounding, bool ftz) {

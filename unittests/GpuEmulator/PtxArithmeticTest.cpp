@@ -67,8 +67,7 @@ TEST(PtxCvtTest, F32ToF16OverflowAndSatfinite) {
 TEST(PtxCvtTest, F32ToF16FlushesSubnormalInputWithFtz) {
   float subnormal = f32FromBits(0x00000001);
   EXPECT_EQ(cvtF32ToF16(subnormal, Rounding::Rp), 0x0001);
-  EXPECT_EQ(cvtF32ToF16(subnormal, Rounding::Rp, false, /*ftz=*/true),
-            0x0000);
+  EXPECT_EQ(cvtF32ToF16(subnormal, Rounding::Rp, false, /*ftz=*/true), 0x0000);
   EXPECT_EQ(cvtF32ToF16(-subnormal, Rounding::Rm, false, true), 0x8000);
 }
 
@@ -120,8 +119,7 @@ TEST(PtxCvtTest, RoundToIntegral) {
   EXPECT_EQ(cvtF32RoundToIntegral(3.5f, IntRounding::Rni), 4.0f);
   EXPECT_EQ(cvtF32RoundToIntegral(-2.5f, IntRounding::Rmi), -3.0f);
   EXPECT_EQ(cvtF32RoundToIntegral(2.1f, IntRounding::Rpi), 3.0f);
-  EXPECT_EQ(bits(cvtF32RoundToIntegral(-0.5f, IntRounding::Rpi)),
-            0x80000000u);
+  EXPECT_EQ(bits(cvtF32RoundToIntegral(-0.5f, IntRounding::Rpi)), 0x80000000u);
 }
 
 TEST(PtxCvtTest, F32ToIntRoundsAndSaturates) {
@@ -149,8 +147,7 @@ TEST(PtxCvtTest, F32ToIntRoundsAndSaturates) {
 TEST(PtxCvtTest, F32ToIntFtzMakesNegativeSubnormalAZero) {
   float negativeSubnormal = f32FromBits(0x80000001);
   EXPECT_EQ(cvtF32ToS32(negativeSubnormal, IntRounding::Rmi), -1);
-  EXPECT_EQ(cvtF32ToS32(negativeSubnormal, IntRounding::Rmi, /*ftz=*/true),
-            0);
+  EXPECT_EQ(cvtF32ToS32(negativeSubnormal, IntRounding::Rmi, /*ftz=*/true), 0);
 }
 
 TEST(PtxCvtTest, IntToF32Rounds) {
@@ -275,8 +272,7 @@ TEST(PtxF32Test, MinMaxNanAndSignedZero) {
   EXPECT_EQ(maxF32(kNan, 1.0f), 1.0f);
   EXPECT_EQ(minF32(1.0f, kNan), 1.0f);
   EXPECT_EQ(bits(minF32(kNan, kNan)), kCanonicalNanF32);
-  EXPECT_EQ(bits(maxF32(kNan, 1.0f, /*propagateNan=*/true)),
-            kCanonicalNanF32);
+  EXPECT_EQ(bits(maxF32(kNan, 1.0f, /*propagateNan=*/true)), kCanonicalNanF32);
   EXPECT_EQ(bits(minF32(1.0f, kNan, true)), kCanonicalNanF32);
   EXPECT_EQ(minF32(-2.0f, 1.0f, true), -2.0f);
   // .ftz: the negative subnormal is -0, below +0.
@@ -304,10 +300,10 @@ TEST(PtxF16Test, AddSubRoundToNearestEven) {
 }
 
 TEST(PtxF16Test, MulAndSubnormals) {
-  EXPECT_EQ(mulF16(0x4000, 0x4200), 0x4600);  // 2 * 3 = 6
-  EXPECT_EQ(mulF16(0x0200, 0x3800), 0x0100);  // 2^-15 * 0.5
-  EXPECT_EQ(mulF16(0x0001, 0x3800), 0x0000);  // 2^-25: tie to even 0
-  EXPECT_EQ(mulF16(0x0003, 0x3800), 0x0002);  // 1.5 * 2^-24: tie to even
+  EXPECT_EQ(mulF16(0x4000, 0x4200), 0x4600); // 2 * 3 = 6
+  EXPECT_EQ(mulF16(0x0200, 0x3800), 0x0100); // 2^-15 * 0.5
+  EXPECT_EQ(mulF16(0x0001, 0x3800), 0x0000); // 2^-25: tie to even 0
+  EXPECT_EQ(mulF16(0x0003, 0x3800), 0x0002); // 1.5 * 2^-24: tie to even
   EXPECT_EQ(mulF16(0x8001, 0x3c00), 0x8001);
   EXPECT_EQ(mulF16(0x5c00, 0x5c00), 0x7c00); // 256^2 overflows
 }
@@ -371,7 +367,7 @@ TEST(PtxApproxTest, SpecialValuesFromTheIsaTables) {
 }
 
 TEST(PtxApproxTest, ComputedValuesAreCorrectlyRounded) {
-  EXPECT_EQ(bits(ex2ApproxF32(0.5f)), 0x3fb504f3u);  // sqrt(2)
+  EXPECT_EQ(bits(ex2ApproxF32(0.5f)), 0x3fb504f3u); // sqrt(2)
   EXPECT_EQ(bits(sqrtApproxF32(2.0f)), 0x3fb504f3u);
   EXPECT_EQ(bits(rcpApproxF32(3.0f)), 0x3eaaaaabu);
   EXPECT_EQ(bits(rsqrtApproxF32(2.0f)), 0x3f3504f3u); // 0.70710677
@@ -451,8 +447,8 @@ struct RoundingOracle {
       std::swap(up, down);
     size_t last = values.size() - 1;
     if (magnitude > values[last]) {
-      bool toInf = rounding == Rounding::Rn ? magnitude >= overflowThreshold
-                                            : up;
+      bool toInf =
+          rounding == Rounding::Rn ? magnitude >= overflowThreshold : up;
       return (negative ? signBit : 0) | (toInf ? infBits : uint32_t(last));
     }
     size_t above = std::lower_bound(values.begin(), values.end(), magnitude) -
@@ -480,9 +476,9 @@ RoundingOracle f16Oracle() {
   RoundingOracle oracle;
   for (uint32_t bitsValue = 0; bitsValue < 0x7c00; ++bitsValue) {
     uint32_t exponent = bitsValue >> 10, mantissa = bitsValue & 0x3ff;
-    oracle.values.push_back(
-        exponent == 0 ? std::ldexp(double(mantissa), -24)
-                      : std::ldexp(double(1024 + mantissa), int(exponent) - 25));
+    oracle.values.push_back(exponent == 0 ? std::ldexp(double(mantissa), -24)
+                                          : std::ldexp(double(1024 + mantissa),
+                                                       int(exponent) - 25));
   }
   oracle.overflowThreshold = 65520.0;
   return oracle;
@@ -517,13 +513,13 @@ float randomF32(std::mt19937 &rng, int minExp, int maxExp) {
   std::uniform_int_distribution<uint32_t> mantissa(0, (1u << 23) - 1);
   std::uniform_int_distribution<int> exponent(minExp, maxExp);
   std::bernoulli_distribution negative(0.5);
-  float magnitude = std::ldexp(1.0f + std::ldexp(float(mantissa(rng)), -23),
-                               exponent(rng));
+  float magnitude =
+      std::ldexp(1.0f + std::ldexp(float(mantissa(rng)), -23), exponent(rng));
   return negative(rng) ? -magnitude : magnitude;
 }
 
-constexpr Rounding kAllRoundings[] = {Rounding::Rn, Rounding::Rz,
-                                      Rounding::Rm, Rounding::Rp};
+constexpr Rounding kAllRoundings[] = {Rounding::Rn, Rounding::Rz, Rounding::Rm,
+                                      Rounding::Rp};
 
 TEST(PtxRandomizedTest, F32ToF16MatchesOracle) {
   RoundingOracle oracle = f16Oracle();
@@ -616,7 +612,7 @@ TEST(PtxRandomizedTest, F32DivAndSqrtBracketTheExactValue) {
 
 TEST(PtxBitsTest, Bfe) {
   EXPECT_EQ(bfeU32(0x12345678u, 4, 8), 0x67u);
-  EXPECT_EQ(bfeU32(0x12345678u, 256 + 4, 8), 0x67u); // pos modulo 256
+  EXPECT_EQ(bfeU32(0x12345678u, 256 + 4, 8), 0x67u);   // pos modulo 256
   EXPECT_EQ(bfeU32(0x12345678u, 0, 300), 0x12345678u); // len 44
   EXPECT_EQ(bfeU32(0x12345678u, 4, 0), 0u);
   EXPECT_EQ(bfeU32(0x80000000u, 28, 8), 0x8u);
