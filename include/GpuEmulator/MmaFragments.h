@@ -15,7 +15,7 @@
 #include <array>
 #include <cstdint>
 
-namespace mirage::gpuemu {
+namespace mirage::emulator {
 
 inline constexpr unsigned kWarpSize = 32;
 
@@ -63,6 +63,6 @@ using MmaCRegisters = std::array<std::array<float, 4>, kWarpSize>;
 MmaCRegisters mmaM16N8K16(MmaInputType inputType, const MmaARegisters &a,
                           const MmaBRegisters &b, const MmaCRegisters &c);
 
-} // namespace mirage::gpuemu
+} // namespace mirage::emulator
 
 #endif // MIRAGE_GPUEMULATOR_MMAFRAGMENTS_H

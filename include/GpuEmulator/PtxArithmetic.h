@@ -25,7 +25,7 @@
 
 #include <cstdint>
 
-namespace mirage::gpuemu {
+namespace mirage::emulator {
 
 inline constexpr uint32_t kCanonicalNanF32 = 0x7fffffff;
 /// Also bf16's: both formats put the sign in bit 15.
@@ -252,6 +252,6 @@ int32_t shrS32(int32_t a, uint32_t amount);
 uint64_t shrU64(uint64_t a, uint32_t amount);
 int64_t shrS64(int64_t a, uint32_t amount);
 
-} // namespace mirage::gpuemu
+} // namespace mirage::emulator
 
 #endif // MIRAGE_GPUEMULATOR_PTXARITHMETIC_H

@@ -6,7 +6,7 @@
 #include <cassert>
 #include <cmath>
 
-namespace mirage::gpuemu {
+namespace mirage::emulator {
 
 // The ISA's formulas, with
 //   groupID           = %laneid >> 2
@@ -72,4 +72,4 @@ MmaCRegisters mmaM16N8K16(MmaInputType inputType, const MmaARegisters &a,
   return d;
 }
 
-} // namespace mirage::gpuemu
+} // namespace mirage::emulator

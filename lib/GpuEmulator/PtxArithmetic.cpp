@@ -31,7 +31,7 @@
 using llvm::APFloat;
 using llvm::APInt;
 
-namespace mirage::gpuemu {
+namespace mirage::emulator {
 
 static_assert(FLT_EVAL_METHOD == 0,
               "f32 arithmetic must round to binary32, not to a wider format");
@@ -662,4 +662,4 @@ int64_t shrS64(int64_t a, uint32_t amount) {
   return a >> (amount >= 64 ? 63 : amount);
 }
 
-} // namespace mirage::gpuemu
+} // namespace mirage::emulator

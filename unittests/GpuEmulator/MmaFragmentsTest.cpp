@@ -26,7 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 
-using namespace mirage::gpuemu;
+using namespace mirage::emulator;
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <random>
 #include <vector>
 
-using namespace mirage::gpuemu;
+using namespace mirage::emulator;
 
 namespace {
 
