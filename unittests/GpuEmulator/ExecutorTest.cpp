@@ -641,4 +641,48 @@ TEST(ExecutorTest, PipelineKernelsAreSupported) {
   }
 }
 
+TEST(ExecutorTest, PipelineMatmulMatchesHostProduct) {
+  // Inputs/ptx_matmul_small.ptx is our pipeline's PTX for
+  //   func.func @matmul_small(%a: tensor<16x64xf16>, %b: tensor<64x32xf16>)
+  //       -> tensor<16x32xf16> {
+  //     %0 = graph.matmul %a, %b : (...) -> tensor<16x32xf16>
+  //     return %0 : tensor<16x32xf16> }
+  // from mirage-opt --mirage-to-ptx="chip=sm_80 output=... cubin=false";
+  // its manifest launches matmul_small_0(arg0, arg1, result0) on grid
+  // (1,1,1), block (128,1,1) with 8192 bytes of dynamic shared memory.
+  // Halves and small integers keep every sum exact in f32 and in f16.
+  auto module = parsePtx(readInput("ptx_matmul_small.ptx"));
+  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
+  const unsigned m = 16, k = 64, n = 32;
+  std::vector<float> a(m * k), b(k * n);
+  std::vector<uint16_t> aHalves(m * k), bHalves(k * n);
+  for (unsigned i = 0; i < m * k; ++i) {
+    a[i] = float(int(i * 7 % 5) - 2);
+    aHalves[i] = halfOf(a[i]);
+  }
+  for (unsigned i = 0; i < k * n; ++i) {
+    b[i] = float(int(i * 3 % 5) - 2) * 0.5f;
+    bHalves[i] = halfOf(b[i]);
+  }
+  DeviceMemory memory;
+  uint64_t aAddr = memory.allocate(m * k * 2),
+           bAddr = memory.allocate(k * n * 2),
+           cAddr = memory.allocate(m * n * 2);
+  expectSuccess(memory.writeArray<uint16_t>(aAddr, aHalves));
+  expectSuccess(memory.writeArray<uint16_t>(bAddr, bHalves));
+  LaunchConfig config = threads(128);
+  config.dynamicSharedBytes = 8192;
+  auto report = launchKernel(*module, "matmul_small_0", config,
+                             {aAddr, bAddr, cAddr}, memory);
+  ASSERT_TRUE(bool(report)) << llvm::toString(report.takeError());
+  auto c = readBack<uint16_t>(memory, cAddr, m * n);
+  for (unsigned i = 0; i < m; ++i)
+    for (unsigned j = 0; j < n; ++j) {
+      float expected = 0;
+      for (unsigned l = 0; l < k; ++l)
+        expected += a[i * k + l] * b[l * n + j];
+      EXPECT_EQ(c[i * n + j], halfOf(expected)) << i << "," << j;
+    }
+}
+
 } // namespace
