@@ -685,4 +685,56 @@ TEST(ExecutorTest, PipelineMatmulMatchesHostProduct) {
     }
 }
 
+/// The value of an f16 encoding (normal numbers and zeros).
+float floatOfHalf(uint16_t half) {
+  float magnitude = (half & 0x7c00) == 0
+                        ? 0.0f
+                        : std::ldexp(1.0f + float(half & 0x3ff) / 1024.0f,
+                                     int((half >> 10) & 0x1f) - 15);
+  return half & 0x8000 ? -magnitude : magnitude;
+}
+
+TEST(ExecutorTest, PipelineRmsNormMatchesHost) {
+  // Inputs/ptx_rms_norm_small.ptx is our pipeline's PTX for
+  //   %0 = graph.rms_norm %x : tensor<4x128xf16>
+  // (mirage-opt --mirage-to-ptx="chip=sm_80 ..."); its manifest launches
+  // rms_small_0(arg0, result0) on grid (1,1,1), block (128,1,1) with 7216
+  // bytes of dynamic shared memory. It computes x / sqrt(mean(x^2)) per
+  // row with shfl.sync reductions, sqrt.approx and div.rn. The squares'
+  // sums are exact; the host's sqrt and division are correctly rounded, as
+  // the emulator's are, so the f16 results agree to rounding.
+  auto module = parsePtx(readInput("ptx_rms_norm_small.ptx"));
+  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
+  const unsigned rows = 4, cols = 128;
+  std::vector<float> x(rows * cols);
+  std::vector<uint16_t> xHalves(rows * cols);
+  for (unsigned i = 0; i < rows * cols; ++i) {
+    x[i] = float(int((i / cols * 31 + i % cols * 7) % 9) - 4) * 0.25f;
+    xHalves[i] = halfOf(x[i]);
+  }
+  DeviceMemory memory;
+  uint64_t xAddr = memory.allocate(rows * cols * 2),
+           yAddr = memory.allocate(rows * cols * 2);
+  expectSuccess(memory.writeArray<uint16_t>(xAddr, xHalves));
+  LaunchConfig config = threads(128);
+  config.dynamicSharedBytes = 7216;
+  auto report =
+      launchKernel(*module, "rms_small_0", config, {xAddr, yAddr}, memory);
+  ASSERT_TRUE(bool(report)) << llvm::toString(report.takeError());
+  auto y = readBack<uint16_t>(memory, yAddr, rows * cols);
+  for (unsigned r = 0; r < rows; ++r) {
+    float sumSquares = 0;
+    for (unsigned j = 0; j < cols; ++j)
+      sumSquares += x[r * cols + j] * x[r * cols + j];
+    float rms = std::sqrt(sumSquares / cols);
+    for (unsigned j = 0; j < cols; ++j) {
+      float expected = x[r * cols + j] / rms;
+      // One f16 rounding: half an ulp, 2^-11 relative.
+      EXPECT_NEAR(floatOfHalf(y[r * cols + j]), expected,
+                  std::ldexp(std::fabs(expected), -11))
+          << r << "," << j;
+    }
+  }
+}
+
 } // namespace
