@@ -677,11 +677,14 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
     return finish(d.operands.empty());
   }
   if (op == "bar" || op == "barrier") {
-    // bar.sync 0 / barrier.sync 0: the CTA-wide barrier. Other barrier
-    // ids and the thread-count form are not implemented.
+    // bar.sync 0 / barrier.sync{.aligned} 0: the CTA-wide barrier
+    // (.aligned only promises that all threads execute the same one). Other
+    // barrier ids and the thread-count form are not implemented.
     d.opcode = Opcode::BarSync;
     if (!mods.take("sync"))
       return false;
+    if (op == "barrier")
+      mods.take("aligned");
     return finish(d.operands.size() == 1 &&
                   d.operands[0].kind == OK::Immediate &&
                   d.operands[0].imm == 0);
