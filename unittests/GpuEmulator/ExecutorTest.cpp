@@ -145,6 +145,151 @@ TEST(ExecutorTest, IntegerAndFloatOps) {
   }
 }
 
+TEST(ExecutorTest, OpcodesOfThePipelineAndMore) {
+  // One thread; each result goes to its own slot of out32 or out64.
+  const char *ptx = R"(
+.visible .entry k(.param .u64 out32, .param .u64 out64) {
+  .shared .align 4 .b8 sm[8];
+  .reg .b16 %h<10>;
+  .reg .b32 %r<30>;
+  .reg .f32 %f<12>;
+  .reg .b64 %rd<12>;
+  .reg .pred %p<8>;
+  ld.param.u64 %rd1, [out32];
+  ld.param.u64 %rd2, [out64];
+  mov.b16 %h1, 0x3E00;
+  mov.b16 %h2, 0x4080;
+  add.rn.f16 %h3, %h1, %h2;
+  sub.rn.f16 %h4, %h1, %h2;
+  mul.rn.f16 %h5, %h1, %h2;
+  mov.b32 %r1, {%h3, %h4};
+  st.global.b32 [%rd1], %r1;
+  cvt.u32.u16 %r2, %h5;
+  st.global.b32 [%rd1+4], %r2;
+  mov.f32 %f1, 0f7FC00000;
+  max.NaN.f32 %f2, %f1, 0f3F800000;
+  st.global.f32 [%rd1+8], %f2;
+  max.f32 %f3, %f1, 0f3F800000;
+  st.global.f32 [%rd1+12], %f3;
+  ex2.approx.ftz.f32 %f4, 0f40400000;
+  st.global.f32 [%rd1+16], %f4;
+  cvt.sat.f32.f32 %f5, 0f3FC00000;
+  st.global.f32 [%rd1+20], %f5;
+  fma.rm.f32 %f6, 0f3F800000, 0fBF800000, 0fB0800000;
+  st.global.f32 [%rd1+24], %f6;
+  neg.f32 %f7, 0f00000000;
+  st.global.f32 [%rd1+28], %f7;
+  sqrt.approx.f32 %f8, 0f40100000;
+  st.global.f32 [%rd1+32], %f8;
+  div.rn.f32 %f9, 0f3F800000, 0f40400000;
+  st.global.f32 [%rd1+36], %f9;
+  mov.u32 %r3, -7;
+  div.s32 %r4, %r3, 2;
+  st.global.b32 [%rd1+40], %r4;
+  rem.s32 %r5, %r3, 2;
+  st.global.b32 [%rd1+44], %r5;
+  abs.s32 %r6, %r3;
+  st.global.b32 [%rd1+48], %r6;
+  min.u32 %r7, %r3, 5;
+  st.global.b32 [%rd1+52], %r7;
+  max.s32 %r8, %r3, -9;
+  st.global.b32 [%rd1+56], %r8;
+  setp.lt.u32 %p1, %r3, 1;
+  setp.lt.s32 %p2, %r3, 1;
+  selp.b32 %r9, 1, 0, %p1;
+  selp.b32 %r10, 2, 0, %p2;
+  or.b32 %r11, %r9, %r10;
+  st.global.b32 [%rd1+60], %r11;
+  mov.b32 %r12, 0xBBBBAAAA;
+  mov.u32 %r13, sm;
+  st.shared.b32 [%r13], %r12;
+  ld.shared.v2.b16 {%h6, %h7}, [%r13];
+  selp.b16 %h8, %h7, 0x0000, %p2;
+  mov.b32 %r14, {%h6, %h8};
+  st.global.b32 [%rd1+64], %r14;
+  setp.eq.f32 %p3, %f1, %f1;
+  setp.nan.f32 %p4, %f1, %f1;
+  setp.neu.f32 %p5, %f1, 0f3F800000;
+  selp.b32 %r15, 1, 0, %p3;
+  selp.b32 %r16, 2, 0, %p4;
+  selp.b32 %r17, 4, 0, %p5;
+  or.b32 %r15, %r15, %r16;
+  or.b32 %r15, %r15, %r17;
+  st.global.b32 [%rd1+68], %r15;
+  shl.b32 %r18, %r3, 40;
+  st.global.b32 [%rd1+72], %r18;
+  shr.s32 %r19, %r3, 40;
+  st.global.b32 [%rd1+76], %r19;
+  cvt.rzi.s32.f32 %r20, 0fC0700000;
+  st.global.b32 [%rd1+80], %r20;
+  cvt.rmi.s32.f32 %r21, 0fC0700000;
+  st.global.b32 [%rd1+84], %r21;
+  cvt.rn.bf16.f32 %h9, 0f3FC00000;
+  cvt.u32.u16 %r22, %h9;
+  st.global.b32 [%rd1+88], %r22;
+  cvt.rn.f16x2.f32 %r23, 0f3F800000, 0f40000000;
+  st.global.b32 [%rd1+92], %r23;
+  mov.b64 %rd3, 0x123456789abcdef0;
+  cvt.u32.u64 %r24, %rd3;
+  st.global.b32 [%rd1+96], %r24;
+  bfe.u64 %rd4, %rd3, 36, 8;
+  st.global.b64 [%rd2], %rd4;
+  mul.lo.s64 %rd5, %rd3, -3;
+  st.global.b64 [%rd2+8], %rd5;
+  shr.u64 %rd6, %rd3, 60;
+  st.global.b64 [%rd2+16], %rd6;
+  cvt.s64.s32 %rd7, %r3;
+  st.global.b64 [%rd2+24], %rd7;
+  cvt.u64.u32 %rd8, %r3;
+  st.global.b64 [%rd2+32], %rd8;
+  setp.lt.u64 %p6, %rd7, 1;
+  selp.b64 %rd9, 10, 20, %p6;
+  st.global.b64 [%rd2+40], %rd9;
+  mul.wide.s32 %rd10, %r3, 3;
+  st.global.b64 [%rd2+48], %rd10;
+  ret;
+}
+)";
+  DeviceMemory memory;
+  uint64_t out32 = memory.allocate(25 * 4), out64 = memory.allocate(7 * 8);
+  ASSERT_EQ(failure(run(ptx, threads(1), {out32, out64}, memory)), "");
+  auto r = readBack<uint32_t>(memory, out32, 25);
+  auto r64 = readBack<uint64_t>(memory, out64, 7);
+  EXPECT_EQ(r[0], uint32_t(halfOf(3.75f)) | uint32_t(halfOf(-0.75f)) << 16);
+  EXPECT_EQ(r[1], halfOf(3.375f));
+  EXPECT_EQ(r[2], 0x7fffffffu);  // max.NaN: the canonical NaN
+  EXPECT_EQ(r[3], bitsOf(1.0f)); // max ignores a NaN operand
+  EXPECT_EQ(r[4], bitsOf(8.0f));
+  EXPECT_EQ(r[5], bitsOf(1.0f));
+  EXPECT_EQ(r[6], bitsOf(std::nextafter(-1.0f, -2.0f))); // -1 - 2^-30, .rm
+  EXPECT_EQ(r[7], 0x80000000u);
+  EXPECT_EQ(r[8], bitsOf(1.5f));
+  EXPECT_EQ(r[9], bitsOf(1.0f / 3.0f));
+  EXPECT_EQ(int32_t(r[10]), -3);
+  EXPECT_EQ(int32_t(r[11]), -1);
+  EXPECT_EQ(r[12], 7u);
+  EXPECT_EQ(r[13], 5u);
+  EXPECT_EQ(int32_t(r[14]), -7);
+  EXPECT_EQ(r[15], 2u);
+  EXPECT_EQ(r[16], 0xBBBBAAAAu);
+  EXPECT_EQ(r[17], 6u);
+  EXPECT_EQ(r[18], 0u);
+  EXPECT_EQ(int32_t(r[19]), -1);
+  EXPECT_EQ(int32_t(r[20]), -3);
+  EXPECT_EQ(int32_t(r[21]), -4);
+  EXPECT_EQ(r[22], 0x3FC0u);
+  EXPECT_EQ(r[23], uint32_t(halfOf(1.0f)) << 16 | halfOf(2.0f));
+  EXPECT_EQ(r[24], 0x9abcdef0u);
+  const uint64_t v = 0x123456789abcdef0;
+  EXPECT_EQ(r64[0], (v >> 36) & 0xff);
+  EXPECT_EQ(r64[1], v * uint64_t(-3));
+  EXPECT_EQ(r64[2], 1u);
+  EXPECT_EQ(int64_t(r64[3]), -7);
+  EXPECT_EQ(r64[4], 0xfffffff9u);
+  EXPECT_EQ(r64[5], 20u);
+  EXPECT_EQ(int64_t(r64[6]), -21);
+}
+
 TEST(ExecutorTest, DivergentBranchesReconverge) {
   // The shfl.sync with a full membermask needs all 32 lanes at once: it
   // only succeeds if the two paths met again at JOIN.
@@ -252,14 +397,17 @@ std::string reverseKernel(llvm::StringRef barrier) {
 }
 
 TEST(ExecutorTest, SharedMemoryAndBarrier) {
-  DeviceMemory memory;
-  uint64_t out = memory.allocate(128 * 4);
-  auto report = run(reverseKernel("bar.sync 0;"), threads(128), {out}, memory);
-  ASSERT_TRUE(bool(report)) << llvm::toString(report.takeError());
-  EXPECT_EQ(report->barriers, 1u);
-  auto values = readBack<uint32_t>(memory, out, 128);
-  for (unsigned t = 0; t < 128; ++t)
-    EXPECT_EQ(values[t], (127 - t) * (127 - t));
+  for (const char *barrier : {"bar.sync 0;", "barrier.sync.aligned 0;"}) {
+    SCOPED_TRACE(barrier);
+    DeviceMemory memory;
+    uint64_t out = memory.allocate(128 * 4);
+    auto report = run(reverseKernel(barrier), threads(128), {out}, memory);
+    ASSERT_TRUE(bool(report)) << llvm::toString(report.takeError());
+    EXPECT_EQ(report->barriers, 1u);
+    auto values = readBack<uint32_t>(memory, out, 128);
+    for (unsigned t = 0; t < 128; ++t)
+      EXPECT_EQ(values[t], (127 - t) * (127 - t));
+  }
 }
 
 TEST(ExecutorTest, RacecheckFindsAMissingBarrier) {
