@@ -6,9 +6,10 @@
 // at a barrier, those at the smallest PC execute that instruction together.
 // Divergent lanes thus run their paths one after the other and meet again
 // at the first instruction both reach, as structured code reconverges.
-// Each warp runs until all its lanes finished or wait at bar.sync; when every
-// warp is in that state the barrier releases. Warp collectives (shfl.sync,
-// mma.sync) see exactly the lanes that execute them together.
+// Warps take turns round-robin until all their lanes finished or wait at
+// bar.sync; when every warp is in that state the barrier releases. Warp
+// collectives (shfl.sync, mma.sync) see exactly the lanes that execute them
+// together.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,13 +54,16 @@ double compareValue(uint64_t bits, ScalarType type, bool ftz) {
 
 enum class ThreadState { Running, AtBarrier, Finished };
 
+/// Warp-instruction issues per warp per scheduling round.
+constexpr unsigned kTimeSlice = 256;
+
 /// One cp.async transfer, queued until a wait_group covers its group.
 struct AsyncCopy {
   uint64_t shared;
   uint64_t global;
   unsigned bytes;
   unsigned sourceBytes; // the rest is zero-filled (src-size)
-  unsigned line;
+  unsigned line;        // of the cp.async, for messages
 };
 
 struct Thread {
@@ -101,14 +105,23 @@ private:
                          uint64_t keep);
 
   /// Checks a global access of `size` bytes and returns the buffer bytes.
+  /// `copyLine` is the line of the cp.async whose copy a wait performs, 0
+  /// for an access of `inst` itself.
   llvm::Expected<uint8_t *> global(const DecodedInstruction &inst, unsigned t,
                                    uint64_t address, unsigned size,
                                    unsigned alignment, bool isWrite,
-                                   unsigned line);
+                                   unsigned copyLine = 0);
   /// Checks a shared access (bounds, alignment, initcheck, racecheck).
   llvm::Error checkShared(const DecodedInstruction &inst, unsigned t,
                           uint64_t offset, unsigned size, bool isWrite,
-                          unsigned line);
+                          unsigned copyLine = 0);
+  std::string copyNote(unsigned copyLine) const {
+    return copyLine ? llvm::formatv(" (the copy of the cp.async at PTX line "
+                                    "{0})",
+                                    copyLine)
+                          .str()
+                    : std::string();
+  }
 
   uint64_t &reg(unsigned t, unsigned slot) {
     return registers[uint64_t(t) * kernel.numRegisters + slot];
@@ -211,12 +224,17 @@ llvm::Error Cta::run() {
     bool progressed = true;
     while (progressed) {
       progressed = false;
+      // Warps take turns of up to kTimeSlice issues: long turns keep one
+      // warp's state hot, and turns at all let a warp that spins on memory
+      // another warp writes see that write.
       for (unsigned w = 0; w < numWarps; ++w) {
-        bool warpProgressed = true;
-        while (warpProgressed) {
+        for (unsigned i = 0; i < kTimeSlice; ++i) {
+          bool warpProgressed;
           if (llvm::Error err = stepWarp(w, warpProgressed))
             return err;
-          progressed |= warpProgressed;
+          if (!warpProgressed)
+            break;
+          progressed = true;
         }
       }
     }
@@ -829,13 +847,14 @@ llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
 llvm::Expected<uint8_t *> Cta::global(const DecodedInstruction &inst,
                                       unsigned t, uint64_t address,
                                       unsigned size, unsigned alignment,
-                                      bool isWrite, unsigned line) {
+                                      bool isWrite, unsigned copyLine) {
   auto error = [&](llvm::StringRef what) {
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
-        llvm::formatv("{0} '{1}': {2}: global {3} of {4} bytes at {5:x}",
-                      where(t, line), inst.text, what,
-                      isWrite ? "write" : "read", size, address)
+        llvm::formatv("{0} '{1}': {2}: global {3} of {4} bytes at {5:x}{6}",
+                      where(t, inst.line), inst.text, what,
+                      isWrite ? "write" : "read", size, address,
+                      copyNote(copyLine))
             .str());
   };
   uint64_t base;
@@ -857,13 +876,14 @@ llvm::Expected<uint8_t *> Cta::global(const DecodedInstruction &inst,
 
 llvm::Error Cta::checkShared(const DecodedInstruction &inst, unsigned t,
                              uint64_t offset, unsigned size, bool isWrite,
-                             unsigned line) {
+                             unsigned copyLine) {
   auto error = [&](const llvm::Twine &what) {
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
-        llvm::formatv("{0} '{1}': {2}: shared {3} of {4} bytes at {5:x}",
-                      where(t, line), inst.text, what.str(),
-                      isWrite ? "write" : "read", size, offset)
+        llvm::formatv("{0} '{1}': {2}: shared {3} of {4} bytes at {5:x}{6}",
+                      where(t, inst.line), inst.text, what.str(),
+                      isWrite ? "write" : "read", size, offset,
+                      copyNote(copyLine))
             .str());
   };
   if (offset + size > sharedSize || offset + size < offset)
@@ -905,15 +925,14 @@ llvm::Error Cta::load(const DecodedInstruction &inst, unsigned t) {
     bytes = params.data() + address;
     break;
   case Space::Global: {
-    auto data = global(inst, t, address, total, total, false, inst.line);
+    auto data = global(inst, t, address, total, total, false);
     if (!data)
       return data.takeError();
     bytes = *data;
     break;
   }
   case Space::Shared:
-    if (llvm::Error err =
-            checkShared(inst, t, address, total, false, inst.line))
+    if (llvm::Error err = checkShared(inst, t, address, total, false))
       return err;
     bytes = shared.data() + address;
     break;
@@ -940,12 +959,12 @@ llvm::Error Cta::store(const DecodedInstruction &inst, unsigned t) {
   unsigned total = elementBytes * inst.vectorWidth;
   uint8_t *bytes = nullptr;
   if (inst.space == Space::Global) {
-    auto data = global(inst, t, address, total, total, true, inst.line);
+    auto data = global(inst, t, address, total, total, true);
     if (!data)
       return data.takeError();
     bytes = *data;
   } else {
-    if (llvm::Error err = checkShared(inst, t, address, total, true, inst.line))
+    if (llvm::Error err = checkShared(inst, t, address, total, true))
       return err;
     bytes = shared.data() + address;
   }

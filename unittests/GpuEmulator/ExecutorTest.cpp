@@ -737,6 +737,60 @@ TEST(ExecutorTest, CpAsyncIsVisibleOnlyAfterWait) {
   }
 }
 
+TEST(ExecutorTest, WarpsTakeTurns) {
+  // Warp 0 spins until warp 1 sets a shared flag: it terminates only if
+  // warp 0 yields. (A data race by the memory model, so racecheck is off.)
+  const char *ptx = R"(
+.visible .entry k() {
+  .shared .align 4 .b32 flag;
+  .reg .b32 %r<3>;
+  .reg .pred %p<3>;
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 st.shared.u32 [flag], 0;
+  bar.sync 0;
+  setp.eq.u32 %p2, %r1, 32;
+  @%p2 st.shared.u32 [flag], 1;
+SPIN:
+  ld.shared.u32 %r2, [flag];
+  setp.eq.u32 %p1, %r2, 0;
+  @%p1 bra SPIN;
+  ret;
+}
+)";
+  DeviceMemory memory;
+  EmulatorOptions options;
+  options.racecheck = false;
+  options.maxWarpInstructionsPerCta = 100000;
+  EXPECT_EQ(failure(run(ptx, threads(64), {}, memory, options)), "");
+}
+
+TEST(ExecutorTest, CpAsyncFaultsNameTheCopy) {
+  // The source was never written: initcheck fires when wait_group performs
+  // the copy, and names the cp.async that issued it.
+  const char *ptx = R"(
+.visible .entry k(.param .u64 in) {
+  .shared .align 16 .b8 sm[16];
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [in];
+  cp.async.cg.shared.global [sm], [%rd1], 16;
+  cp.async.commit_group;
+  cp.async.wait_group 0;
+  ret;
+}
+)";
+  DeviceMemory memory;
+  uint64_t in = memory.allocate(16);
+  std::string message = failure(run(ptx, threads(1), {in}, memory));
+  EXPECT_NE(message.find("PTX line 11 'cp.async.wait_group': initcheck: "
+                         "reads bytes never written: global read of 16 bytes"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("(the copy of the cp.async at PTX line 9)"),
+            std::string::npos)
+      << message;
+}
+
 std::string readInput(llvm::StringRef name) {
   auto buffer = llvm::MemoryBuffer::getFile(
       MIRAGE_SOURCE_DIR "/unittests/GpuEmulator/Inputs/" + name.str());
