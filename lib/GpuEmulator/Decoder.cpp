@@ -325,8 +325,7 @@ bool isValue(const Operand &op) {
 }
 
 /// Checks operand kinds: 'd' a register destination, 'v' a value (register,
-/// immediate or special register), 'a' an address, 'V' a vector, 'x' a
-/// vector or a register destination.
+/// immediate or special register), 'V' a vector.
 bool shapeIs(const DecodedInstruction &d, llvm::StringRef shape) {
   if (d.operands.size() != shape.size())
     return false;
@@ -339,9 +338,6 @@ bool shapeIs(const DecodedInstruction &d, llvm::StringRef shape) {
       break;
     case 'v':
       ok = isValue(op);
-      break;
-    case 'a':
-      ok = op.kind == OK::Address;
       break;
     case 'V':
       ok = op.kind == OK::Vector;
@@ -378,13 +374,17 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
                    .Case("div", Opcode::Div)
                    .Case("rem", Opcode::Rem);
     bool isMulLike = d.opcode == Opcode::Mul || d.opcode == Opcode::Mad;
+    bool hasMulMode = false;
     if (isMulLike) {
+      hasMulMode = true;
       if (mods.take("lo"))
         d.mulMode = MulMode::Lo;
       else if (mods.take("hi"))
         d.mulMode = MulMode::Hi;
       else if (mods.take("wide"))
         d.mulMode = MulMode::Wide;
+      else
+        hasMulMode = false;
     }
     d.rounding = mods.takeRounding();
     d.approx = mods.take("approx");
@@ -396,15 +396,10 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
     if (!shapeIs(d, ternary ? "dvvv" : "dvv"))
       return false;
     if (isF32OrF16(d.type)) {
-      // Integer-only modifiers on a float type, and the float forms the
-      // executor implements: div needs .rn-class or .approx; f16 has no
-      // rounding choice but .rn and no div/rem.
-      if (isMulLike && inst.modifiers.size() > 0 &&
-          (llvm::is_contained(inst.modifiers, "lo") ||
-           llvm::is_contained(inst.modifiers, "hi") ||
-           llvm::is_contained(inst.modifiers, "wide")))
-        return false;
-      if (d.opcode == Opcode::Rem)
+      // The float forms the executor implements: div needs a rounding
+      // modifier or .approx (.full is not implemented); f16 has no rounding
+      // choice but .rn and no div.
+      if (hasMulMode || d.opcode == Opcode::Rem)
         return false;
       if (d.type == ScalarType::F16)
         return finish(d.opcode != Opcode::Div && d.opcode != Opcode::Mad &&
@@ -421,16 +416,11 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
       return false;
     if (d.sat) // add.sat.s32 and friends: not implemented.
       return false;
-    if (isMulLike) {
-      if (!llvm::is_contained(inst.modifiers, "lo") &&
-          !llvm::is_contained(inst.modifiers, "hi") &&
-          !llvm::is_contained(inst.modifiers, "wide"))
-        return false;
-      if (d.mulMode == MulMode::Wide && bitWidth(d.type) != 32)
-        return false;
-      if (bitWidth(d.type) < 32)
-        return false;
-    }
+    // Integer mul and mad name the half they keep; the executor implements
+    // them on 32- and 64-bit types (.wide on 32-bit ones).
+    if (isMulLike && (!hasMulMode || bitWidth(d.type) < 32 ||
+                      (d.mulMode == MulMode::Wide && bitWidth(d.type) != 32)))
+      return false;
     return finish(true);
   }
   if (op == "neg" || op == "abs") {
