@@ -832,7 +832,8 @@ TEST(ExecutorTest, NvccWarpReduce) {
 TEST(ExecutorTest, PipelineKernelsAreSupported) {
   for (const char *name :
        {"ptx_rmsnorm_b1.ptx", "ptx_gated_mlp.ptx", "ptx_lora.ptx",
-        "ptx_gqa_b1.ptx", "warp_reduce.ptx"}) {
+        "ptx_gqa_b1.ptx", "ptx_matmul_small.ptx", "ptx_rms_norm_small.ptx",
+        "ptx_silu_small.ptx", "warp_reduce.ptx"}) {
     auto module = parsePtx(readInput(name));
     ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
     ASSERT_FALSE(module->kernels.empty());
@@ -936,6 +937,42 @@ TEST(ExecutorTest, PipelineRmsNormMatchesHost) {
                   std::ldexp(std::fabs(expected), -11))
           << r << "," << j;
     }
+  }
+}
+
+TEST(ExecutorTest, PipelineSiluMatchesHost) {
+  // Inputs/ptx_silu_small.ptx is our pipeline's PTX for
+  //   %0 = graph.silu %x : tensor<16x64xf16>
+  // (mirage-opt --mirage-to-ptx="chip=sm_80 ..."); its manifest launches
+  // silu_small_0(arg0, result0) on grid (1,1,1), block (128,1,1) with 8192
+  // bytes of dynamic shared memory. It computes x / (1 + exp(-x)) with
+  // libdevice's expf (fma.rm, cvt.sat, ex2.approx.ftz). expf errs by a few
+  // f32 ulps, far below the f16 result's precision: the results agree with
+  // the host's to one f16 ulp (2^-10 relative).
+  auto module = parsePtx(readInput("ptx_silu_small.ptx"));
+  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
+  const unsigned count = 16 * 64;
+  std::vector<float> x(count);
+  std::vector<uint16_t> xHalves(count);
+  for (unsigned i = 0; i < count; ++i) {
+    x[i] = float(int(i % 41) - 20) * 0.25f;
+    xHalves[i] = halfOf(x[i]);
+  }
+  DeviceMemory memory;
+  uint64_t xAddr = memory.allocate(count * 2),
+           yAddr = memory.allocate(count * 2);
+  expectSuccess(memory.writeArray<uint16_t>(xAddr, xHalves));
+  LaunchConfig config = threads(128);
+  config.dynamicSharedBytes = 8192;
+  auto report =
+      launchKernel(*module, "silu_small_0", config, {xAddr, yAddr}, memory);
+  ASSERT_TRUE(bool(report)) << llvm::toString(report.takeError());
+  auto y = readBack<uint16_t>(memory, yAddr, count);
+  for (unsigned i = 0; i < count; ++i) {
+    float expected = x[i] / (1.0f + std::exp(-x[i]));
+    EXPECT_NEAR(floatOfHalf(y[i]), expected,
+                std::ldexp(std::fabs(expected), -10))
+        << "x = " << x[i];
   }
 }
 
