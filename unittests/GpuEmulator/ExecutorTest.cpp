@@ -515,6 +515,67 @@ TEST(ExecutorTest, MemcheckFindsOutOfBoundsStore) {
   EXPECT_EQ(message, expected);
 }
 
+const char *kDynamicShared = R"(
+.shared .align 4 .b32 s[3];
+.extern .shared .align 16 .b8 dyn[];
+.visible .entry k(.param .u64 out, .param .u32 offset) {
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [offset];
+  mov.u32 %r2, dyn;
+  st.global.u32 [%rd1], %r2;
+  add.s32 %r3, %r2, %r1;
+  st.shared.u32 [%r3], %r1;
+  ret;
+}
+)";
+
+TEST(ExecutorTest, DynamicSharedFollowsStaticShared) {
+  // s takes bytes 0-11; dyn starts at the next 16-byte boundary and holds
+  // the launch's 32 dynamic bytes: offsets 0-28 of dyn are in bounds.
+  DeviceMemory memory;
+  uint64_t out = memory.allocate(4);
+  LaunchConfig config = threads(1);
+  config.dynamicSharedBytes = 32;
+  ASSERT_EQ(failure(run(kDynamicShared, config, {out, 28}, memory)), "");
+  EXPECT_EQ(readBack<uint32_t>(memory, out, 1)[0], 16u);
+  std::string message = failure(run(kDynamicShared, config, {out, 32}, memory));
+  EXPECT_NE(message.find("PTX line 15 'st.shared.u32': memcheck: outside the "
+                         "48 bytes of shared memory: shared write of 4 bytes "
+                         "at 0x30"),
+            std::string::npos)
+      << message;
+  message = failure(run(kDynamicShared, config, {out, 6}, memory));
+  EXPECT_NE(message.find("memcheck: misaligned: shared write of 4 bytes at "
+                         "0x16"),
+            std::string::npos)
+      << message;
+}
+
+TEST(ExecutorTest, MemcheckFindsMisalignedVectorLoad) {
+  // A .v4.b32 access must be 16-byte aligned (§6.4.2 "Vectors" alignment).
+  const char *ptx = R"(
+.visible .entry k(.param .u64 in) {
+  .reg .b32 %r<5>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [in];
+  ld.global.v4.b32 {%r1, %r2, %r3, %r4}, [%rd1+8];
+  ret;
+}
+)";
+  DeviceMemory memory;
+  uint64_t in = memory.allocate(32);
+  memory.markInitialized(in);
+  std::string message = failure(run(ptx, threads(1), {in}, memory));
+  std::string expected =
+      llvm::formatv("PTX line 9 'ld.global.v4.b32': memcheck: misaligned: "
+                    "global read of 16 bytes at {0:x}",
+                    in + 8)
+          .str();
+  EXPECT_NE(message.find(expected), std::string::npos) << message;
+}
+
 TEST(ExecutorTest, UnsupportedInstructionsAreNamed) {
   DeviceMemory memory;
   std::string message = failure(run(R"(
