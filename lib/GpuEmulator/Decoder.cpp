@@ -667,17 +667,25 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
     return finish(d.operands.empty());
   }
   if (op == "bar" || op == "barrier") {
-    // bar.sync 0 / barrier.sync{.aligned} 0: the CTA-wide barrier
-    // (.aligned only promises that all threads execute the same one). Other
-    // barrier ids and the thread-count form are not implemented.
+    // bar.sync a{, b} and barrier.sync{.aligned} a{, b} (§9.7.13.1):
+    // barrier a (0-15) completes when b threads, a multiple of the warp
+    // size, have arrived; without b, all the CTA's threads. .aligned only
+    // promises that all threads execute the same instruction. Register
+    // operands are not implemented.
     d.opcode = Opcode::BarSync;
     if (!mods.take("sync"))
       return false;
     if (op == "barrier")
       mods.take("aligned");
-    return finish(d.operands.size() == 1 &&
-                  d.operands[0].kind == OK::Immediate &&
-                  d.operands[0].imm == 0);
+    if (!finish(d.operands.size() == 1 || d.operands.size() == 2))
+      return false;
+    if (!llvm::all_of(d.operands,
+                      [](const Operand &o) { return o.kind == OK::Immediate; }))
+      return false;
+    if (d.operands[0].imm >= 16)
+      return false;
+    return d.operands.size() == 1 ||
+           (d.operands[1].imm != 0 && d.operands[1].imm % kWarpSize == 0);
   }
   if (op == "shfl") {
     d.opcode = Opcode::Shfl;

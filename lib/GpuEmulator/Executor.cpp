@@ -6,10 +6,9 @@
 // at a barrier, those at the smallest PC execute that instruction together.
 // Divergent lanes thus run their paths one after the other and meet again
 // at the first instruction both reach, as structured code reconverges.
-// Warps take turns round-robin until all their lanes finished or wait at
-// bar.sync; when every warp is in that state the barrier releases. Warp
-// collectives (shfl.sync, mma.sync) see exactly the lanes that execute them
-// together.
+// Warps take turns round-robin; a barrier releases its threads when the
+// last expected one arrives. Warp collectives (shfl.sync, mma.sync) see
+// exactly the lanes that execute them together.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,6 +68,7 @@ struct AsyncCopy {
 struct Thread {
   unsigned pc = 0;
   ThreadState state = ThreadState::Running;
+  unsigned barrier = 0; // the barrier a thread AtBarrier waits at
   std::vector<AsyncCopy> openGroup;
   std::deque<std::vector<AsyncCopy>> committedGroups;
 };
@@ -91,6 +91,8 @@ public:
 
 private:
   llvm::Error stepWarp(unsigned warp, bool &progressed);
+  llvm::Error arrive(const DecodedInstruction &inst,
+                     llvm::ArrayRef<unsigned> lanes);
   llvm::Error executeLane(const DecodedInstruction &inst, unsigned t);
   llvm::Error executeShfl(const DecodedInstruction &inst,
                           llvm::ArrayRef<unsigned> lanes, unsigned warp,
@@ -158,6 +160,8 @@ private:
   std::vector<uint8_t> shared;
   SharedShadow shadow;
   uint64_t warpInstructions = 0;
+  /// Per barrier id: threads arrived, and the count they expect.
+  std::array<unsigned, 16> arrived{}, expected{};
 };
 
 std::string Cta::where(unsigned t, unsigned line) const {
@@ -220,47 +224,80 @@ uint64_t Cta::value(const Operand &op, unsigned t) {
 }
 
 llvm::Error Cta::run() {
-  while (true) {
-    bool progressed = true;
-    while (progressed) {
-      progressed = false;
-      // Warps take turns of up to kTimeSlice issues: long turns keep one
-      // warp's state hot, and turns at all let a warp that spins on memory
-      // another warp writes see that write.
-      for (unsigned w = 0; w < numWarps; ++w) {
-        for (unsigned i = 0; i < kTimeSlice; ++i) {
-          bool warpProgressed;
-          if (llvm::Error err = stepWarp(w, warpProgressed))
-            return err;
-          if (!warpProgressed)
-            break;
-          progressed = true;
-        }
+  bool progressed = true;
+  while (progressed) {
+    progressed = false;
+    // Warps take turns of up to kTimeSlice issues: long turns keep one
+    // warp's state hot, and turns at all let a warp that spins on memory
+    // another warp writes see that write.
+    for (unsigned w = 0; w < numWarps; ++w) {
+      for (unsigned i = 0; i < kTimeSlice; ++i) {
+        bool warpProgressed;
+        if (llvm::Error err = stepWarp(w, warpProgressed))
+          return err;
+        if (!warpProgressed)
+          break;
+        progressed = true;
       }
     }
-    // Every thread has finished or waits at bar.sync.
-    unsigned waiting = 0, finished = 0;
-    for (const Thread &thread : threads)
-      (thread.state == ThreadState::Finished ? finished : waiting)++;
-    if (waiting == 0)
-      return llvm::Error::success();
-    // bar.sync waits for all threads of the CTA (§9.7.13.1); a thread that
-    // exited never arrives.
-    if (finished != 0) {
-      unsigned t = 0;
-      while (threads[t].state != ThreadState::AtBarrier)
-        ++t;
-      const DecodedInstruction &bar = kernel.code[threads[t].pc - 1];
-      return fault(t, bar,
-                   llvm::formatv("deadlock: {0} threads wait at the "
-                                 "barrier but {1} threads exited",
-                                 waiting, finished));
-    }
-    for (Thread &thread : threads)
-      thread.state = ThreadState::Running;
-    shadow.nextEpoch();
-    ++report.barriers;
   }
+  // Every thread has finished or waits at a barrier that cannot complete.
+  unsigned finished = 0;
+  for (const Thread &thread : threads)
+    finished += thread.state == ThreadState::Finished;
+  if (finished == numThreads)
+    return llvm::Error::success();
+  unsigned t = 0;
+  while (threads[t].state != ThreadState::AtBarrier)
+    ++t;
+  unsigned id = threads[t].barrier;
+  return fault(t, kernel.code[threads[t].pc - 1],
+               llvm::formatv("deadlock: {0} of {1} threads wait at barrier "
+                             "{2}; {3} threads exited",
+                             arrived[id], expected[id], id, finished));
+}
+
+// bar.sync (§9.7.13.1): the barrier completes when the expected number of
+// threads arrived. Every completion starts a new racecheck epoch for all
+// threads, so with partial barriers a race between two threads that took
+// no part in it goes unseen.
+llvm::Error Cta::arrive(const DecodedInstruction &inst,
+                        llvm::ArrayRef<unsigned> lanes) {
+  if (lanes.empty())
+    return llvm::Error::success();
+  unsigned id = inst.operands[0].imm;
+  unsigned count =
+      inst.operands.size() == 2 ? unsigned(inst.operands[1].imm) : numThreads;
+  if (count > numThreads)
+    return fault(lanes.front(), inst,
+                 llvm::formatv("barrier {0} expects {1} threads but the CTA "
+                               "has {2}",
+                               id, count, numThreads));
+  if (arrived[id] != 0 && expected[id] != count)
+    return fault(lanes.front(), inst,
+                 llvm::formatv("threads wait at barrier {0} for {1} and for "
+                               "{2} threads",
+                               id, expected[id], count));
+  expected[id] = count;
+  arrived[id] += lanes.size();
+  if (arrived[id] > count)
+    return fault(lanes.front(), inst,
+                 llvm::formatv("{0} threads arrive at barrier {1}, which "
+                               "expects {2}",
+                               arrived[id], id, count));
+  for (unsigned t : lanes) {
+    threads[t].state = ThreadState::AtBarrier;
+    threads[t].barrier = id;
+  }
+  if (arrived[id] < count)
+    return llvm::Error::success();
+  for (Thread &thread : threads)
+    if (thread.state == ThreadState::AtBarrier && thread.barrier == id)
+      thread.state = ThreadState::Running;
+  arrived[id] = 0;
+  shadow.nextEpoch();
+  ++report.barriers;
+  return llvm::Error::success();
 }
 
 llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
@@ -323,9 +360,7 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
     }
     return llvm::Error::success();
   case Opcode::BarSync:
-    for (unsigned t : lanes)
-      threads[t].state = ThreadState::AtBarrier;
-    return llvm::Error::success();
+    return arrive(inst, lanes);
   case Opcode::Shfl:
     return executeShfl(inst, lanes, warp, executing);
   case Opcode::Mma:

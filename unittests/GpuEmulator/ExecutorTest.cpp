@@ -613,8 +613,62 @@ TEST(ExecutorTest, BarrierAfterAnExitIsADeadlock) {
   DeviceMemory memory;
   std::string message = failure(run(ptx, threads(64), {}, memory));
   EXPECT_NE(message.find("PTX line 11"), std::string::npos) << message;
-  EXPECT_NE(message.find("deadlock: 63 threads wait at the barrier but 1 "
+  EXPECT_NE(message.find("deadlock: 63 of 64 threads wait at barrier 0; 1 "
                          "threads exited"),
+            std::string::npos)
+      << message;
+}
+
+const char *kNamedBarriers = R"(
+.visible .entry k(.param .u64 out) {
+  .shared .align 4 .b32 buf[128];
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mul.lo.s32 %r2, %r1, 3;
+  mov.u32 %r3, buf;
+  shl.b32 %r4, %r1, 2;
+  add.s32 %r5, %r3, %r4;
+  st.shared.u32 [%r5], %r2;
+  setp.lt.u32 %p1, %r1, 64;
+  @%p1 bar.sync 1, LOW;
+  @!%p1 barrier.sync.aligned 2, 64;
+  xor.b32 %r6, %r1, 63;
+  shl.b32 %r7, %r6, 2;
+  add.s32 %r8, %r3, %r7;
+  ld.shared.u32 %r9, [%r8];
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r9;
+  ret;
+}
+)";
+
+std::string namedBarriers(llvm::StringRef lowCount) {
+  std::string text = kNamedBarriers;
+  text.replace(text.find("LOW"), 3, lowCount.str());
+  return text;
+}
+
+TEST(ExecutorTest, BarriersWithThreadCounts) {
+  // Each half of the CTA exchanges data within itself through its own
+  // barrier of 64 threads.
+  DeviceMemory memory;
+  uint64_t out = memory.allocate(128 * 4);
+  auto report = run(namedBarriers("64"), threads(128), {out}, memory);
+  ASSERT_TRUE(bool(report)) << llvm::toString(report.takeError());
+  EXPECT_EQ(report->barriers, 2u);
+  auto values = readBack<uint32_t>(memory, out, 128);
+  for (unsigned t = 0; t < 128; ++t)
+    EXPECT_EQ(values[t], 3 * (t ^ 63));
+
+  // Barrier 1 waiting for 96 threads never completes.
+  std::string message =
+      failure(run(namedBarriers("96"), threads(128), {out}, memory));
+  EXPECT_NE(message.find("PTX line 18 'bar.sync': deadlock: 64 of 96 threads "
+                         "wait at barrier 1; 64 threads exited"),
             std::string::npos)
       << message;
 }
