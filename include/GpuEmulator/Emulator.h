@@ -103,9 +103,11 @@ llvm::Error verifyKernel(const PtxModule &module, llvm::StringRef kernelName);
 
 /// Runs `kernelName` of `module` over `config.grid`. `args` holds one value
 /// per `.param`, stored in the parameter's size (little-endian, truncated).
-/// Any fault (unsupported instruction, memory or checker error, deadlock)
-/// is an Error naming the kernel, the CTA, the thread, the PTX line and, for
-/// memory, the address.
+/// An instruction the emulator does not implement is an Error "PTX line N:
+/// unsupported instruction 'op.mods'" before anything runs; a fault while
+/// running (memory or checker error, deadlock, a warp collective without
+/// its lanes) is an Error naming the kernel, the CTA, the thread, the PTX
+/// line, the instruction and, for memory, the address.
 llvm::Expected<KernelReport>
 launchKernel(const PtxModule &module, llvm::StringRef kernelName,
              const LaunchConfig &config, llvm::ArrayRef<uint64_t> args,
