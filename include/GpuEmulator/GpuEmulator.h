@@ -1,16 +1,17 @@
 //===- GpuEmulator.h - the PTX emulator's entry header ----------*- C++ -*-===//
 //
-// The pieces of the functional PTX emulator (docs/GpuEmulator.md) that exist
-// so far: the PTX parser (PtxParser.h, PtxModule.h), the numeric semantics
-// of PTX instructions (PtxArithmetic.h) and the mma.sync m16n8k16 fragment
-// layouts with a reference product (MmaFragments.h). The execution engine
-// that runs kernels on them is not written yet.
+// The functional PTX emulator (docs/GpuEmulator.md): the PTX parser
+// (PtxParser.h, PtxModule.h), the numeric semantics of PTX instructions
+// (PtxArithmetic.h), the mma.sync m16n8k16 fragment layouts with a reference
+// product (MmaFragments.h) and the execution engine that runs kernels over
+// device memory (Emulator.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MIRAGE_GPUEMULATOR_GPUEMULATOR_H
 #define MIRAGE_GPUEMULATOR_GPUEMULATOR_H
 
+#include "GpuEmulator/Emulator.h"
 #include "GpuEmulator/MmaFragments.h"
 #include "GpuEmulator/PtxArithmetic.h"
 #include "GpuEmulator/PtxModule.h"

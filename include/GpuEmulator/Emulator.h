@@ -1,0 +1,118 @@
+//===- Emulator.h - running PTX kernels on the host -------------*- C++ -*-===//
+//
+// The PTX emulator's execution API: device memory the host fills and reads,
+// and launchKernel, which runs one kernel of a parsed module over a grid.
+// CTAs run one after another; within a CTA, warps of 32 lanes run under the
+// "minimum PC" rule (docs/GpuEmulator.md). Out-of-bounds and misaligned
+// accesses are always errors; the initcheck and racecheck checkers are
+// options.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_GPUEMULATOR_EMULATOR_H
+#define MIRAGE_GPUEMULATOR_EMULATOR_H
+
+#include "GpuEmulator/PtxModule.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <array>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace mirage::emulator {
+
+struct LaunchConfig {
+  std::array<unsigned, 3> grid = {1, 1, 1};
+  std::array<unsigned, 3> block = {1, 1, 1};
+  /// The size of the `.extern .shared` array (or of the shared memory past
+  /// the static variables).
+  uint64_t dynamicSharedBytes = 0;
+};
+
+/// Global memory: buffers at 64-bit device addresses, each with a shadow of
+/// which bytes were ever written (for initcheck).
+class DeviceMemory {
+public:
+  /// A new uninitialized buffer of `bytes` bytes (at least 1); returns its
+  /// device address, 256-byte aligned. Buffers are separated by unmapped
+  /// gaps so that running off one does not land in the next.
+  uint64_t allocate(uint64_t bytes);
+  /// Host copies; they count as writes for initcheck. Fail if the range is
+  /// not inside one buffer.
+  llvm::Error write(uint64_t address, llvm::ArrayRef<uint8_t> data);
+  llvm::Error read(uint64_t address, llvm::MutableArrayRef<uint8_t> data) const;
+  /// Marks the whole buffer at `address` as written.
+  void markInitialized(uint64_t address);
+
+  template <typename T>
+  llvm::Error writeArray(uint64_t address, llvm::ArrayRef<T> values) {
+    return write(address, llvm::ArrayRef<uint8_t>(
+                              reinterpret_cast<const uint8_t *>(values.data()),
+                              values.size() * sizeof(T)));
+  }
+  template <typename T>
+  llvm::Expected<std::vector<T>> readArray(uint64_t address,
+                                           size_t count) const {
+    std::vector<T> values(count);
+    if (llvm::Error err =
+            read(address, llvm::MutableArrayRef<uint8_t>(
+                              reinterpret_cast<uint8_t *>(values.data()),
+                              count * sizeof(T))))
+      return std::move(err);
+    return values;
+  }
+
+  struct Buffer {
+    std::vector<uint8_t> data;
+    std::vector<bool> written;
+  };
+  /// The buffer holding [address, address + size), with its base address;
+  /// nullptr if none holds all of it.
+  Buffer *find(uint64_t address, uint64_t size, uint64_t &base);
+
+private:
+  std::map<uint64_t, Buffer> buffers;
+  uint64_t next = 0x100000000; // above any shared-memory offset
+};
+
+struct EmulatorOptions {
+  /// Reading a global or shared byte that was never written is an error.
+  bool initcheck = true;
+  /// Two threads touching the same shared byte between the same barriers,
+  /// at least one writing, is an error.
+  bool racecheck = true;
+  /// Per CTA; stops runaway loops.
+  uint64_t maxWarpInstructionsPerCta = uint64_t(1) << 32;
+};
+
+struct KernelReport {
+  /// Instructions executed, counted once per executing thread and once per
+  /// warp-level issue.
+  uint64_t threadInstructions = 0;
+  uint64_t warpInstructions = 0;
+  /// Barrier releases, summed over CTAs.
+  uint64_t barriers = 0;
+};
+
+/// Checks, without running it, that the emulator implements every
+/// instruction of `kernelName` and can lay out its parameters and shared
+/// variables.
+llvm::Error verifyKernel(const PtxModule &module, llvm::StringRef kernelName);
+
+/// Runs `kernelName` of `module` over `config.grid`. `args` holds one value
+/// per `.param`, stored in the parameter's size (little-endian, truncated).
+/// An instruction the emulator does not implement is an Error "PTX line N:
+/// unsupported instruction 'op.mods'" before anything runs; a fault while
+/// running (memory or checker error, deadlock, a warp collective without
+/// its lanes) is an Error naming the kernel, the CTA, the thread, the PTX
+/// line, the instruction and, for memory, the address.
+llvm::Expected<KernelReport>
+launchKernel(const PtxModule &module, llvm::StringRef kernelName,
+             const LaunchConfig &config, llvm::ArrayRef<uint64_t> args,
+             DeviceMemory &memory, const EmulatorOptions &options = {});
+
+} // namespace mirage::emulator
+
+#endif // MIRAGE_GPUEMULATOR_EMULATOR_H

@@ -1,0 +1,887 @@
+//===- Decoder.cpp - PTX instructions to executable form ------------------===//
+
+#include "Decoder.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mirage::emulator;
+using namespace mirage::emulator::detail;
+
+unsigned detail::bitWidth(ScalarType type) {
+  switch (type) {
+  case ScalarType::Pred:
+    return 1;
+  case ScalarType::B8:
+  case ScalarType::U8:
+  case ScalarType::S8:
+    return 8;
+  case ScalarType::B16:
+  case ScalarType::U16:
+  case ScalarType::S16:
+  case ScalarType::F16:
+  case ScalarType::BF16:
+    return 16;
+  case ScalarType::B32:
+  case ScalarType::U32:
+  case ScalarType::S32:
+  case ScalarType::F32:
+  case ScalarType::F16x2:
+  case ScalarType::BF16x2:
+    return 32;
+  case ScalarType::B64:
+  case ScalarType::U64:
+  case ScalarType::S64:
+    return 64;
+  }
+  llvm_unreachable("unknown type");
+}
+
+bool detail::isSignedInt(ScalarType type) {
+  return type == ScalarType::S8 || type == ScalarType::S16 ||
+         type == ScalarType::S32 || type == ScalarType::S64;
+}
+
+namespace {
+
+std::optional<ScalarType> parseType(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<ScalarType>>(name)
+      .Case("pred", ScalarType::Pred)
+      .Case("b8", ScalarType::B8)
+      .Case("b16", ScalarType::B16)
+      .Case("b32", ScalarType::B32)
+      .Case("b64", ScalarType::B64)
+      .Case("u8", ScalarType::U8)
+      .Case("u16", ScalarType::U16)
+      .Case("u32", ScalarType::U32)
+      .Case("u64", ScalarType::U64)
+      .Case("s8", ScalarType::S8)
+      .Case("s16", ScalarType::S16)
+      .Case("s32", ScalarType::S32)
+      .Case("s64", ScalarType::S64)
+      .Case("f16", ScalarType::F16)
+      .Case("bf16", ScalarType::BF16)
+      .Case("f32", ScalarType::F32)
+      .Case("f16x2", ScalarType::F16x2)
+      .Case("bf16x2", ScalarType::BF16x2)
+      .Default(std::nullopt);
+}
+
+bool isInt(ScalarType t) {
+  switch (t) {
+  case ScalarType::B16:
+  case ScalarType::B32:
+  case ScalarType::B64:
+  case ScalarType::U16:
+  case ScalarType::U32:
+  case ScalarType::U64:
+  case ScalarType::S16:
+  case ScalarType::S32:
+  case ScalarType::S64:
+    return true;
+  default:
+    return false;
+  }
+}
+bool isBits(ScalarType t) {
+  return t == ScalarType::B16 || t == ScalarType::B32 || t == ScalarType::B64;
+}
+bool isUnsignedOrSigned(ScalarType t) { return isInt(t) && !isBits(t); }
+bool isF32OrF16(ScalarType t) {
+  return t == ScalarType::F32 || t == ScalarType::F16;
+}
+
+/// The modifiers of one instruction, consumed one by one; whatever is left
+/// over at the end makes the instruction unsupported.
+class Modifiers {
+public:
+  explicit Modifiers(const std::vector<std::string> &mods)
+      : mods(mods), used(mods.size(), false) {}
+
+  bool take(llvm::StringRef mod) {
+    for (size_t i = 0; i < mods.size(); ++i)
+      if (!used[i] && mods[i] == mod)
+        return used[i] = true;
+    return false;
+  }
+  /// Takes the first modifier not yet taken if it is one of `options`.
+  std::optional<std::string>
+  takeNextOf(llvm::ArrayRef<llvm::StringRef> options) {
+    for (size_t i = 0; i < mods.size(); ++i) {
+      if (used[i])
+        continue;
+      if (llvm::is_contained(options, mods[i])) {
+        used[i] = true;
+        return mods[i];
+      }
+      return std::nullopt;
+    }
+    return std::nullopt;
+  }
+  /// Takes the next type modifier (types follow all other modifiers).
+  std::optional<ScalarType> takeType() {
+    for (size_t i = 0; i < mods.size(); ++i) {
+      if (used[i])
+        continue;
+      if (auto type = parseType(mods[i])) {
+        used[i] = true;
+        return type;
+      }
+    }
+    return std::nullopt;
+  }
+  std::optional<Rounding> takeRounding() {
+    if (take("rn"))
+      return Rounding::Rn;
+    if (take("rz"))
+      return Rounding::Rz;
+    if (take("rm"))
+      return Rounding::Rm;
+    if (take("rp"))
+      return Rounding::Rp;
+    return std::nullopt;
+  }
+  std::optional<IntRounding> takeIntRounding() {
+    if (take("rni"))
+      return IntRounding::Rni;
+    if (take("rzi"))
+      return IntRounding::Rzi;
+    if (take("rmi"))
+      return IntRounding::Rmi;
+    if (take("rpi"))
+      return IntRounding::Rpi;
+    return std::nullopt;
+  }
+  bool allTaken() const {
+    return llvm::all_of(used, [](bool u) { return u; });
+  }
+
+private:
+  const std::vector<std::string> &mods;
+  std::vector<bool> used;
+};
+
+std::string instructionText(const PtxInstruction &inst) {
+  std::string text = inst.opcode;
+  for (const std::string &mod : inst.modifiers)
+    text += "." + mod;
+  return text;
+}
+
+llvm::Error unsupported(const PtxInstruction &inst, llvm::StringRef why = "") {
+  std::string message = llvm::formatv("PTX line {0}: unsupported instruction "
+                                      "'{1}'",
+                                      inst.line, instructionText(inst));
+  if (!why.empty())
+    message += " (" + why.str() + ")";
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+std::optional<SpecialRegister> parseSpecial(llvm::StringRef name) {
+  using S = SpecialRegister;
+  return llvm::StringSwitch<std::optional<S>>(name)
+      .Case("%tid.x", S::TidX)
+      .Case("%tid.y", S::TidY)
+      .Case("%tid.z", S::TidZ)
+      .Case("%ntid.x", S::NtidX)
+      .Case("%ntid.y", S::NtidY)
+      .Case("%ntid.z", S::NtidZ)
+      .Case("%ctaid.x", S::CtaidX)
+      .Case("%ctaid.y", S::CtaidY)
+      .Case("%ctaid.z", S::CtaidZ)
+      .Case("%nctaid.x", S::NctaidX)
+      .Case("%nctaid.y", S::NctaidY)
+      .Case("%nctaid.z", S::NctaidZ)
+      .Case("%laneid", S::LaneId)
+      .Case("%warpid", S::WarpId)
+      .Default(std::nullopt);
+}
+
+uint64_t typeBytes(llvm::StringRef type) {
+  return llvm::StringSwitch<uint64_t>(type)
+      .Cases({".b8", ".u8", ".s8"}, 1)
+      .Cases({".b16", ".u16", ".s16", ".f16", ".bf16"}, 2)
+      .Cases({".b32", ".u32", ".s32", ".f32", ".f16x2", ".bf16x2"}, 4)
+      .Cases({".b64", ".u64", ".s64", ".f64"}, 8)
+      .Default(0);
+}
+
+/// Names resolved while decoding one kernel's operands.
+struct Scope {
+  llvm::StringMap<unsigned> registers;
+  llvm::StringMap<uint64_t> sharedSymbols; // name -> shared offset
+  llvm::StringMap<uint64_t> params;        // name -> parameter offset
+  const llvm::StringMap<unsigned> *labels = nullptr;
+};
+
+llvm::Expected<Operand> decodeOperand(const PtxInstruction &inst,
+                                      const PtxOperand &in,
+                                      const Scope &scope) {
+  using K = PtxOperand::Kind;
+  Operand out;
+  auto unknown = [&](llvm::StringRef what) {
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        llvm::formatv("PTX line {0}: unknown {1} '{2}' in '{3}'", inst.line,
+                      what, in.name, instructionText(inst))
+            .str());
+  };
+  switch (in.kind) {
+  case K::Register: {
+    if (auto special = parseSpecial(in.name)) {
+      out.kind = Operand::Kind::Special;
+      out.special = *special;
+      return out;
+    }
+    auto it = scope.registers.find(in.name);
+    if (it == scope.registers.end())
+      return unknown("register");
+    out.kind = Operand::Kind::Register;
+    out.reg = it->second;
+    out.negated = in.negated;
+    return out;
+  }
+  case K::Integer:
+    out.kind = Operand::Kind::Immediate;
+    out.imm = static_cast<uint64_t>(in.intValue);
+    return out;
+  case K::Float:
+    // Only f32 immediates (0fXXXXXXXX): the executor has no f64 type.
+    if (in.isDouble)
+      return unsupported(inst, "f64 immediate");
+    out.kind = Operand::Kind::Immediate;
+    out.imm = in.floatBits;
+    return out;
+  case K::Address:
+    out.kind = Operand::Kind::Address;
+    out.imm = static_cast<uint64_t>(in.intValue);
+    if (!in.baseIsSymbol) {
+      auto it = scope.registers.find(in.name);
+      if (it == scope.registers.end())
+        return unknown("register");
+      out.baseIsRegister = true;
+      out.reg = it->second;
+      return out;
+    }
+    if (auto it = scope.sharedSymbols.find(in.name);
+        it != scope.sharedSymbols.end()) {
+      out.imm += it->second;
+      return out;
+    }
+    if (auto it = scope.params.find(in.name); it != scope.params.end()) {
+      out.imm += it->second;
+      return out;
+    }
+    return unknown("symbol");
+  case K::Vector:
+  case K::RegisterPair: {
+    std::vector<Operand> elements;
+    for (const PtxOperand &element : in.elements) {
+      auto decoded = decodeOperand(inst, element, scope);
+      if (!decoded)
+        return decoded.takeError();
+      if (decoded->kind == Operand::Kind::Special)
+        return unsupported(inst, "special register in a vector");
+      elements.push_back(std::move(*decoded));
+    }
+    if (in.kind == K::RegisterPair) {
+      // `%r|%p` (shfl.sync): the value and its predicate output.
+      out = elements[0];
+      out.predicate = elements[1].reg;
+      return out;
+    }
+    out.kind = Operand::Kind::Vector;
+    out.elements = std::move(elements);
+    return out;
+  }
+  case K::Symbol:
+    if (auto it = scope.labels->find(in.name); it != scope.labels->end()) {
+      out.kind = Operand::Kind::Immediate;
+      out.imm = it->second;
+      return out;
+    }
+    // `mov.u32 %r, partial`: a shared variable's address (§6.4.1: the
+    // address of a variable in its own state space).
+    if (auto it = scope.sharedSymbols.find(in.name);
+        it != scope.sharedSymbols.end()) {
+      out.kind = Operand::Kind::Immediate;
+      out.imm = it->second;
+      return out;
+    }
+    return unknown("symbol");
+  case K::Sink:
+    out.kind = Operand::Kind::Sink;
+    return out;
+  }
+  llvm_unreachable("unknown operand kind");
+}
+
+using OK = Operand::Kind;
+
+bool isValue(const Operand &op) {
+  return op.kind == OK::Register || op.kind == OK::Immediate ||
+         op.kind == OK::Special;
+}
+
+/// Checks operand kinds: 'd' a register destination, 'v' a value (register,
+/// immediate or special register), 'V' a vector.
+bool shapeIs(const DecodedInstruction &d, llvm::StringRef shape) {
+  if (d.operands.size() != shape.size())
+    return false;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const Operand &op = d.operands[i];
+    bool ok = false;
+    switch (shape[i]) {
+    case 'd':
+      ok = op.kind == OK::Register && !op.negated;
+      break;
+    case 'v':
+      ok = isValue(op);
+      break;
+    case 'V':
+      ok = op.kind == OK::Vector;
+      break;
+    }
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+/// Decodes the modifiers and checks the operands of one instruction;
+/// false when the combination is not supported.
+bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
+  Modifiers mods(inst.modifiers);
+  llvm::StringRef op = inst.opcode;
+  auto finish = [&](bool ok) { return ok && mods.allTaken(); };
+  auto takeType = [&](auto predicate) {
+    auto type = mods.takeType();
+    if (!type || !predicate(*type))
+      return false;
+    d.type = *type;
+    return true;
+  };
+
+  if (op == "add" || op == "sub" || op == "mul" || op == "mad" || op == "fma" ||
+      op == "div" || op == "rem") {
+    d.opcode = llvm::StringSwitch<Opcode>(op)
+                   .Case("add", Opcode::Add)
+                   .Case("sub", Opcode::Sub)
+                   .Case("mul", Opcode::Mul)
+                   .Case("mad", Opcode::Mad)
+                   .Case("fma", Opcode::Fma)
+                   .Case("div", Opcode::Div)
+                   .Case("rem", Opcode::Rem);
+    bool isMulLike = d.opcode == Opcode::Mul || d.opcode == Opcode::Mad;
+    bool hasMulMode = false;
+    if (isMulLike) {
+      hasMulMode = true;
+      if (mods.take("lo"))
+        d.mulMode = MulMode::Lo;
+      else if (mods.take("hi"))
+        d.mulMode = MulMode::Hi;
+      else if (mods.take("wide"))
+        d.mulMode = MulMode::Wide;
+      else
+        hasMulMode = false;
+    }
+    d.rounding = mods.takeRounding();
+    d.approx = mods.take("approx");
+    d.ftz = mods.take("ftz");
+    d.sat = mods.take("sat");
+    if (!takeType([](ScalarType) { return true; }))
+      return false;
+    bool ternary = d.opcode == Opcode::Mad || d.opcode == Opcode::Fma;
+    if (!shapeIs(d, ternary ? "dvvv" : "dvv"))
+      return false;
+    if (isF32OrF16(d.type)) {
+      // The float forms the executor implements: div needs a rounding
+      // modifier or .approx (.full is not implemented); f16 has no rounding
+      // choice but .rn and no div.
+      if (hasMulMode || d.opcode == Opcode::Rem)
+        return false;
+      if (d.type == ScalarType::F16)
+        return finish(d.opcode != Opcode::Div && d.opcode != Opcode::Mad &&
+                      !d.approx &&
+                      (!d.rounding || *d.rounding == Rounding::Rn));
+      if (d.opcode == Opcode::Div)
+        return finish(d.approx != d.rounding.has_value() && !d.sat);
+      if (d.opcode == Opcode::Fma || d.opcode == Opcode::Mad)
+        // fma.f32 and mad.f32 (sm_20+) require a rounding modifier.
+        return finish(d.rounding.has_value() && !d.approx);
+      return finish(!d.approx);
+    }
+    if (!isInt(d.type) || isBits(d.type) || d.rounding || d.approx || d.ftz)
+      return false;
+    if (d.sat) // add.sat.s32 and friends: not implemented.
+      return false;
+    // Integer mul and mad name the half they keep; the executor implements
+    // them on 32- and 64-bit types (.wide on 32-bit ones).
+    if (isMulLike && (!hasMulMode || bitWidth(d.type) < 32 ||
+                      (d.mulMode == MulMode::Wide && bitWidth(d.type) != 32)))
+      return false;
+    return finish(true);
+  }
+  if (op == "neg" || op == "abs") {
+    d.opcode = op == "neg" ? Opcode::Neg : Opcode::Abs;
+    d.ftz = mods.take("ftz");
+    if (!takeType([](ScalarType t) {
+          return isF32OrF16(t) || (isSignedInt(t) && bitWidth(t) >= 16);
+        }))
+      return false;
+    // The executor flips or clears the sign bit; .ftz would also need a
+    // flush, which it does not implement.
+    return finish(!d.ftz && shapeIs(d, "dv"));
+  }
+  if (op == "min" || op == "max") {
+    d.opcode = op == "min" ? Opcode::Min : Opcode::Max;
+    d.ftz = mods.take("ftz");
+    d.propagateNan = mods.take("NaN");
+    if (!takeType([](ScalarType t) {
+          return isF32OrF16(t) || isUnsignedOrSigned(t);
+        }))
+      return false;
+    if (!isF32OrF16(d.type) && (d.ftz || d.propagateNan))
+      return false;
+    return finish(shapeIs(d, "dvv"));
+  }
+  if (op == "shl" || op == "shr") {
+    d.opcode = op == "shl" ? Opcode::Shl : Opcode::Shr;
+    if (!takeType(isInt))
+      return false;
+    if (d.opcode == Opcode::Shl && !isBits(d.type))
+      return false;
+    return finish(shapeIs(d, "dvv"));
+  }
+  if (op == "and" || op == "or" || op == "xor" || op == "not") {
+    d.opcode = llvm::StringSwitch<Opcode>(op)
+                   .Case("and", Opcode::And)
+                   .Case("or", Opcode::Or)
+                   .Case("xor", Opcode::Xor)
+                   .Case("not", Opcode::Not);
+    if (!takeType(
+            [](ScalarType t) { return isBits(t) || t == ScalarType::Pred; }))
+      return false;
+    return finish(shapeIs(d, d.opcode == Opcode::Not ? "dv" : "dvv"));
+  }
+  if (op == "bfe") {
+    d.opcode = Opcode::Bfe;
+    if (!takeType([](ScalarType t) {
+          return isUnsignedOrSigned(t) && bitWidth(t) >= 32;
+        }))
+      return false;
+    return finish(shapeIs(d, "dvvv"));
+  }
+  if (op == "setp") {
+    d.opcode = Opcode::Setp;
+    auto cmp = mods.takeNextOf({"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls",
+                                "hi", "hs", "equ", "neu", "ltu", "leu", "gtu",
+                                "geu", "num", "nan"});
+    if (!cmp)
+      return false;
+    d.compare = llvm::StringSwitch<Compare>(*cmp)
+                    .Case("eq", Compare::Eq)
+                    .Case("ne", Compare::Ne)
+                    .Case("lt", Compare::Lt)
+                    .Case("le", Compare::Le)
+                    .Case("gt", Compare::Gt)
+                    .Case("ge", Compare::Ge)
+                    .Case("lo", Compare::Lo)
+                    .Case("ls", Compare::Ls)
+                    .Case("hi", Compare::Hi)
+                    .Case("hs", Compare::Hs)
+                    .Case("equ", Compare::Equ)
+                    .Case("neu", Compare::Neu)
+                    .Case("ltu", Compare::Ltu)
+                    .Case("leu", Compare::Leu)
+                    .Case("gtu", Compare::Gtu)
+                    .Case("geu", Compare::Geu)
+                    .Case("num", Compare::Num)
+                    .Case("nan", Compare::Nan);
+    d.ftz = mods.take("ftz");
+    if (!takeType([](ScalarType t) { return isInt(t) || isF32OrF16(t); }))
+      return false;
+    bool isFloat = isF32OrF16(d.type);
+    bool intCompare = d.compare <= Compare::Hs;
+    bool unsignedOnly = d.compare >= Compare::Lo && d.compare <= Compare::Hs;
+    if (!isFloat && (!intCompare || d.ftz))
+      return false;
+    if (isFloat && unsignedOnly)
+      return false;
+    // .b types compare only for equality (§9.7.3 setp: "eq, ne" for .b).
+    if (isBits(d.type) && d.compare != Compare::Eq && d.compare != Compare::Ne)
+      return false;
+    // The `p|q` form and the .and/.or/.xor combining forms are not
+    // implemented.
+    return finish(shapeIs(d, "dvv") && !d.operands[0].predicate);
+  }
+  if (op == "selp") {
+    d.opcode = Opcode::Selp;
+    if (!takeType([](ScalarType t) { return isInt(t) || isF32OrF16(t); }))
+      return false;
+    return finish(shapeIs(d, "dvvv"));
+  }
+  if (op == "mov") {
+    d.opcode = Opcode::Mov;
+    if (!takeType([](ScalarType t) {
+          return t != ScalarType::B8 && t != ScalarType::U8 &&
+                 t != ScalarType::S8;
+        }))
+      return false;
+    if (!mods.allTaken() || d.operands.size() != 2)
+      return false;
+    const Operand &dst = d.operands[0], &src = d.operands[1];
+    // Pack `mov.b32 %r, {%h0, %h1}` and unpack `mov.b32 {%h0, %h1}, %r`
+    // (§9.7.9.9): two halves of the type's width, element 0 low.
+    auto isPair = [&](const Operand &v) {
+      return v.kind == OK::Vector && v.elements.size() == 2 && isBits(d.type) &&
+             bitWidth(d.type) >= 32;
+    };
+    if (dst.kind == OK::Register && !dst.negated)
+      return isValue(src) ||
+             (isPair(src) && llvm::all_of(src.elements, [](const Operand &e) {
+                return e.kind != OK::Sink;
+              }));
+    return isPair(dst) && src.kind == OK::Register;
+  }
+  if (op == "cvt") {
+    d.opcode = Opcode::Cvt;
+    d.rounding = mods.takeRounding();
+    d.intRounding = mods.takeIntRounding();
+    d.ftz = mods.take("ftz");
+    d.sat = mods.take("sat");
+    bool satfinite = mods.take("satfinite");
+    auto dst = mods.takeType();
+    auto src = mods.takeType();
+    if (!dst || !src || satfinite || !mods.allTaken())
+      return false;
+    d.type = *dst;
+    d.sourceType = *src;
+    using T = ScalarType;
+    bool dstFloat = d.type == T::F32 || d.type == T::F16 || d.type == T::BF16;
+    bool srcFloat = d.sourceType == T::F32 || d.sourceType == T::F16 ||
+                    d.sourceType == T::BF16;
+    bool anyRounding = d.rounding || d.intRounding;
+    if (d.type == T::F16x2 || d.type == T::BF16x2)
+      // cvt.rn.f16x2.f32 d, a, b
+      return d.sourceType == T::F32 && d.rounding && !d.intRounding && !d.ftz &&
+             !d.sat && shapeIs(d, "dvv");
+    if (!shapeIs(d, "dv"))
+      return false;
+    if (dstFloat && srcFloat) {
+      if (d.type == T::F32 && d.sourceType == T::F32)
+        // cvt.sat.f32.f32 or cvt.rni.f32.f32 (integral rounding).
+        return !d.rounding && d.sat != d.intRounding.has_value() &&
+               !(d.sat && d.ftz);
+      if (d.type == T::F32)
+        return !anyRounding && !d.sat && !d.ftz; // exact widening
+      return d.sourceType == T::F32 && d.rounding && !d.intRounding && !d.sat;
+    }
+    if (dstFloat) // integer to float
+      return d.type == T::F32 && isUnsignedOrSigned(d.sourceType) &&
+             bitWidth(d.sourceType) >= 32 && d.rounding && !d.intRounding &&
+             !d.ftz && !d.sat;
+    if (srcFloat) // float to integer
+      return d.sourceType == T::F32 && isUnsignedOrSigned(d.type) &&
+             bitWidth(d.type) >= 32 && d.intRounding && !d.rounding && !d.sat;
+    // Integer to integer: extend by the source's signedness, then truncate.
+    return isInt(d.type) && isInt(d.sourceType) && !anyRounding && !d.ftz &&
+           !d.sat;
+  }
+  if (op == "cvta") {
+    // cvta.to.global and cvta.global: generic and global addresses are the
+    // same in the emulator (§6.4.1 lets the implementation choose the
+    // window; we map global memory at its own addresses).
+    d.opcode = Opcode::Cvta;
+    mods.take("to");
+    if (!mods.take("global"))
+      return false;
+    if (!takeType([](ScalarType t) {
+          return t == ScalarType::U64 || t == ScalarType::U32;
+        }))
+      return false;
+    return finish(shapeIs(d, "dv"));
+  }
+  if (op == "ld" || op == "st") {
+    d.opcode = op == "ld" ? Opcode::Ld : Opcode::St;
+    if (mods.take("param") && d.opcode == Opcode::Ld)
+      d.space = Space::Param;
+    else if (mods.take("global"))
+      d.space = Space::Global;
+    else if (mods.take("shared"))
+      d.space = Space::Shared;
+    else
+      return false;
+    if (mods.take("v2"))
+      d.vectorWidth = 2;
+    else if (mods.take("v4"))
+      d.vectorWidth = 4;
+    if (!takeType([](ScalarType t) {
+          return t != ScalarType::Pred && t != ScalarType::F16x2 &&
+                 t != ScalarType::BF16x2;
+        }))
+      return false;
+    if (!mods.allTaken() || d.operands.size() != 2)
+      return false;
+    const Operand &data = d.operands[d.opcode == Opcode::Ld ? 0 : 1];
+    const Operand &addr = d.operands[d.opcode == Opcode::Ld ? 1 : 0];
+    if (addr.kind != OK::Address)
+      return false;
+    if (d.space == Space::Param && addr.baseIsRegister)
+      return false;
+    if (d.vectorWidth == 1)
+      return d.opcode == Opcode::Ld ? data.kind == OK::Register : isValue(data);
+    return data.kind == OK::Vector && data.elements.size() == d.vectorWidth;
+  }
+  if (op == "ex2" || op == "lg2" || op == "sqrt" || op == "rsqrt" ||
+      op == "rcp" || op == "sin" || op == "cos" || op == "tanh") {
+    d.opcode = llvm::StringSwitch<Opcode>(op)
+                   .Case("ex2", Opcode::Ex2)
+                   .Case("lg2", Opcode::Lg2)
+                   .Case("sqrt", Opcode::Sqrt)
+                   .Case("rsqrt", Opcode::Rsqrt)
+                   .Case("rcp", Opcode::Rcp)
+                   .Case("sin", Opcode::Sin)
+                   .Case("cos", Opcode::Cos)
+                   .Case("tanh", Opcode::Tanh);
+    d.approx = mods.take("approx");
+    d.rounding = mods.takeRounding();
+    d.ftz = mods.take("ftz");
+    if (!takeType([](ScalarType t) { return t == ScalarType::F32; }))
+      return false;
+    bool hasIeee = d.opcode == Opcode::Sqrt || d.opcode == Opcode::Rcp;
+    bool ok = d.approx ? !d.rounding : (hasIeee && d.rounding);
+    if (d.opcode == Opcode::Tanh && d.ftz)
+      ok = false;
+    return finish(ok && shapeIs(d, "dv"));
+  }
+  if (op == "bra") {
+    d.opcode = Opcode::Bra;
+    mods.take("uni");
+    return finish(d.operands.size() == 1 &&
+                  d.operands[0].kind == OK::Immediate);
+  }
+  if (op == "ret" || op == "exit") {
+    d.opcode = Opcode::Ret;
+    return finish(d.operands.empty());
+  }
+  if (op == "bar" || op == "barrier") {
+    // bar.sync a{, b} and barrier.sync{.aligned} a{, b} (§9.7.13.1):
+    // barrier a (0-15) completes when b threads, a multiple of the warp
+    // size, have arrived; without b, all the CTA's threads. .aligned only
+    // promises that all threads execute the same instruction. Register
+    // operands are not implemented.
+    d.opcode = Opcode::BarSync;
+    if (!mods.take("sync"))
+      return false;
+    if (op == "barrier")
+      mods.take("aligned");
+    if (!finish(d.operands.size() == 1 || d.operands.size() == 2))
+      return false;
+    if (!llvm::all_of(d.operands,
+                      [](const Operand &o) { return o.kind == OK::Immediate; }))
+      return false;
+    if (d.operands[0].imm >= 16)
+      return false;
+    return d.operands.size() == 1 ||
+           (d.operands[1].imm != 0 && d.operands[1].imm % kWarpSize == 0);
+  }
+  if (op == "shfl") {
+    d.opcode = Opcode::Shfl;
+    if (!mods.take("sync"))
+      return false;
+    auto mode = mods.takeNextOf({"up", "down", "bfly", "idx"});
+    if (!mode)
+      return false;
+    d.shflMode = llvm::StringSwitch<ShflMode>(*mode)
+                     .Case("up", ShflMode::Up)
+                     .Case("down", ShflMode::Down)
+                     .Case("bfly", ShflMode::Bfly)
+                     .Case("idx", ShflMode::Idx);
+    if (!takeType([](ScalarType t) { return t == ScalarType::B32; }))
+      return false;
+    return finish(shapeIs(d, "dvvvv"));
+  }
+  if (op == "mma") {
+    d.opcode = Opcode::Mma;
+    bool ok = mods.take("sync") && mods.take("aligned") &&
+              mods.take("m16n8k16") && mods.take("row") && mods.take("col");
+    auto dt = mods.takeType(), at = mods.takeType(), bt = mods.takeType(),
+         ct = mods.takeType();
+    if (!ok || !dt || !at || !bt || !ct || *dt != ScalarType::F32 ||
+        *ct != ScalarType::F32 || *at != *bt ||
+        (*at != ScalarType::F16 && *at != ScalarType::BF16))
+      return false;
+    d.mmaType = *at == ScalarType::F16 ? MmaInputType::F16 : MmaInputType::BF16;
+    if (!finish(shapeIs(d, "VVVV")))
+      return false;
+    const unsigned sizes[] = {4, 4, 2, 4};
+    for (unsigned i = 0; i < 4; ++i) {
+      const auto &elements = d.operands[i].elements;
+      if (elements.size() != sizes[i] ||
+          !llvm::all_of(elements, [](const Operand &e) {
+            return e.kind == OK::Register;
+          }))
+        return false;
+    }
+    return true;
+  }
+  if (op == "cp") {
+    if (!mods.take("async"))
+      return false;
+    if (mods.take("commit_group")) {
+      d.opcode = Opcode::CpAsyncCommit;
+      return finish(d.operands.empty());
+    }
+    if (mods.take("wait_group")) {
+      d.opcode = Opcode::CpAsyncWait;
+      return finish(d.operands.size() == 1 &&
+                    d.operands[0].kind == OK::Immediate);
+    }
+    if (mods.take("wait_all")) {
+      d.opcode = Opcode::CpAsyncWaitAll;
+      return finish(d.operands.empty());
+    }
+    d.opcode = Opcode::CpAsync;
+    bool cg = mods.take("cg");
+    bool ca = !cg && mods.take("ca");
+    if ((!cg && !ca) || !mods.take("shared") || !mods.take("global") ||
+        !mods.allTaken())
+      return false;
+    if (d.operands.size() != 3 && d.operands.size() != 4)
+      return false;
+    if (d.operands[0].kind != OK::Address ||
+        d.operands[1].kind != OK::Address ||
+        d.operands[2].kind != OK::Immediate ||
+        (d.operands.size() == 4 && !isValue(d.operands[3])))
+      return false;
+    d.copyBytes = d.operands[2].imm;
+    // .cg copies 16 bytes only; .ca 4, 8 or 16 (§9.7.9.25.3.1).
+    return cg ? d.copyBytes == 16
+              : (d.copyBytes == 4 || d.copyBytes == 8 || d.copyBytes == 16);
+  }
+  return false;
+}
+
+} // namespace
+
+llvm::Expected<DecodedKernel> detail::decodeKernel(const PtxModule &module,
+                                                   const PtxKernel &kernel) {
+  DecodedKernel out;
+  out.name = kernel.name;
+  Scope scope;
+  scope.labels = &kernel.labels;
+
+  for (const PtxRegisterDeclaration &decl : kernel.registers) {
+    unsigned bits = decl.type == ".pred" ? 1 : typeBytes(decl.type) * 8;
+    if (bits == 0)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "kernel '%s': unsupported register type '%s'", kernel.name.c_str(),
+          decl.type.c_str());
+    auto add = [&](const std::string &name) {
+      scope.registers[name] = out.numRegisters++;
+      out.registerBits.push_back(bits);
+    };
+    if (decl.count)
+      for (unsigned i = 0; i < *decl.count; ++i)
+        add(decl.name + std::to_string(i));
+    else
+      add(decl.name);
+  }
+
+  // Parameters in order, each at its own alignment (§5.1.6.1: the
+  // parameter space is laid out like a struct).
+  for (const PtxParam &param : kernel.params) {
+    uint64_t element = typeBytes(param.type);
+    uint64_t size = element * param.arraySize.value_or(1);
+    uint64_t align = param.alignment.value_or(element);
+    if (size == 0 || align == 0)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "kernel '%s': unsupported parameter '%s'",
+                                     kernel.name.c_str(), param.name.c_str());
+    out.paramBytes = llvm::alignTo(out.paramBytes, align);
+    scope.params[param.name] = out.paramBytes;
+    out.paramOffsets.push_back(out.paramBytes);
+    out.paramSizes.push_back(size);
+    out.paramBytes += size;
+  }
+
+  // Static shared variables first, then the dynamic array (§5.1.5: the
+  // extern .shared array starts where the static ones end).
+  uint64_t sharedEnd = 0;
+  uint64_t dynamicAlign = 16;
+  std::vector<const PtxVariable *> externs;
+  auto layoutShared = [&](const PtxVariable &var) -> llvm::Error {
+    if (var.space != PtxStateSpace::Shared)
+      return llvm::Error::success();
+    uint64_t element = typeBytes(var.type) * var.vectorWidth;
+    uint64_t align = var.alignment.value_or(element);
+    if (element == 0 || align == 0)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "unsupported shared variable '%s'",
+                                     var.name.c_str());
+    if (var.isExtern) {
+      dynamicAlign = std::max(dynamicAlign, align);
+      externs.push_back(&var);
+      return llvm::Error::success();
+    }
+    uint64_t count = 1;
+    for (const auto &dim : var.dimensions) {
+      if (!dim)
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       "shared variable '%s' without a size",
+                                       var.name.c_str());
+      count *= *dim;
+    }
+    if (!var.initializer.empty())
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "initialized shared variable '%s'",
+                                     var.name.c_str());
+    sharedEnd = llvm::alignTo(sharedEnd, align);
+    scope.sharedSymbols[var.name] = sharedEnd;
+    sharedEnd += element * count;
+    return llvm::Error::success();
+  };
+  for (const PtxVariable &var : module.variables)
+    if (llvm::Error err = layoutShared(var))
+      return std::move(err);
+  for (const PtxVariable &var : kernel.variables) {
+    if (var.space != PtxStateSpace::Shared)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "kernel '%s': unsupported non-shared variable '%s'",
+          kernel.name.c_str(), var.name.c_str());
+    if (llvm::Error err = layoutShared(var))
+      return std::move(err);
+  }
+  out.dynamicSharedOffset = llvm::alignTo(sharedEnd, dynamicAlign);
+  for (const PtxVariable *var : externs)
+    scope.sharedSymbols[var->name] = out.dynamicSharedOffset;
+
+  for (const PtxInstruction &inst : kernel.instructions) {
+    DecodedInstruction d;
+    d.line = inst.line;
+    d.text = instructionText(inst);
+    if (inst.guard) {
+      auto it = scope.registers.find(inst.guard->predicate);
+      if (it == scope.registers.end())
+        return unsupported(inst, "unknown guard predicate");
+      d.guard = it->second;
+      d.guardNegated = inst.guard->negated;
+    }
+    for (const PtxOperand &operand : inst.operands) {
+      auto decoded = decodeOperand(inst, operand, scope);
+      if (!decoded)
+        return decoded.takeError();
+      d.operands.push_back(std::move(*decoded));
+    }
+    if (!decodeModifiers(inst, d))
+      return unsupported(inst);
+    if (d.opcode == Opcode::Bra)
+      d.target = d.operands[0].imm;
+    out.code.push_back(std::move(d));
+  }
+  return out;
+}

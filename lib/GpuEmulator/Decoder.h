@@ -1,0 +1,212 @@
+//===- Decoder.h - PTX instructions to executable form ----------*- C++ -*-===//
+//
+// Turns a parsed kernel into the form the executor runs: every opcode and
+// modifier resolved to enums, every register name to a slot index, every
+// symbol to an address, every label to an instruction index. Anything the
+// executor does not implement is rejected here, with the instruction and its
+// PTX line, so that execution never guesses at semantics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_LIB_GPUEMULATOR_DECODER_H
+#define MIRAGE_LIB_GPUEMULATOR_DECODER_H
+
+#include "GpuEmulator/MmaFragments.h"
+#include "GpuEmulator/PtxArithmetic.h"
+#include "GpuEmulator/PtxModule.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mirage::emulator::detail {
+
+enum class Opcode {
+  Add,
+  Sub,
+  Mul,
+  Mad,
+  Fma,
+  Div,
+  Rem,
+  Neg,
+  Abs,
+  Min,
+  Max,
+  Shl,
+  Shr,
+  And,
+  Or,
+  Xor,
+  Not,
+  Bfe,
+  Setp,
+  Selp,
+  Mov,
+  Cvt,
+  Cvta,
+  Ld,
+  St,
+  Ex2,
+  Lg2,
+  Sqrt,
+  Rsqrt,
+  Rcp,
+  Sin,
+  Cos,
+  Tanh,
+  Bra,
+  Ret,
+  BarSync,
+  Shfl,
+  Mma,
+  CpAsync,
+  CpAsyncCommit,
+  CpAsyncWait,
+  CpAsyncWaitAll,
+};
+
+/// The instruction types of §5.2.2 that the executor handles.
+enum class ScalarType {
+  Pred,
+  B8,
+  B16,
+  B32,
+  B64,
+  U8,
+  U16,
+  U32,
+  U64,
+  S8,
+  S16,
+  S32,
+  S64,
+  F16,
+  BF16,
+  F32,
+  F16x2,
+  BF16x2,
+};
+
+unsigned bitWidth(ScalarType type);
+bool isSignedInt(ScalarType type);
+
+enum class Space { Param, Global, Shared };
+
+/// The comparison operators of setp (§9.7.3.x "Comparison and Selection"):
+/// the integer ones and the ordered and unordered float ones.
+enum class Compare {
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Lo,
+  Ls,
+  Hi,
+  Hs,
+  Equ,
+  Neu,
+  Ltu,
+  Leu,
+  Gtu,
+  Geu,
+  Num,
+  Nan,
+};
+
+enum class ShflMode { Up, Down, Bfly, Idx };
+
+/// mul and mad on integers keep the low or high half, or the whole product.
+enum class MulMode { Lo, Hi, Wide };
+
+enum class SpecialRegister {
+  TidX,
+  TidY,
+  TidZ,
+  NtidX,
+  NtidY,
+  NtidZ,
+  CtaidX,
+  CtaidY,
+  CtaidZ,
+  NctaidX,
+  NctaidY,
+  NctaidZ,
+  LaneId,
+  WarpId,
+};
+
+struct Operand {
+  enum class Kind { Register, Immediate, Special, Address, Vector, Sink };
+  Kind kind = Kind::Immediate;
+  /// Register: the slot; Address: the base register when baseIsRegister.
+  unsigned reg = 0;
+  /// Register: `!%p`.
+  bool negated = false;
+  /// Register in the `%r|%p` form of shfl.sync: the predicate's slot.
+  std::optional<unsigned> predicate;
+  /// Immediate: the raw bits; Address: the symbol's address (or 0) plus the
+  /// offset.
+  uint64_t imm = 0;
+  bool baseIsRegister = false;
+  SpecialRegister special = SpecialRegister::TidX;
+  /// Vector: Register, Immediate or Sink elements.
+  std::vector<Operand> elements;
+};
+
+struct DecodedInstruction {
+  unsigned line = 0;
+  /// opcode and modifiers as written, for messages.
+  std::string text;
+  Opcode opcode = Opcode::Mov;
+  std::optional<unsigned> guard;
+  bool guardNegated = false;
+  /// The instruction type; for cvt the destination type.
+  ScalarType type = ScalarType::B32;
+  /// cvt: the source type.
+  ScalarType sourceType = ScalarType::B32;
+  std::optional<Rounding> rounding;
+  std::optional<IntRounding> intRounding;
+  bool ftz = false;
+  bool sat = false;
+  bool propagateNan = false;
+  bool approx = false;
+  MulMode mulMode = MulMode::Lo;
+  Compare compare = Compare::Eq;
+  Space space = Space::Global;
+  unsigned vectorWidth = 1;
+  ShflMode shflMode = ShflMode::Bfly;
+  MmaInputType mmaType = MmaInputType::F16;
+  /// cp.async: the bytes copied (cp-size).
+  unsigned copyBytes = 0;
+  /// bra: the instruction index of the target.
+  unsigned target = 0;
+  std::vector<Operand> operands;
+};
+
+/// A kernel ready to run, with its parameter and shared-memory layout.
+struct DecodedKernel {
+  std::string name;
+  std::vector<DecodedInstruction> code;
+  unsigned numRegisters = 0;
+  /// The declared width of each slot (1 for .pred).
+  std::vector<unsigned> registerBits;
+  /// Per parameter: its byte offset and size in the parameter buffer.
+  std::vector<uint64_t> paramOffsets, paramSizes;
+  uint64_t paramBytes = 0;
+  /// Where the dynamic shared memory starts: after the static `.shared`
+  /// variables, aligned.
+  uint64_t dynamicSharedOffset = 0;
+};
+
+/// Decodes `kernel` of `module`. Fails with "PTX line N: unsupported
+/// instruction 'op.mods'" (or a more specific reason) on anything the
+/// executor does not implement.
+llvm::Expected<DecodedKernel> decodeKernel(const PtxModule &module,
+                                           const PtxKernel &kernel);
+
+} // namespace mirage::emulator::detail
+
+#endif // MIRAGE_LIB_GPUEMULATOR_DECODER_H

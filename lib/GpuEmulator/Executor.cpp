@@ -1,0 +1,1087 @@
+//===- Executor.cpp - running one CTA of a decoded kernel -----------------===//
+//
+// Threads are grouped into warps of 32 consecutive linear thread ids
+// (PTX ISA §2.2.1, §3.3 "SIMT architecture"). A warp advances by the
+// "minimum PC" rule: among its lanes that are neither finished nor waiting
+// at a barrier, those at the smallest PC execute that instruction together.
+// Divergent lanes thus run their paths one after the other and meet again
+// at the first instruction both reach, as structured code reconverges.
+// Warps take turns round-robin; a barrier releases its threads when the
+// last expected one arrives. Warp collectives (shfl.sync, mma.sync) see
+// exactly the lanes that execute them together.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Executor.h"
+#include "Checkers.h"
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <cmath>
+#include <cstring>
+#include <deque>
+
+using namespace mirage::emulator;
+using namespace mirage::emulator::detail;
+
+namespace {
+
+uint64_t maskBits(uint64_t value, unsigned bits) {
+  return bits >= 64 ? value : value & ((uint64_t(1) << bits) - 1);
+}
+
+int64_t signExtend(uint64_t value, unsigned bits) {
+  if (bits >= 64)
+    return static_cast<int64_t>(value);
+  uint64_t sign = uint64_t(1) << (bits - 1);
+  return static_cast<int64_t>((maskBits(value, bits) ^ sign) - sign);
+}
+
+float asF32(uint64_t bits) { return f32FromBits(static_cast<uint32_t>(bits)); }
+uint64_t fromF32(float value) { return f32Bits(value); }
+
+/// A float operand for setp: NaN-aware comparison in double, exact for f32
+/// and f16.
+double compareValue(uint64_t bits, ScalarType type, bool ftz) {
+  if (type == ScalarType::F16)
+    return cvtF16ToF32(static_cast<uint16_t>(bits));
+  float value = asF32(bits);
+  // .ftz: subnormal inputs compare as zeros of their sign.
+  if (ftz && std::fpclassify(value) == FP_SUBNORMAL)
+    value = std::copysign(0.0f, value);
+  return value;
+}
+
+enum class ThreadState { Running, AtBarrier, Finished };
+
+/// Warp-instruction issues per warp per scheduling round.
+constexpr unsigned kTimeSlice = 256;
+
+/// One cp.async transfer, queued until a wait_group covers its group.
+struct AsyncCopy {
+  uint64_t shared;
+  uint64_t global;
+  unsigned bytes;
+  unsigned sourceBytes; // the rest is zero-filled (src-size)
+  unsigned line;        // of the cp.async, for messages
+};
+
+struct Thread {
+  unsigned pc = 0;
+  ThreadState state = ThreadState::Running;
+  unsigned barrier = 0; // the barrier a thread AtBarrier waits at
+  std::vector<AsyncCopy> openGroup;
+  std::deque<std::vector<AsyncCopy>> committedGroups;
+};
+
+class Cta {
+public:
+  Cta(const DecodedKernel &kernel, const LaunchConfig &config,
+      std::array<unsigned, 3> ctaid, llvm::ArrayRef<uint8_t> params,
+      DeviceMemory &memory, const EmulatorOptions &options,
+      KernelReport &report)
+      : kernel(kernel), config(config), ctaid(ctaid), params(params),
+        memory(memory), options(options), report(report),
+        numThreads(config.block[0] * config.block[1] * config.block[2]),
+        numWarps((numThreads + kWarpSize - 1) / kWarpSize), threads(numThreads),
+        registers(uint64_t(numThreads) * kernel.numRegisters, 0),
+        sharedSize(kernel.dynamicSharedOffset + config.dynamicSharedBytes),
+        shared(sharedSize, 0), shadow(sharedSize) {}
+
+  llvm::Error run();
+
+private:
+  llvm::Error stepWarp(unsigned warp, bool &progressed);
+  llvm::Error arrive(const DecodedInstruction &inst,
+                     llvm::ArrayRef<unsigned> lanes);
+  llvm::Error executeLane(const DecodedInstruction &inst, unsigned t);
+  llvm::Error executeShfl(const DecodedInstruction &inst,
+                          llvm::ArrayRef<unsigned> lanes, unsigned warp,
+                          uint32_t executing);
+  llvm::Error executeMma(const DecodedInstruction &inst,
+                         llvm::ArrayRef<unsigned> lanes, unsigned warp,
+                         uint32_t executing);
+  llvm::Error load(const DecodedInstruction &inst, unsigned t);
+  llvm::Error store(const DecodedInstruction &inst, unsigned t);
+  llvm::Error issueCopy(const DecodedInstruction &inst, unsigned t);
+  llvm::Error waitCopies(const DecodedInstruction &inst, unsigned t,
+                         uint64_t keep);
+
+  /// Checks a global access of `size` bytes and returns the buffer bytes.
+  /// `copyLine` is the line of the cp.async whose copy a wait performs, 0
+  /// for an access of `inst` itself.
+  llvm::Expected<uint8_t *> global(const DecodedInstruction &inst, unsigned t,
+                                   uint64_t address, unsigned size,
+                                   unsigned alignment, bool isWrite,
+                                   unsigned copyLine = 0);
+  /// Checks a shared access (bounds, alignment, initcheck, racecheck).
+  llvm::Error checkShared(const DecodedInstruction &inst, unsigned t,
+                          uint64_t offset, unsigned size, bool isWrite,
+                          unsigned copyLine = 0);
+  std::string copyNote(unsigned copyLine) const {
+    return copyLine ? llvm::formatv(" (the copy of the cp.async at PTX line "
+                                    "{0})",
+                                    copyLine)
+                          .str()
+                    : std::string();
+  }
+
+  uint64_t &reg(unsigned t, unsigned slot) {
+    return registers[uint64_t(t) * kernel.numRegisters + slot];
+  }
+  uint64_t value(const Operand &op, unsigned t);
+  void set(unsigned t, unsigned slot, uint64_t v) {
+    reg(t, slot) = maskBits(v, kernel.registerBits[slot]);
+  }
+  bool guardPasses(const DecodedInstruction &inst, unsigned t) {
+    if (!inst.guard)
+      return true;
+    return (reg(t, *inst.guard) != 0) != inst.guardNegated;
+  }
+
+  std::string where(unsigned t, unsigned line) const;
+  llvm::Error fault(unsigned t, const DecodedInstruction &inst,
+                    const llvm::Twine &message) const {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   where(t, inst.line) + " '" + inst.text +
+                                       "': " + message.str());
+  }
+
+  const DecodedKernel &kernel;
+  const LaunchConfig &config;
+  std::array<unsigned, 3> ctaid;
+  llvm::ArrayRef<uint8_t> params;
+  DeviceMemory &memory;
+  const EmulatorOptions &options;
+  KernelReport &report;
+  unsigned numThreads, numWarps;
+  std::vector<Thread> threads;
+  std::vector<uint64_t> registers;
+  uint64_t sharedSize;
+  std::vector<uint8_t> shared;
+  SharedShadow shadow;
+  uint64_t warpInstructions = 0;
+  /// Per barrier id: threads arrived, and the count they expect.
+  std::array<unsigned, 16> arrived{}, expected{};
+};
+
+std::string Cta::where(unsigned t, unsigned line) const {
+  unsigned bx = config.block[0], by = config.block[1];
+  return llvm::formatv("kernel '{0}' CTA ({1},{2},{3}) thread ({4},{5},{6}) "
+                       "PTX line {7}",
+                       kernel.name, ctaid[0], ctaid[1], ctaid[2], t % bx,
+                       (t / bx) % by, t / (bx * by), line)
+      .str();
+}
+
+uint64_t Cta::value(const Operand &op, unsigned t) {
+  switch (op.kind) {
+  case Operand::Kind::Register: {
+    uint64_t v = reg(t, op.reg);
+    return op.negated ? uint64_t(v == 0) : v;
+  }
+  case Operand::Kind::Immediate:
+    return op.imm;
+  case Operand::Kind::Special: {
+    unsigned bx = config.block[0], by = config.block[1];
+    switch (op.special) {
+    case SpecialRegister::TidX:
+      return t % bx;
+    case SpecialRegister::TidY:
+      return (t / bx) % by;
+    case SpecialRegister::TidZ:
+      return t / (bx * by);
+    case SpecialRegister::NtidX:
+      return config.block[0];
+    case SpecialRegister::NtidY:
+      return config.block[1];
+    case SpecialRegister::NtidZ:
+      return config.block[2];
+    case SpecialRegister::CtaidX:
+      return ctaid[0];
+    case SpecialRegister::CtaidY:
+      return ctaid[1];
+    case SpecialRegister::CtaidZ:
+      return ctaid[2];
+    case SpecialRegister::NctaidX:
+      return config.grid[0];
+    case SpecialRegister::NctaidY:
+      return config.grid[1];
+    case SpecialRegister::NctaidZ:
+      return config.grid[2];
+    case SpecialRegister::LaneId:
+      return t % kWarpSize;
+    case SpecialRegister::WarpId:
+      return t / kWarpSize;
+    }
+    llvm_unreachable("unknown special register");
+  }
+  case Operand::Kind::Address:
+  case Operand::Kind::Vector:
+  case Operand::Kind::Sink:
+    break;
+  }
+  llvm_unreachable("the decoder admits only value operands here");
+}
+
+llvm::Error Cta::run() {
+  bool progressed = true;
+  while (progressed) {
+    progressed = false;
+    // Warps take turns of up to kTimeSlice issues: long turns keep one
+    // warp's state hot, and turns at all let a warp that spins on memory
+    // another warp writes see that write.
+    for (unsigned w = 0; w < numWarps; ++w) {
+      for (unsigned i = 0; i < kTimeSlice; ++i) {
+        bool warpProgressed;
+        if (llvm::Error err = stepWarp(w, warpProgressed))
+          return err;
+        if (!warpProgressed)
+          break;
+        progressed = true;
+      }
+    }
+  }
+  // Every thread has finished or waits at a barrier that cannot complete.
+  unsigned finished = 0;
+  for (const Thread &thread : threads)
+    finished += thread.state == ThreadState::Finished;
+  if (finished == numThreads)
+    return llvm::Error::success();
+  unsigned t = 0;
+  while (threads[t].state != ThreadState::AtBarrier)
+    ++t;
+  unsigned id = threads[t].barrier;
+  return fault(t, kernel.code[threads[t].pc - 1],
+               llvm::formatv("deadlock: {0} of {1} threads wait at barrier "
+                             "{2}; {3} threads exited",
+                             arrived[id], expected[id], id, finished));
+}
+
+// bar.sync (§9.7.13.1): the barrier completes when the expected number of
+// threads arrived. Every completion starts a new racecheck epoch for all
+// threads, so with partial barriers a race between two threads that took
+// no part in it goes unseen.
+llvm::Error Cta::arrive(const DecodedInstruction &inst,
+                        llvm::ArrayRef<unsigned> lanes) {
+  if (lanes.empty())
+    return llvm::Error::success();
+  unsigned id = inst.operands[0].imm;
+  unsigned count =
+      inst.operands.size() == 2 ? unsigned(inst.operands[1].imm) : numThreads;
+  if (count > numThreads)
+    return fault(lanes.front(), inst,
+                 llvm::formatv("barrier {0} expects {1} threads but the CTA "
+                               "has {2}",
+                               id, count, numThreads));
+  if (arrived[id] != 0 && expected[id] != count)
+    return fault(lanes.front(), inst,
+                 llvm::formatv("threads wait at barrier {0} for {1} and for "
+                               "{2} threads",
+                               id, expected[id], count));
+  expected[id] = count;
+  arrived[id] += lanes.size();
+  if (arrived[id] > count)
+    return fault(lanes.front(), inst,
+                 llvm::formatv("{0} threads arrive at barrier {1}, which "
+                               "expects {2}",
+                               arrived[id], id, count));
+  for (unsigned t : lanes) {
+    threads[t].state = ThreadState::AtBarrier;
+    threads[t].barrier = id;
+  }
+  if (arrived[id] < count)
+    return llvm::Error::success();
+  for (Thread &thread : threads)
+    if (thread.state == ThreadState::AtBarrier && thread.barrier == id)
+      thread.state = ThreadState::Running;
+  arrived[id] = 0;
+  shadow.nextEpoch();
+  ++report.barriers;
+  return llvm::Error::success();
+}
+
+llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
+  progressed = false;
+  unsigned first = warp * kWarpSize;
+  unsigned last = std::min(numThreads, first + kWarpSize);
+  unsigned pc = ~0u;
+  for (unsigned t = first; t < last; ++t)
+    if (threads[t].state == ThreadState::Running)
+      pc = std::min(pc, threads[t].pc);
+  if (pc == ~0u)
+    return llvm::Error::success();
+  progressed = true;
+
+  llvm::SmallVector<unsigned, kWarpSize> active;
+  for (unsigned t = first; t < last; ++t)
+    if (threads[t].state == ThreadState::Running && threads[t].pc == pc)
+      active.push_back(t);
+  if (pc >= kernel.code.size()) {
+    // Falling off the end of the body returns.
+    for (unsigned t : active)
+      threads[t].state = ThreadState::Finished;
+    return llvm::Error::success();
+  }
+  if (++warpInstructions > options.maxWarpInstructionsPerCta)
+    return fault(active.front(), kernel.code[pc],
+                 "instruction limit exceeded (a runaway loop?)");
+
+  const DecodedInstruction &inst = kernel.code[pc];
+  llvm::SmallVector<unsigned, kWarpSize> lanes;
+  uint32_t executing = 0;
+  for (unsigned t : active) {
+    threads[t].pc = pc + 1;
+    if (guardPasses(inst, t)) {
+      lanes.push_back(t);
+      executing |= 1u << (t - first);
+    }
+  }
+  ++report.warpInstructions;
+  report.threadInstructions += lanes.size();
+
+  switch (inst.opcode) {
+  case Opcode::Bra:
+    for (unsigned t : lanes)
+      threads[t].pc = inst.target;
+    return llvm::Error::success();
+  case Opcode::Ret:
+    for (unsigned t : lanes) {
+      Thread &thread = threads[t];
+      thread.state = ThreadState::Finished;
+      size_t pending = thread.openGroup.size();
+      for (const auto &group : thread.committedGroups)
+        pending += group.size();
+      // The kernel never made these copies visible: a missing wait_group.
+      if (pending)
+        return fault(t, inst,
+                     llvm::formatv("thread exits with {0} cp.async "
+                                   "copies never waited for",
+                                   pending));
+    }
+    return llvm::Error::success();
+  case Opcode::BarSync:
+    return arrive(inst, lanes);
+  case Opcode::Shfl:
+    return executeShfl(inst, lanes, warp, executing);
+  case Opcode::Mma:
+    return executeMma(inst, lanes, warp, executing);
+  default:
+    for (unsigned t : lanes)
+      if (llvm::Error err = executeLane(inst, t))
+        return err;
+    return llvm::Error::success();
+  }
+}
+
+// shfl.sync (§9.7.9.6): every lane of membermask must execute it together.
+llvm::Error Cta::executeShfl(const DecodedInstruction &inst,
+                             llvm::ArrayRef<unsigned> lanes, unsigned warp,
+                             uint32_t executing) {
+  unsigned first = warp * kWarpSize;
+  std::array<uint64_t, kWarpSize> source{};
+  for (unsigned t : lanes)
+    source[t - first] = value(inst.operands[1], t);
+  std::array<uint32_t, kWarpSize> result{};
+  std::array<bool, kWarpSize> inRange{};
+  for (unsigned t : lanes) {
+    unsigned lane = t - first;
+    uint32_t memberMask = value(inst.operands[4], t);
+    if (!(memberMask & (1u << lane)) || (memberMask & ~executing))
+      return fault(t, inst,
+                   llvm::formatv("membermask {0:x8} but lanes {1:x8} execute "
+                                 "together",
+                                 memberMask, executing));
+    uint32_t b = value(inst.operands[2], t) & 0x1f;
+    uint32_t c = value(inst.operands[3], t);
+    uint32_t clamp = c & 0x1f, segMask = (c >> 8) & 0x1f;
+    int maxLane = (lane & segMask) | (clamp & ~segMask);
+    int minLane = lane & segMask;
+    int j = 0;
+    bool pval = false;
+    switch (inst.shflMode) {
+    case ShflMode::Up:
+      j = int(lane) - int(b);
+      pval = j >= maxLane;
+      break;
+    case ShflMode::Down:
+      j = lane + b;
+      pval = j <= maxLane;
+      break;
+    case ShflMode::Bfly:
+      j = lane ^ b;
+      pval = j <= maxLane;
+      break;
+    case ShflMode::Idx:
+      j = minLane | (b & ~segMask);
+      pval = j <= maxLane;
+      break;
+    }
+    if (!pval)
+      j = lane;
+    if (!(memberMask & (1u << j)))
+      return fault(t, inst,
+                   llvm::formatv("source lane {0} is not in the "
+                                 "membermask",
+                                 j));
+    result[lane] = source[j];
+    inRange[lane] = pval;
+  }
+  const Operand &dst = inst.operands[0];
+  for (unsigned t : lanes) {
+    set(t, dst.reg, result[t - first]);
+    if (dst.predicate)
+      set(t, *dst.predicate, inRange[t - first]);
+  }
+  return llvm::Error::success();
+}
+
+// mma.sync.aligned (§9.7.15.5.14): all 32 lanes execute it together.
+llvm::Error Cta::executeMma(const DecodedInstruction &inst,
+                            llvm::ArrayRef<unsigned> lanes, unsigned warp,
+                            uint32_t executing) {
+  if (executing != ~0u)
+    return fault(lanes.empty() ? warp * kWarpSize : lanes.front(), inst,
+                 llvm::formatv("mma.sync.aligned needs all 32 lanes but "
+                               "lanes {0:x8} execute together",
+                               executing));
+  MmaARegisters a;
+  MmaBRegisters b;
+  MmaCRegisters c;
+  const auto &dOps = inst.operands[0].elements,
+             &aOps = inst.operands[1].elements,
+             &bOps = inst.operands[2].elements,
+             &cOps = inst.operands[3].elements;
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    unsigned t = lanes[lane];
+    for (unsigned i = 0; i < 4; ++i)
+      a[lane][i] = reg(t, aOps[i].reg);
+    for (unsigned i = 0; i < 2; ++i)
+      b[lane][i] = reg(t, bOps[i].reg);
+    for (unsigned i = 0; i < 4; ++i)
+      c[lane][i] = asF32(reg(t, cOps[i].reg));
+  }
+  MmaCRegisters d = mmaM16N8K16(inst.mmaType, a, b, c);
+  for (unsigned lane = 0; lane < kWarpSize; ++lane)
+    for (unsigned i = 0; i < 4; ++i)
+      set(lanes[lane], dOps[i].reg, fromF32(d[lane][i]));
+  return llvm::Error::success();
+}
+
+llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
+  const auto &ops = inst.operands;
+  ScalarType type = inst.type;
+  unsigned bits = bitWidth(type);
+  bool isSigned = isSignedInt(type);
+  bool isF32 = type == ScalarType::F32, isF16 = type == ScalarType::F16;
+  auto operand = [&](unsigned i) { return value(ops[i], t); };
+  auto result = [&](uint64_t v) { set(t, ops[0].reg, maskBits(v, bits)); };
+  F32Modifiers f32Mods{inst.rounding.value_or(Rounding::Rn), inst.ftz,
+                       inst.sat};
+  F16Modifiers f16Mods{inst.ftz, inst.sat};
+  auto h = [](uint64_t v) { return static_cast<uint16_t>(v); };
+
+  switch (inst.opcode) {
+  case Opcode::Add:
+  case Opcode::Sub: {
+    uint64_t a = operand(1), b = operand(2);
+    bool add = inst.opcode == Opcode::Add;
+    if (isF32)
+      return result(fromF32(add ? addF32(asF32(a), asF32(b), f32Mods)
+                                : subF32(asF32(a), asF32(b), f32Mods))),
+             llvm::Error::success();
+    if (isF16)
+      return result(add ? addF16(h(a), h(b), f16Mods)
+                        : subF16(h(a), h(b), f16Mods)),
+             llvm::Error::success();
+    result(add ? a + b : a - b);
+    return llvm::Error::success();
+  }
+  case Opcode::Mul:
+  case Opcode::Mad: {
+    uint64_t a = operand(1), b = operand(2);
+    bool mad = inst.opcode == Opcode::Mad;
+    if (isF32) {
+      float r = mad ? fmaF32(asF32(a), asF32(b), asF32(operand(3)), f32Mods)
+                    : mulF32(asF32(a), asF32(b), f32Mods);
+      result(fromF32(r));
+      return llvm::Error::success();
+    }
+    if (isF16) {
+      result(mulF16(h(a), h(b), f16Mods));
+      return llvm::Error::success();
+    }
+    uint64_t c = mad ? operand(3) : 0;
+    uint64_t r = 0;
+    switch (inst.mulMode) {
+    case MulMode::Lo:
+      r = a * b + c;
+      break;
+    case MulMode::Hi:
+      if (bits == 32)
+        r = isSigned ? uint32_t(mulHiS32(int32_t(a), int32_t(b)))
+                     : mulHiU32(uint32_t(a), uint32_t(b));
+      else
+        r = isSigned ? uint64_t(mulHiS64(int64_t(a), int64_t(b)))
+                     : mulHiU64(a, b);
+      r += c;
+      break;
+    case MulMode::Wide:
+      r = isSigned ? uint64_t(mulWideS32(int32_t(a), int32_t(b)))
+                   : mulWideU32(uint32_t(a), uint32_t(b));
+      r += c;
+      set(t, ops[0].reg, r);
+      return llvm::Error::success();
+    }
+    result(r);
+    return llvm::Error::success();
+  }
+  case Opcode::Fma:
+    if (isF32)
+      result(fromF32(fmaF32(asF32(operand(1)), asF32(operand(2)),
+                            asF32(operand(3)), f32Mods)));
+    else
+      result(fmaF16(h(operand(1)), h(operand(2)), h(operand(3)), f16Mods));
+    return llvm::Error::success();
+  case Opcode::Div:
+  case Opcode::Rem: {
+    uint64_t a = operand(1), b = operand(2);
+    if (isF32) {
+      float r = inst.approx
+                    ? divApproxF32(asF32(a), asF32(b), inst.ftz)
+                    : divF32(asF32(a), asF32(b), *inst.rounding, inst.ftz);
+      result(fromF32(r));
+      return llvm::Error::success();
+    }
+    // The ISA leaves division by zero and the signed overflow undefined.
+    if (maskBits(b, bits) == 0)
+      return fault(t, inst, "integer division by zero");
+    bool div = inst.opcode == Opcode::Div;
+    if (isSigned) {
+      int64_t sa = signExtend(a, bits), sb = signExtend(b, bits);
+      if (sb == -1 && sa == signExtend(uint64_t(1) << (bits - 1), bits))
+        return fault(t, inst, "signed division overflow");
+      result(uint64_t(div ? sa / sb : sa % sb));
+    } else {
+      uint64_t ua = maskBits(a, bits), ub = maskBits(b, bits);
+      result(div ? ua / ub : ua % ub);
+    }
+    return llvm::Error::success();
+  }
+  case Opcode::Neg:
+  case Opcode::Abs: {
+    uint64_t a = operand(1);
+    bool neg = inst.opcode == Opcode::Neg;
+    // Float neg and abs act on the sign bit alone (§9.7.3.9, §9.7.3.10).
+    if (isF32 || isF16) {
+      uint64_t sign = uint64_t(1) << (bits - 1);
+      result(neg ? a ^ sign : a & ~sign);
+    } else {
+      int64_t s = signExtend(a, bits);
+      result(neg ? uint64_t(0) - a : uint64_t(s < 0 ? -(uint64_t)s : s));
+    }
+    return llvm::Error::success();
+  }
+  case Opcode::Min:
+  case Opcode::Max: {
+    uint64_t a = operand(1), b = operand(2);
+    bool isMin = inst.opcode == Opcode::Min;
+    if (isF32) {
+      result(fromF32(
+          isMin ? minF32(asF32(a), asF32(b), inst.propagateNan, inst.ftz)
+                : maxF32(asF32(a), asF32(b), inst.propagateNan, inst.ftz)));
+    } else if (isF16) {
+      result(isMin ? minF16(h(a), h(b), inst.propagateNan, inst.ftz)
+                   : maxF16(h(a), h(b), inst.propagateNan, inst.ftz));
+    } else {
+      bool less = isSigned ? signExtend(a, bits) < signExtend(b, bits)
+                           : maskBits(a, bits) < maskBits(b, bits);
+      result(less == isMin ? a : b);
+    }
+    return llvm::Error::success();
+  }
+  case Opcode::Shl:
+  case Opcode::Shr: {
+    uint64_t a = maskBits(operand(1), bits);
+    // The shift amount is always .u32; amounts past the width clamp to it
+    // (§9.7.8.8, §9.7.8.9).
+    uint32_t amount = static_cast<uint32_t>(operand(2));
+    uint64_t r;
+    if (inst.opcode == Opcode::Shl)
+      r = bits == 64 ? shlB64(a, amount)
+                     : shlB32(uint32_t(a), std::min(amount, bits));
+    else if (isSigned)
+      r = bits == 64 ? uint64_t(shrS64(int64_t(a), amount))
+                     : uint64_t(shrS32(int32_t(signExtend(a, bits)),
+                                       std::min(amount, bits)));
+    else
+      r = bits == 64 ? shrU64(a, amount) : shrU32(uint32_t(a), amount);
+    result(r);
+    return llvm::Error::success();
+  }
+  case Opcode::And:
+    result(operand(1) & operand(2));
+    return llvm::Error::success();
+  case Opcode::Or:
+    result(operand(1) | operand(2));
+    return llvm::Error::success();
+  case Opcode::Xor:
+    result(operand(1) ^ operand(2));
+    return llvm::Error::success();
+  case Opcode::Not:
+    result(~operand(1));
+    return llvm::Error::success();
+  case Opcode::Bfe: {
+    uint64_t a = operand(1);
+    uint32_t pos = operand(2), len = operand(3);
+    uint64_t r;
+    if (bits == 32)
+      r = isSigned ? uint32_t(bfeS32(int32_t(a), pos, len))
+                   : bfeU32(uint32_t(a), pos, len);
+    else
+      r = isSigned ? uint64_t(bfeS64(int64_t(a), pos, len))
+                   : bfeU64(a, pos, len);
+    result(r);
+    return llvm::Error::success();
+  }
+  case Opcode::Setp: {
+    uint64_t a = operand(1), b = operand(2);
+    bool r = false;
+    if (isF32 || isF16) {
+      double x = compareValue(a, type, inst.ftz),
+             y = compareValue(b, type, inst.ftz);
+      bool unordered = std::isnan(x) || std::isnan(y);
+      switch (inst.compare) {
+      case Compare::Eq:
+        r = !unordered && x == y;
+        break;
+      case Compare::Ne:
+        r = !unordered && x != y;
+        break;
+      case Compare::Lt:
+        r = !unordered && x < y;
+        break;
+      case Compare::Le:
+        r = !unordered && x <= y;
+        break;
+      case Compare::Gt:
+        r = !unordered && x > y;
+        break;
+      case Compare::Ge:
+        r = !unordered && x >= y;
+        break;
+      case Compare::Equ:
+        r = unordered || x == y;
+        break;
+      case Compare::Neu:
+        r = unordered || x != y;
+        break;
+      case Compare::Ltu:
+        r = unordered || x < y;
+        break;
+      case Compare::Leu:
+        r = unordered || x <= y;
+        break;
+      case Compare::Gtu:
+        r = unordered || x > y;
+        break;
+      case Compare::Geu:
+        r = unordered || x >= y;
+        break;
+      case Compare::Num:
+        r = !unordered;
+        break;
+      case Compare::Nan:
+        r = unordered;
+        break;
+      default:
+        llvm_unreachable("the decoder rejects integer comparisons");
+      }
+    } else {
+      int64_t sa = signExtend(a, bits), sb = signExtend(b, bits);
+      uint64_t ua = maskBits(a, bits), ub = maskBits(b, bits);
+      switch (inst.compare) {
+      case Compare::Eq:
+        r = ua == ub;
+        break;
+      case Compare::Ne:
+        r = ua != ub;
+        break;
+      case Compare::Lt:
+        r = isSigned ? sa < sb : ua < ub;
+        break;
+      case Compare::Le:
+        r = isSigned ? sa <= sb : ua <= ub;
+        break;
+      case Compare::Gt:
+        r = isSigned ? sa > sb : ua > ub;
+        break;
+      case Compare::Ge:
+        r = isSigned ? sa >= sb : ua >= ub;
+        break;
+      case Compare::Lo:
+        r = ua < ub;
+        break;
+      case Compare::Ls:
+        r = ua <= ub;
+        break;
+      case Compare::Hi:
+        r = ua > ub;
+        break;
+      case Compare::Hs:
+        r = ua >= ub;
+        break;
+      default:
+        llvm_unreachable("the decoder rejects float comparisons");
+      }
+    }
+    set(t, ops[0].reg, r);
+    return llvm::Error::success();
+  }
+  case Opcode::Selp:
+    result(operand(3) ? operand(1) : operand(2));
+    return llvm::Error::success();
+  case Opcode::Mov: {
+    const Operand &dst = ops[0], &src = ops[1];
+    unsigned half = bits / 2;
+    if (src.kind == Operand::Kind::Vector) {
+      result(maskBits(value(src.elements[0], t), half) |
+             (maskBits(value(src.elements[1], t), half) << half));
+    } else if (dst.kind == Operand::Kind::Vector) {
+      uint64_t v = operand(1);
+      for (unsigned i = 0; i < 2; ++i)
+        if (dst.elements[i].kind == Operand::Kind::Register)
+          set(t, dst.elements[i].reg, maskBits(v >> (i * half), half));
+    } else {
+      result(operand(1));
+    }
+    return llvm::Error::success();
+  }
+  case Opcode::Cvt: {
+    using T = ScalarType;
+    ScalarType from = inst.sourceType;
+    uint64_t a = operand(1);
+    if (type == T::F16x2 || type == T::BF16x2) {
+      float x = asF32(a), y = asF32(operand(2));
+      result(type == T::F16x2 ? cvtF32PairToF16x2(x, y, *inst.rounding)
+                              : cvtF32PairToBF16x2(x, y, *inst.rounding));
+      return llvm::Error::success();
+    }
+    if (type == T::F32 && from == T::F32) {
+      float x = asF32(a);
+      result(fromF32(
+          inst.sat ? saturateF32(x)
+                   : cvtF32RoundToIntegral(x, *inst.intRounding, inst.ftz)));
+      return llvm::Error::success();
+    }
+    if (type == T::F32 && from == T::F16) {
+      result(fromF32(cvtF16ToF32(h(a))));
+      return llvm::Error::success();
+    }
+    if (type == T::F32 && from == T::BF16) {
+      result(fromF32(cvtBF16ToF32(h(a))));
+      return llvm::Error::success();
+    }
+    if (type == T::F16 || type == T::BF16) {
+      result(type == T::F16
+                 ? cvtF32ToF16(asF32(a), *inst.rounding, false, inst.ftz)
+                 : cvtF32ToBF16(asF32(a), *inst.rounding, false, inst.ftz));
+      return llvm::Error::success();
+    }
+    unsigned fromBits = bitWidth(from);
+    if (type == T::F32) {
+      Rounding rnd = *inst.rounding;
+      float r = fromBits == 32
+                    ? (isSignedInt(from) ? cvtS32ToF32(int32_t(a), rnd)
+                                         : cvtU32ToF32(uint32_t(a), rnd))
+                    : (isSignedInt(from) ? cvtS64ToF32(int64_t(a), rnd)
+                                         : cvtU64ToF32(a, rnd));
+      result(fromF32(r));
+      return llvm::Error::success();
+    }
+    if (from == T::F32) {
+      float x = asF32(a);
+      IntRounding rnd = *inst.intRounding;
+      uint64_t r = bits == 32
+                       ? (isSigned ? uint32_t(cvtF32ToS32(x, rnd, inst.ftz))
+                                   : cvtF32ToU32(x, rnd, inst.ftz))
+                       : (isSigned ? uint64_t(cvtF32ToS64(x, rnd, inst.ftz))
+                                   : cvtF32ToU64(x, rnd, inst.ftz));
+      result(r);
+      return llvm::Error::success();
+    }
+    // Integer to integer: the source's signedness decides the extension
+    // (§9.7.9.21).
+    result(isSignedInt(from) ? uint64_t(signExtend(a, fromBits))
+                             : maskBits(a, fromBits));
+    return llvm::Error::success();
+  }
+  case Opcode::Cvta:
+    result(operand(1));
+    return llvm::Error::success();
+  case Opcode::Ld:
+    return load(inst, t);
+  case Opcode::St:
+    return store(inst, t);
+  case Opcode::Ex2:
+    result(fromF32(ex2ApproxF32(asF32(operand(1)), inst.ftz)));
+    return llvm::Error::success();
+  case Opcode::Lg2:
+    result(fromF32(lg2ApproxF32(asF32(operand(1)), inst.ftz)));
+    return llvm::Error::success();
+  case Opcode::Rsqrt:
+    result(fromF32(rsqrtApproxF32(asF32(operand(1)), inst.ftz)));
+    return llvm::Error::success();
+  case Opcode::Sin:
+    result(fromF32(sinApproxF32(asF32(operand(1)), inst.ftz)));
+    return llvm::Error::success();
+  case Opcode::Cos:
+    result(fromF32(cosApproxF32(asF32(operand(1)), inst.ftz)));
+    return llvm::Error::success();
+  case Opcode::Tanh:
+    result(fromF32(tanhApproxF32(asF32(operand(1)))));
+    return llvm::Error::success();
+  case Opcode::Sqrt: {
+    float x = asF32(operand(1));
+    result(fromF32(inst.approx ? sqrtApproxF32(x, inst.ftz)
+                               : sqrtF32(x, *inst.rounding, inst.ftz)));
+    return llvm::Error::success();
+  }
+  case Opcode::Rcp: {
+    float x = asF32(operand(1));
+    result(fromF32(inst.approx ? rcpApproxF32(x, inst.ftz)
+                               : rcpF32(x, *inst.rounding, inst.ftz)));
+    return llvm::Error::success();
+  }
+  case Opcode::CpAsync:
+    return issueCopy(inst, t);
+  case Opcode::CpAsyncCommit: {
+    Thread &thread = threads[t];
+    thread.committedGroups.push_back(std::move(thread.openGroup));
+    thread.openGroup.clear();
+    return llvm::Error::success();
+  }
+  case Opcode::CpAsyncWaitAll: {
+    // wait_all is commit_group followed by wait_group 0 (§9.7.9.25.3.3).
+    Thread &thread = threads[t];
+    thread.committedGroups.push_back(std::move(thread.openGroup));
+    thread.openGroup.clear();
+    return waitCopies(inst, t, 0);
+  }
+  case Opcode::CpAsyncWait:
+    return waitCopies(inst, t, operand(0));
+  case Opcode::Bra:
+  case Opcode::Ret:
+  case Opcode::BarSync:
+  case Opcode::Shfl:
+  case Opcode::Mma:
+    break;
+  }
+  llvm_unreachable("warp-level opcodes are executed by stepWarp");
+}
+
+llvm::Expected<uint8_t *> Cta::global(const DecodedInstruction &inst,
+                                      unsigned t, uint64_t address,
+                                      unsigned size, unsigned alignment,
+                                      bool isWrite, unsigned copyLine) {
+  auto error = [&](llvm::StringRef what) {
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        llvm::formatv("{0} '{1}': {2}: global {3} of {4} bytes at {5:x}{6}",
+                      where(t, inst.line), inst.text, what,
+                      isWrite ? "write" : "read", size, address,
+                      copyNote(copyLine))
+            .str());
+  };
+  uint64_t base;
+  DeviceMemory::Buffer *buffer = memory.find(address, size, base);
+  if (!buffer)
+    return error("memcheck: outside every device buffer");
+  if (address % alignment)
+    return error("memcheck: misaligned");
+  uint64_t offset = address - base;
+  if (!isWrite && options.initcheck)
+    for (unsigned i = 0; i < size; ++i)
+      if (!buffer->written[offset + i])
+        return error("initcheck: reads bytes never written");
+  if (isWrite)
+    for (unsigned i = 0; i < size; ++i)
+      buffer->written[offset + i] = true;
+  return buffer->data.data() + offset;
+}
+
+llvm::Error Cta::checkShared(const DecodedInstruction &inst, unsigned t,
+                             uint64_t offset, unsigned size, bool isWrite,
+                             unsigned copyLine) {
+  auto error = [&](const llvm::Twine &what) {
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        llvm::formatv("{0} '{1}': {2}: shared {3} of {4} bytes at {5:x}{6}",
+                      where(t, inst.line), inst.text, what.str(),
+                      isWrite ? "write" : "read", size, offset,
+                      copyNote(copyLine))
+            .str());
+  };
+  if (offset + size > sharedSize || offset + size < offset)
+    return error(llvm::formatv("memcheck: outside the {0} bytes of shared "
+                               "memory",
+                               sharedSize));
+  if (offset % size)
+    return error("memcheck: misaligned");
+  if (!isWrite && options.initcheck && !shadow.isInitialized(offset, size))
+    return error("initcheck: reads bytes never written");
+  auto conflict =
+      isWrite ? shadow.write(offset, size, t) : shadow.read(offset, size, t);
+  if (options.racecheck && conflict) {
+    std::string other =
+        conflict->otherThread == kSeveralThreads
+            ? std::string("several threads")
+            : llvm::formatv("thread {0}", conflict->otherThread).str();
+    return error(llvm::formatv("racecheck: {0} {1} these bytes since the "
+                               "last barrier",
+                               other, conflict->otherWrote ? "wrote" : "read"));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Cta::load(const DecodedInstruction &inst, unsigned t) {
+  const Operand &addr = inst.operands[1];
+  uint64_t address = (addr.baseIsRegister ? reg(t, addr.reg) : 0) + addr.imm;
+  unsigned elementBytes = bitWidth(inst.type) / 8;
+  unsigned total = elementBytes * inst.vectorWidth;
+  const uint8_t *bytes = nullptr;
+  switch (inst.space) {
+  case Space::Param:
+    if (address + total > params.size() || address + total < address)
+      return fault(t, inst,
+                   llvm::formatv("parameter read of {0} bytes at "
+                                 "offset {1} is outside the {2} "
+                                 "parameter bytes",
+                                 total, address, params.size()));
+    bytes = params.data() + address;
+    break;
+  case Space::Global: {
+    auto data = global(inst, t, address, total, total, false);
+    if (!data)
+      return data.takeError();
+    bytes = *data;
+    break;
+  }
+  case Space::Shared:
+    if (llvm::Error err = checkShared(inst, t, address, total, false))
+      return err;
+    bytes = shared.data() + address;
+    break;
+  }
+  const Operand &dst = inst.operands[0];
+  for (unsigned i = 0; i < inst.vectorWidth; ++i) {
+    const Operand &element = inst.vectorWidth == 1 ? dst : dst.elements[i];
+    if (element.kind != Operand::Kind::Register)
+      continue;
+    uint64_t v = 0;
+    std::memcpy(&v, bytes + i * elementBytes, elementBytes);
+    // Signed loads into wider registers sign-extend (§9.7.9.8).
+    if (isSignedInt(inst.type))
+      v = signExtend(v, elementBytes * 8);
+    set(t, element.reg, v);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Cta::store(const DecodedInstruction &inst, unsigned t) {
+  const Operand &addr = inst.operands[0];
+  uint64_t address = (addr.baseIsRegister ? reg(t, addr.reg) : 0) + addr.imm;
+  unsigned elementBytes = bitWidth(inst.type) / 8;
+  unsigned total = elementBytes * inst.vectorWidth;
+  uint8_t *bytes = nullptr;
+  if (inst.space == Space::Global) {
+    auto data = global(inst, t, address, total, total, true);
+    if (!data)
+      return data.takeError();
+    bytes = *data;
+  } else {
+    if (llvm::Error err = checkShared(inst, t, address, total, true))
+      return err;
+    bytes = shared.data() + address;
+  }
+  const Operand &src = inst.operands[1];
+  for (unsigned i = 0; i < inst.vectorWidth; ++i) {
+    const Operand &element = inst.vectorWidth == 1 ? src : src.elements[i];
+    if (element.kind == Operand::Kind::Sink)
+      continue;
+    uint64_t v = value(element, t);
+    std::memcpy(bytes + i * elementBytes, &v, elementBytes);
+  }
+  return llvm::Error::success();
+}
+
+// cp.async (§9.7.9.25.3): the copy is only queued; wait_group makes it
+// visible.
+llvm::Error Cta::issueCopy(const DecodedInstruction &inst, unsigned t) {
+  const Operand &dst = inst.operands[0], &src = inst.operands[1];
+  AsyncCopy copy;
+  copy.shared = (dst.baseIsRegister ? reg(t, dst.reg) : 0) + dst.imm;
+  copy.global = (src.baseIsRegister ? reg(t, src.reg) : 0) + src.imm;
+  copy.bytes = inst.copyBytes;
+  copy.sourceBytes = inst.copyBytes;
+  copy.line = inst.line;
+  if (inst.operands.size() == 4) {
+    uint64_t sourceBytes = value(inst.operands[3], t);
+    if (sourceBytes > inst.copyBytes)
+      return fault(t, inst,
+                   llvm::formatv("src-size {0} exceeds cp-size {1}",
+                                 sourceBytes, inst.copyBytes));
+    copy.sourceBytes = sourceBytes;
+  }
+  // Bounds and alignment are checked at issue, where the bug is.
+  if (copy.shared + copy.bytes > sharedSize || copy.shared % copy.bytes)
+    return fault(t, inst,
+                 llvm::formatv("memcheck: cp.async destination of "
+                               "{0} bytes at shared {1:x} is "
+                               "outside or misaligned",
+                               copy.bytes, copy.shared));
+  uint64_t base;
+  if (copy.sourceBytes && (!memory.find(copy.global, copy.sourceBytes, base) ||
+                           copy.global % copy.bytes))
+    return fault(t, inst,
+                 llvm::formatv("memcheck: cp.async source of {0} "
+                               "bytes at {1:x} is outside every "
+                               "device buffer or misaligned",
+                               copy.sourceBytes, copy.global));
+  threads[t].openGroup.push_back(copy);
+  return llvm::Error::success();
+}
+
+llvm::Error Cta::waitCopies(const DecodedInstruction &inst, unsigned t,
+                            uint64_t keep) {
+  Thread &thread = threads[t];
+  while (thread.committedGroups.size() > keep) {
+    for (const AsyncCopy &copy : thread.committedGroups.front()) {
+      uint8_t buffer[16] = {};
+      if (copy.sourceBytes) {
+        auto data = global(inst, t, copy.global, copy.sourceBytes, copy.bytes,
+                           false, copy.line);
+        if (!data)
+          return data.takeError();
+        std::memcpy(buffer, *data, copy.sourceBytes);
+      }
+      if (llvm::Error err =
+              checkShared(inst, t, copy.shared, copy.bytes, true, copy.line))
+        return err;
+      std::memcpy(shared.data() + copy.shared, buffer, copy.bytes);
+    }
+    thread.committedGroups.pop_front();
+  }
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Error detail::runCta(const DecodedKernel &kernel,
+                           const LaunchConfig &config,
+                           std::array<unsigned, 3> ctaid,
+                           llvm::ArrayRef<uint8_t> params, DeviceMemory &memory,
+                           const EmulatorOptions &options,
+                           KernelReport &report) {
+  Cta cta(kernel, config, ctaid, params, memory, options, report);
+  return cta.run();
+}
