@@ -388,6 +388,107 @@ static LogicalResult writeTensor(StringRef name, const RealTensor &tensor) {
   return success();
 }
 
+namespace {
+/// What running the launches produced, for the shared comparison and
+/// report.
+struct Execution {
+  SmallVector<RealTensor> outputs;
+  /// Report lines that go after the comparison (the timings).
+  std::string trailer;
+  /// The JSON fields that describe the target (device, module, timings).
+  json::Object json;
+};
+} // namespace
+
+/// Runs the launches on the GPU, reads the outputs back and times the
+/// program.
+static int runOnGpu(const Manifest &manifest, const Function &function,
+                    const ModuleImages &images, ArrayRef<RealTensor> inputs,
+                    raw_ostream &log, Execution &result) {
+  SmallVectorImpl<RealTensor> &outputs = result.outputs;
+  Expected<std::unique_ptr<CudaDriver>> driver = CudaDriver::load(cudaLibrary);
+  if (!driver) {
+    error() << "no CUDA GPU: " << toString(driver.takeError()) << "\n";
+    return kNoGpu;
+  }
+  Expected<CudaDevice> device = openDevice(**driver, deviceOrdinal);
+  if (!device) {
+    error() << "no CUDA GPU: " << toString(device.takeError()) << "\n";
+    return kNoGpu;
+  }
+  scope_exit closeOnExit([&] { closeDevice(**driver, *device); });
+  log << "device " << deviceOrdinal << ": " << device->name << " (sm_"
+      << device->computeCapability << ", driver "
+      << device->driverVersion / 1000 << "."
+      << device->driverVersion % 1000 / 10 << ")\n";
+  if (StringRef(manifest.chip).drop_front(3).rtrim("af") !=
+      std::to_string(device->computeCapability))
+    log << "note: the program was compiled for " << manifest.chip
+        << ", the device is sm_" << device->computeCapability << "\n";
+
+  // One run, checked launch by launch.
+  std::optional<Timing> plainTime, graphTime;
+  std::string moduleKind;
+  {
+    Expected<std::unique_ptr<GpuProgram>> program =
+        GpuProgram::create(**driver, function, images, preferPtx, log);
+    if (!program)
+      return fail(program.takeError());
+    moduleKind = (*program)->moduleKind().str();
+    log << "function \"" << function.name << "\": " << function.launches.size()
+        << " launch" << (function.launches.size() == 1 ? "" : "es")
+        << ", module from the " << moduleKind << " '"
+        << (moduleKind == "cubin" ? images.cubinPath : images.ptxPath) << "'\n";
+    for (auto [i, tensor, position] : enumerate(inputs, function.inputs))
+      if (Error e = (*program)->uploadInput(
+              i, encode(function.buffers[position].dtype, tensor.data)))
+        return fail(std::move(e));
+    if (Error e = (*program)->poison())
+      return fail(std::move(e));
+    if (Error e = (*program)->runChecked())
+      return fail(std::move(e));
+    for (auto [i, position] : enumerate(function.outputs)) {
+      const Buffer &buffer = function.buffers[position];
+      Expected<std::vector<char>> bytes = (*program)->downloadOutput(i);
+      if (!bytes)
+        return fail(bytes.takeError());
+      outputs.emplace_back(buffer.shape, decode(buffer.dtype, *bytes));
+    }
+
+    if (iterations > 0) {
+      Expected<Timing> timing =
+          (*program)->time(warmup, iterations, /*cudaGraph=*/false);
+      if (!timing)
+        return fail(timing.takeError());
+      plainTime = *timing;
+      if (cudaGraph) {
+        timing = (*program)->time(warmup, iterations, /*cudaGraph=*/true);
+        if (!timing)
+          return fail(timing.takeError());
+        graphTime = *timing;
+      }
+    }
+  }
+  raw_string_ostream trailer(result.trailer);
+  auto printTime = [&](StringRef label, const std::optional<Timing> &t) {
+    if (t)
+      trailer << label << ": median " << format("%.2f", t->medianUs)
+              << " us, min " << format("%.2f", t->minUs) << " us ("
+              << t->iterations << " runs after " << warmup << " warm-up)\n";
+  };
+  printTime("time", plainTime);
+  printTime("time as a CUDA graph", graphTime);
+  result.json = json::Object{
+      {"device", device->name},
+      {"compute_capability", device->computeCapability},
+      {"module", moduleKind},
+      {"time_us", json::Object{{"warmup", warmup.getValue()},
+                               {"iterations", iterations.getValue()},
+                               {"plain", jsonTiming(plainTime)},
+                               {"graph", jsonTiming(graphTime)}}}};
+  return kPass;
+}
+
 static int run(mlir::MLIRContext &context, const Manifest &manifest) {
   // Everything that needs no GPU first.
   const Function *selected = selectFunction(manifest);
@@ -422,71 +523,12 @@ static int run(mlir::MLIRContext &context, const Manifest &manifest) {
   // The readable report; with --json, stdout carries the JSON alone.
   raw_ostream &log = jsonOutput ? errs() : outs();
 
-  Expected<std::unique_ptr<CudaDriver>> driver = CudaDriver::load(cudaLibrary);
-  if (!driver) {
-    error() << "no CUDA GPU: " << toString(driver.takeError()) << "\n";
-    return kNoGpu;
-  }
-  Expected<CudaDevice> device = openDevice(**driver, deviceOrdinal);
-  if (!device) {
-    error() << "no CUDA GPU: " << toString(device.takeError()) << "\n";
-    return kNoGpu;
-  }
-  scope_exit closeOnExit([&] { closeDevice(**driver, *device); });
-  log << "device " << deviceOrdinal << ": " << device->name << " (sm_"
-      << device->computeCapability << ", driver "
-      << device->driverVersion / 1000 << "."
-      << device->driverVersion % 1000 / 10 << ")\n";
-  if (StringRef(manifest.chip).drop_front(3).rtrim("af") !=
-      std::to_string(device->computeCapability))
-    log << "note: the program was compiled for " << manifest.chip
-        << ", the device is sm_" << device->computeCapability << "\n";
-
   // One run, checked launch by launch.
-  SmallVector<RealTensor> outputs;
-  std::optional<Timing> plainTime, graphTime;
-  std::string moduleKind;
-  {
-    Expected<std::unique_ptr<GpuProgram>> program =
-        GpuProgram::create(**driver, function, *images, preferPtx, log);
-    if (!program)
-      return fail(program.takeError());
-    moduleKind = (*program)->moduleKind().str();
-    log << "function \"" << function.name << "\": " << function.launches.size()
-        << " launch" << (function.launches.size() == 1 ? "" : "es")
-        << ", module from the " << moduleKind << " '"
-        << (moduleKind == "cubin" ? images->cubinPath : images->ptxPath)
-        << "'\n";
-    for (auto [i, tensor, position] : enumerate(*inputs, function.inputs))
-      if (Error e = (*program)->uploadInput(
-              i, encode(function.buffers[position].dtype, tensor.data)))
-        return fail(std::move(e));
-    if (Error e = (*program)->poison())
-      return fail(std::move(e));
-    if (Error e = (*program)->runChecked())
-      return fail(std::move(e));
-    for (auto [i, position] : enumerate(function.outputs)) {
-      const Buffer &buffer = function.buffers[position];
-      Expected<std::vector<char>> bytes = (*program)->downloadOutput(i);
-      if (!bytes)
-        return fail(bytes.takeError());
-      outputs.emplace_back(buffer.shape, decode(buffer.dtype, *bytes));
-    }
-
-    if (iterations > 0) {
-      Expected<Timing> timing =
-          (*program)->time(warmup, iterations, /*cudaGraph=*/false);
-      if (!timing)
-        return fail(timing.takeError());
-      plainTime = *timing;
-      if (cudaGraph) {
-        timing = (*program)->time(warmup, iterations, /*cudaGraph=*/true);
-        if (!timing)
-          return fail(timing.takeError());
-        graphTime = *timing;
-      }
-    }
-  }
+  Execution execution;
+  if (int status =
+          runOnGpu(manifest, function, *images, *inputs, log, execution))
+    return status;
+  SmallVector<RealTensor> &outputs = execution.outputs;
 
   // The values to compare with.
   SmallVector<RealTensor> references;
@@ -540,35 +582,22 @@ static int run(mlir::MLIRContext &context, const Manifest &manifest) {
       return kError;
   }
 
-  auto printTime = [&](StringRef label, const std::optional<Timing> &t) {
-    if (t)
-      log << label << ": median " << format("%.2f", t->medianUs) << " us, min "
-          << format("%.2f", t->minUs) << " us (" << t->iterations
-          << " runs after " << warmup << " warm-up)\n";
-  };
-  printTime("time", plainTime);
-  printTime("time as a CUDA graph", graphTime);
+  log << execution.trailer;
   log << (allPass ? "PASS" : "FAIL") << ": "
       << (expected ? "against --expected" : "against the fp64 reference")
       << ", tolerance " << formatNumber(tolerance) << "\n";
 
   if (jsonOutput) {
-    json::Object result{
-        {"manifest", manifest.path},
-        {"function", function.name},
-        {"chip", manifest.chip},
-        {"device", device->name},
-        {"compute_capability", device->computeCapability},
-        {"module", moduleKind},
-        {"launches", int64_t(function.launches.size())},
-        {"reference", expected ? "expected" : "interpreter"},
-        {"tolerance", tolerance.getValue()},
-        {"outputs", std::move(jsonOutputs)},
-        {"pass", allPass},
-        {"time_us", json::Object{{"warmup", warmup.getValue()},
-                                 {"iterations", iterations.getValue()},
-                                 {"plain", jsonTiming(plainTime)},
-                                 {"graph", jsonTiming(graphTime)}}}};
+    json::Object result{{"manifest", manifest.path},
+                        {"function", function.name},
+                        {"chip", manifest.chip},
+                        {"launches", int64_t(function.launches.size())},
+                        {"reference", expected ? "expected" : "interpreter"},
+                        {"tolerance", tolerance.getValue()},
+                        {"outputs", std::move(jsonOutputs)},
+                        {"pass", allPass}};
+    for (auto &[key, value] : execution.json)
+      result[key] = std::move(value);
     outs() << formatv("{0:2}", json::Value(std::move(result))) << "\n";
   }
   return allPass ? kPass : kMismatch;
