@@ -4,7 +4,9 @@
 // one of its functions on the GPU through the CUDA driver API on seeded
 // random or given inputs, compares every output with the fp64 interpreter's
 // run of the function's reference (or with given expected outputs), and
-// times the whole launch sequence, directly and as a CUDA graph.
+// times the whole launch sequence, directly and as a CUDA graph. With
+// --emulate, the PTX emulator (lib/GpuEmulator) runs the launches instead,
+// with its memory, initcheck and racecheck checks, and no GPU is needed.
 // docs/mirage-gpu-run.md describes the options, the output and the exit
 // codes.
 //
@@ -17,6 +19,7 @@
 #include "CudaDriver.h"
 #include "Dialect/MirageDialects.h"
 #include "Dtype.h"
+#include "GpuEmulator/GpuEmulator.h"
 #include "GpuProgram.h"
 #include "Manifest.h"
 #include "Npy.h"
@@ -108,6 +111,21 @@ static cl::opt<bool>
               cl::desc("Only validate the manifest and its references; no "
                        "GPU needed"),
               cl::cat(runCategory));
+static cl::opt<bool>
+    emulate("emulate",
+            cl::desc("Run the launches on the PTX emulator instead of a GPU "
+                     "(no GPU needed), with its memory checks"),
+            cl::cat(runCategory));
+static cl::opt<bool>
+    noInitcheck("no-initcheck",
+                cl::desc("With --emulate: allow reads of never-written "
+                         "memory"),
+                cl::cat(runCategory));
+static cl::opt<bool>
+    noRacecheck("no-racecheck",
+                cl::desc("With --emulate: allow shared-memory races between "
+                         "barriers"),
+                cl::cat(runCategory));
 static cl::opt<int> deviceOrdinal("device",
                                   cl::desc("CUDA device to use (default 0)"),
                                   cl::init(0), cl::cat(runCategory));
@@ -188,7 +206,7 @@ static Expected<ModuleImages> readImages(const Manifest &manifest) {
     else
       cubinError = cubin.getError().message();
   }
-  if (preferPtx && !images.ptx)
+  if ((preferPtx || emulate) && !images.ptx)
     return createStringError(inconvertibleErrorCode(),
                              manifest.path + ": cannot read the PTX '" +
                                  manifest.ptxPath + "': " + ptxError);
@@ -489,6 +507,98 @@ static int runOnGpu(const Manifest &manifest, const Function &function,
   return kPass;
 }
 
+/// Runs the launches on the PTX emulator: every buffer in emulated device
+/// memory, the inputs written, the outputs and temps left unwritten so that
+/// initcheck catches a read of memory no kernel wrote.
+static int runOnEmulator(const Manifest &manifest, const Function &function,
+                         const ModuleImages &images,
+                         ArrayRef<RealTensor> inputs, raw_ostream &log,
+                         Execution &result) {
+  Expected<emulator::PtxModule> module = emulator::parsePtx(*images.ptx);
+  if (!module)
+    return fail(createStringError(inconvertibleErrorCode(),
+                                  "cannot parse the PTX '" + images.ptxPath +
+                                      "': " + toString(module.takeError())));
+  log << "emulator: function \"" << function.name
+      << "\": " << function.launches.size() << " launch"
+      << (function.launches.size() == 1 ? "" : "es") << ", PTX '"
+      << images.ptxPath << "' (" << manifest.chip << ")\n";
+
+  emulator::DeviceMemory memory;
+  SmallVector<uint64_t> addresses(function.buffers.size(), 0);
+  for (auto [i, buffer] : enumerate(function.buffers))
+    if (buffer.storage == i)
+      addresses[i] = memory.allocate(std::max<uint64_t>(buffer.bytes, 1));
+  for (auto [i, buffer] : enumerate(function.buffers))
+    if (buffer.storage != i)
+      addresses[i] = addresses[buffer.storage];
+  for (auto [tensor, position] : zip_equal(inputs, function.inputs)) {
+    const Buffer &buffer = function.buffers[position];
+    std::vector<char> bytes = encode(buffer.dtype, tensor.data);
+    if (Error e = memory.write(
+            addresses[position],
+            ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(bytes.data()),
+                              bytes.size())))
+      return fail(std::move(e));
+    memory.markInitialized(addresses[position]);
+  }
+
+  emulator::EmulatorOptions options;
+  options.initcheck = !noInitcheck;
+  options.racecheck = !noRacecheck;
+  json::Array reports;
+  for (auto [i, launch] : enumerate(function.launches)) {
+    emulator::LaunchConfig config;
+    config.grid = launch.grid;
+    config.block = launch.block;
+    config.dynamicSharedBytes = launch.dynamicSharedMemory;
+    SmallVector<uint64_t> args;
+    for (unsigned position : launch.args)
+      args.push_back(addresses[position]);
+    Expected<emulator::KernelReport> report = emulator::launchKernel(
+        *module, launch.kernel, config, args, memory, options);
+    if (!report) {
+      // Faults name the kernel already; unsupported instructions do not.
+      std::string message = toString(report.takeError());
+      error() << "launch " << i
+              << (StringRef(message).starts_with("kernel '")
+                      ? ""
+                      : " (kernel '" + launch.kernel + "')")
+              << ": " << message << "\n";
+      return kError;
+    }
+    log << "launch " << i << " \"" << launch.kernel << "\" grid "
+        << formatShape({launch.grid[0], launch.grid[1], launch.grid[2]})
+        << " block "
+        << formatShape({launch.block[0], launch.block[1], launch.block[2]})
+        << ": " << report->threadInstructions << " thread-instructions, "
+        << report->warpInstructions << " warp-instructions, "
+        << report->barriers << " barriers\n";
+    reports.push_back(json::Object{
+        {"kernel", launch.kernel},
+        {"thread_instructions", int64_t(report->threadInstructions)},
+        {"warp_instructions", int64_t(report->warpInstructions)},
+        {"barriers", int64_t(report->barriers)}});
+  }
+
+  for (unsigned position : function.outputs) {
+    const Buffer &buffer = function.buffers[position];
+    std::vector<char> bytes(buffer.bytes);
+    if (Error e = memory.read(
+            addresses[position],
+            MutableArrayRef<uint8_t>(reinterpret_cast<uint8_t *>(bytes.data()),
+                                     bytes.size())))
+      return fail(std::move(e));
+    result.outputs.emplace_back(buffer.shape, decode(buffer.dtype, bytes));
+  }
+  result.json = json::Object{{"device", "emulator"},
+                             {"module", "ptx"},
+                             {"emulator", std::move(reports)},
+                             {"initcheck", !noInitcheck},
+                             {"racecheck", !noRacecheck}};
+  return kPass;
+}
+
 static int run(mlir::MLIRContext &context, const Manifest &manifest) {
   // Everything that needs no GPU first.
   const Function *selected = selectFunction(manifest);
@@ -525,8 +635,8 @@ static int run(mlir::MLIRContext &context, const Manifest &manifest) {
 
   // One run, checked launch by launch.
   Execution execution;
-  if (int status =
-          runOnGpu(manifest, function, *images, *inputs, log, execution))
+  if (int status = (emulate ? runOnEmulator : runOnGpu)(
+          manifest, function, *images, *inputs, log, execution))
     return status;
   SmallVector<RealTensor> &outputs = execution.outputs;
 
