@@ -4,7 +4,9 @@
 // one of its functions on the GPU through the CUDA driver API on seeded
 // random or given inputs, compares every output with the fp64 interpreter's
 // run of the function's reference (or with given expected outputs), and
-// times the whole launch sequence, directly and as a CUDA graph.
+// times the whole launch sequence, directly and as a CUDA graph. With
+// --emulate, the PTX emulator (lib/GpuEmulator) runs the launches instead,
+// with its memory, initcheck and racecheck checks, and no GPU is needed.
 // docs/mirage-gpu-run.md describes the options, the output and the exit
 // codes.
 //
@@ -17,6 +19,7 @@
 #include "CudaDriver.h"
 #include "Dialect/MirageDialects.h"
 #include "Dtype.h"
+#include "GpuEmulator/GpuEmulator.h"
 #include "GpuProgram.h"
 #include "Manifest.h"
 #include "Npy.h"
@@ -108,6 +111,21 @@ static cl::opt<bool>
               cl::desc("Only validate the manifest and its references; no "
                        "GPU needed"),
               cl::cat(runCategory));
+static cl::opt<bool>
+    emulate("emulate",
+            cl::desc("Run the launches on the PTX emulator instead of a GPU "
+                     "(no GPU needed), with its memory checks"),
+            cl::cat(runCategory));
+static cl::opt<bool>
+    noInitcheck("no-initcheck",
+                cl::desc("With --emulate: allow reads of never-written "
+                         "memory"),
+                cl::cat(runCategory));
+static cl::opt<bool>
+    noRacecheck("no-racecheck",
+                cl::desc("With --emulate: allow shared-memory races between "
+                         "barriers"),
+                cl::cat(runCategory));
 static cl::opt<int> deviceOrdinal("device",
                                   cl::desc("CUDA device to use (default 0)"),
                                   cl::init(0), cl::cat(runCategory));
@@ -188,7 +206,7 @@ static Expected<ModuleImages> readImages(const Manifest &manifest) {
     else
       cubinError = cubin.getError().message();
   }
-  if (preferPtx && !images.ptx)
+  if ((preferPtx || emulate) && !images.ptx)
     return createStringError(inconvertibleErrorCode(),
                              manifest.path + ": cannot read the PTX '" +
                                  manifest.ptxPath + "': " + ptxError);
@@ -388,6 +406,199 @@ static LogicalResult writeTensor(StringRef name, const RealTensor &tensor) {
   return success();
 }
 
+namespace {
+/// What running the launches produced, for the shared comparison and
+/// report.
+struct Execution {
+  SmallVector<RealTensor> outputs;
+  /// Report lines that go after the comparison (the timings).
+  std::string trailer;
+  /// The JSON fields that describe the target (device, module, timings).
+  json::Object json;
+};
+} // namespace
+
+/// Runs the launches on the GPU, reads the outputs back and times the
+/// program.
+static int runOnGpu(const Manifest &manifest, const Function &function,
+                    const ModuleImages &images, ArrayRef<RealTensor> inputs,
+                    raw_ostream &log, Execution &result) {
+  SmallVectorImpl<RealTensor> &outputs = result.outputs;
+  Expected<std::unique_ptr<CudaDriver>> driver = CudaDriver::load(cudaLibrary);
+  if (!driver) {
+    error() << "no CUDA GPU: " << toString(driver.takeError()) << "\n";
+    return kNoGpu;
+  }
+  Expected<CudaDevice> device = openDevice(**driver, deviceOrdinal);
+  if (!device) {
+    error() << "no CUDA GPU: " << toString(device.takeError()) << "\n";
+    return kNoGpu;
+  }
+  scope_exit closeOnExit([&] { closeDevice(**driver, *device); });
+  log << "device " << deviceOrdinal << ": " << device->name << " (sm_"
+      << device->computeCapability << ", driver "
+      << device->driverVersion / 1000 << "."
+      << device->driverVersion % 1000 / 10 << ")\n";
+  if (StringRef(manifest.chip).drop_front(3).rtrim("af") !=
+      std::to_string(device->computeCapability))
+    log << "note: the program was compiled for " << manifest.chip
+        << ", the device is sm_" << device->computeCapability << "\n";
+
+  // One run, checked launch by launch.
+  std::optional<Timing> plainTime, graphTime;
+  std::string moduleKind;
+  {
+    Expected<std::unique_ptr<GpuProgram>> program =
+        GpuProgram::create(**driver, function, images, preferPtx, log);
+    if (!program)
+      return fail(program.takeError());
+    moduleKind = (*program)->moduleKind().str();
+    log << "function \"" << function.name << "\": " << function.launches.size()
+        << " launch" << (function.launches.size() == 1 ? "" : "es")
+        << ", module from the " << moduleKind << " '"
+        << (moduleKind == "cubin" ? images.cubinPath : images.ptxPath) << "'\n";
+    for (auto [i, tensor, position] : enumerate(inputs, function.inputs))
+      if (Error e = (*program)->uploadInput(
+              i, encode(function.buffers[position].dtype, tensor.data)))
+        return fail(std::move(e));
+    if (Error e = (*program)->poison())
+      return fail(std::move(e));
+    if (Error e = (*program)->runChecked())
+      return fail(std::move(e));
+    for (auto [i, position] : enumerate(function.outputs)) {
+      const Buffer &buffer = function.buffers[position];
+      Expected<std::vector<char>> bytes = (*program)->downloadOutput(i);
+      if (!bytes)
+        return fail(bytes.takeError());
+      outputs.emplace_back(buffer.shape, decode(buffer.dtype, *bytes));
+    }
+
+    if (iterations > 0) {
+      Expected<Timing> timing =
+          (*program)->time(warmup, iterations, /*cudaGraph=*/false);
+      if (!timing)
+        return fail(timing.takeError());
+      plainTime = *timing;
+      if (cudaGraph) {
+        timing = (*program)->time(warmup, iterations, /*cudaGraph=*/true);
+        if (!timing)
+          return fail(timing.takeError());
+        graphTime = *timing;
+      }
+    }
+  }
+  raw_string_ostream trailer(result.trailer);
+  auto printTime = [&](StringRef label, const std::optional<Timing> &t) {
+    if (t)
+      trailer << label << ": median " << format("%.2f", t->medianUs)
+              << " us, min " << format("%.2f", t->minUs) << " us ("
+              << t->iterations << " runs after " << warmup << " warm-up)\n";
+  };
+  printTime("time", plainTime);
+  printTime("time as a CUDA graph", graphTime);
+  result.json = json::Object{
+      {"device", device->name},
+      {"compute_capability", device->computeCapability},
+      {"module", moduleKind},
+      {"time_us", json::Object{{"warmup", warmup.getValue()},
+                               {"iterations", iterations.getValue()},
+                               {"plain", jsonTiming(plainTime)},
+                               {"graph", jsonTiming(graphTime)}}}};
+  return kPass;
+}
+
+/// Runs the launches on the PTX emulator: every buffer in emulated device
+/// memory, the inputs written, the outputs and temps left unwritten so that
+/// initcheck catches a read of memory no kernel wrote.
+static int runOnEmulator(const Manifest &manifest, const Function &function,
+                         const ModuleImages &images,
+                         ArrayRef<RealTensor> inputs, raw_ostream &log,
+                         Execution &result) {
+  Expected<emulator::PtxModule> module = emulator::parsePtx(*images.ptx);
+  if (!module)
+    return fail(createStringError(inconvertibleErrorCode(),
+                                  "cannot parse the PTX '" + images.ptxPath +
+                                      "': " + toString(module.takeError())));
+  log << "emulator: function \"" << function.name
+      << "\": " << function.launches.size() << " launch"
+      << (function.launches.size() == 1 ? "" : "es") << ", PTX '"
+      << images.ptxPath << "' (" << manifest.chip << ")\n";
+
+  emulator::DeviceMemory memory;
+  SmallVector<uint64_t> addresses(function.buffers.size(), 0);
+  for (auto [i, buffer] : enumerate(function.buffers))
+    if (buffer.storage == i)
+      addresses[i] = memory.allocate(std::max<uint64_t>(buffer.bytes, 1));
+  for (auto [i, buffer] : enumerate(function.buffers))
+    if (buffer.storage != i)
+      addresses[i] = addresses[buffer.storage];
+  for (auto [tensor, position] : zip_equal(inputs, function.inputs)) {
+    const Buffer &buffer = function.buffers[position];
+    std::vector<char> bytes = encode(buffer.dtype, tensor.data);
+    if (Error e = memory.write(
+            addresses[position],
+            ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(bytes.data()),
+                              bytes.size())))
+      return fail(std::move(e));
+    memory.markInitialized(addresses[position]);
+  }
+
+  emulator::EmulatorOptions options;
+  options.initcheck = !noInitcheck;
+  options.racecheck = !noRacecheck;
+  json::Array reports;
+  for (auto [i, launch] : enumerate(function.launches)) {
+    emulator::LaunchConfig config;
+    config.grid = launch.grid;
+    config.block = launch.block;
+    config.dynamicSharedBytes = launch.dynamicSharedMemory;
+    SmallVector<uint64_t> args;
+    for (unsigned position : launch.args)
+      args.push_back(addresses[position]);
+    Expected<emulator::KernelReport> report = emulator::launchKernel(
+        *module, launch.kernel, config, args, memory, options);
+    if (!report) {
+      // Faults name the kernel already; unsupported instructions do not.
+      std::string message = toString(report.takeError());
+      error() << "launch " << i
+              << (StringRef(message).starts_with("kernel '")
+                      ? ""
+                      : " (kernel '" + launch.kernel + "')")
+              << ": " << message << "\n";
+      return kError;
+    }
+    log << "launch " << i << " \"" << launch.kernel << "\" grid "
+        << formatShape({launch.grid[0], launch.grid[1], launch.grid[2]})
+        << " block "
+        << formatShape({launch.block[0], launch.block[1], launch.block[2]})
+        << ": " << report->threadInstructions << " thread-instructions, "
+        << report->warpInstructions << " warp-instructions, "
+        << report->barriers << " barriers\n";
+    reports.push_back(json::Object{
+        {"kernel", launch.kernel},
+        {"thread_instructions", int64_t(report->threadInstructions)},
+        {"warp_instructions", int64_t(report->warpInstructions)},
+        {"barriers", int64_t(report->barriers)}});
+  }
+
+  for (unsigned position : function.outputs) {
+    const Buffer &buffer = function.buffers[position];
+    std::vector<char> bytes(buffer.bytes);
+    if (Error e = memory.read(
+            addresses[position],
+            MutableArrayRef<uint8_t>(reinterpret_cast<uint8_t *>(bytes.data()),
+                                     bytes.size())))
+      return fail(std::move(e));
+    result.outputs.emplace_back(buffer.shape, decode(buffer.dtype, bytes));
+  }
+  result.json = json::Object{{"device", "emulator"},
+                             {"module", "ptx"},
+                             {"emulator", std::move(reports)},
+                             {"initcheck", !noInitcheck},
+                             {"racecheck", !noRacecheck}};
+  return kPass;
+}
+
 static int run(mlir::MLIRContext &context, const Manifest &manifest) {
   // Everything that needs no GPU first.
   const Function *selected = selectFunction(manifest);
@@ -422,71 +633,12 @@ static int run(mlir::MLIRContext &context, const Manifest &manifest) {
   // The readable report; with --json, stdout carries the JSON alone.
   raw_ostream &log = jsonOutput ? errs() : outs();
 
-  Expected<std::unique_ptr<CudaDriver>> driver = CudaDriver::load(cudaLibrary);
-  if (!driver) {
-    error() << "no CUDA GPU: " << toString(driver.takeError()) << "\n";
-    return kNoGpu;
-  }
-  Expected<CudaDevice> device = openDevice(**driver, deviceOrdinal);
-  if (!device) {
-    error() << "no CUDA GPU: " << toString(device.takeError()) << "\n";
-    return kNoGpu;
-  }
-  scope_exit closeOnExit([&] { closeDevice(**driver, *device); });
-  log << "device " << deviceOrdinal << ": " << device->name << " (sm_"
-      << device->computeCapability << ", driver "
-      << device->driverVersion / 1000 << "."
-      << device->driverVersion % 1000 / 10 << ")\n";
-  if (StringRef(manifest.chip).drop_front(3).rtrim("af") !=
-      std::to_string(device->computeCapability))
-    log << "note: the program was compiled for " << manifest.chip
-        << ", the device is sm_" << device->computeCapability << "\n";
-
   // One run, checked launch by launch.
-  SmallVector<RealTensor> outputs;
-  std::optional<Timing> plainTime, graphTime;
-  std::string moduleKind;
-  {
-    Expected<std::unique_ptr<GpuProgram>> program =
-        GpuProgram::create(**driver, function, *images, preferPtx, log);
-    if (!program)
-      return fail(program.takeError());
-    moduleKind = (*program)->moduleKind().str();
-    log << "function \"" << function.name << "\": " << function.launches.size()
-        << " launch" << (function.launches.size() == 1 ? "" : "es")
-        << ", module from the " << moduleKind << " '"
-        << (moduleKind == "cubin" ? images->cubinPath : images->ptxPath)
-        << "'\n";
-    for (auto [i, tensor, position] : enumerate(*inputs, function.inputs))
-      if (Error e = (*program)->uploadInput(
-              i, encode(function.buffers[position].dtype, tensor.data)))
-        return fail(std::move(e));
-    if (Error e = (*program)->poison())
-      return fail(std::move(e));
-    if (Error e = (*program)->runChecked())
-      return fail(std::move(e));
-    for (auto [i, position] : enumerate(function.outputs)) {
-      const Buffer &buffer = function.buffers[position];
-      Expected<std::vector<char>> bytes = (*program)->downloadOutput(i);
-      if (!bytes)
-        return fail(bytes.takeError());
-      outputs.emplace_back(buffer.shape, decode(buffer.dtype, *bytes));
-    }
-
-    if (iterations > 0) {
-      Expected<Timing> timing =
-          (*program)->time(warmup, iterations, /*cudaGraph=*/false);
-      if (!timing)
-        return fail(timing.takeError());
-      plainTime = *timing;
-      if (cudaGraph) {
-        timing = (*program)->time(warmup, iterations, /*cudaGraph=*/true);
-        if (!timing)
-          return fail(timing.takeError());
-        graphTime = *timing;
-      }
-    }
-  }
+  Execution execution;
+  if (int status = (emulate ? runOnEmulator : runOnGpu)(
+          manifest, function, *images, *inputs, log, execution))
+    return status;
+  SmallVector<RealTensor> &outputs = execution.outputs;
 
   // The values to compare with.
   SmallVector<RealTensor> references;
@@ -540,35 +692,22 @@ static int run(mlir::MLIRContext &context, const Manifest &manifest) {
       return kError;
   }
 
-  auto printTime = [&](StringRef label, const std::optional<Timing> &t) {
-    if (t)
-      log << label << ": median " << format("%.2f", t->medianUs) << " us, min "
-          << format("%.2f", t->minUs) << " us (" << t->iterations
-          << " runs after " << warmup << " warm-up)\n";
-  };
-  printTime("time", plainTime);
-  printTime("time as a CUDA graph", graphTime);
+  log << execution.trailer;
   log << (allPass ? "PASS" : "FAIL") << ": "
       << (expected ? "against --expected" : "against the fp64 reference")
       << ", tolerance " << formatNumber(tolerance) << "\n";
 
   if (jsonOutput) {
-    json::Object result{
-        {"manifest", manifest.path},
-        {"function", function.name},
-        {"chip", manifest.chip},
-        {"device", device->name},
-        {"compute_capability", device->computeCapability},
-        {"module", moduleKind},
-        {"launches", int64_t(function.launches.size())},
-        {"reference", expected ? "expected" : "interpreter"},
-        {"tolerance", tolerance.getValue()},
-        {"outputs", std::move(jsonOutputs)},
-        {"pass", allPass},
-        {"time_us", json::Object{{"warmup", warmup.getValue()},
-                                 {"iterations", iterations.getValue()},
-                                 {"plain", jsonTiming(plainTime)},
-                                 {"graph", jsonTiming(graphTime)}}}};
+    json::Object result{{"manifest", manifest.path},
+                        {"function", function.name},
+                        {"chip", manifest.chip},
+                        {"launches", int64_t(function.launches.size())},
+                        {"reference", expected ? "expected" : "interpreter"},
+                        {"tolerance", tolerance.getValue()},
+                        {"outputs", std::move(jsonOutputs)},
+                        {"pass", allPass}};
+    for (auto &[key, value] : execution.json)
+      result[key] = std::move(value);
     outs() << formatv("{0:2}", json::Value(std::move(result))) << "\n";
   }
   return allPass ? kPass : kMismatch;
