@@ -524,6 +524,15 @@ static int runOnEmulator(const Manifest &manifest, const Function &function,
       << (function.launches.size() == 1 ? "" : "es") << ", PTX '"
       << images.ptxPath << "' (" << manifest.chip << ")\n";
 
+  // Every kernel decodes before anything runs: an unsupported instruction
+  // in the last launch is reported before the first one has run.
+  for (auto [i, launch] : enumerate(function.launches))
+    if (Error e = emulator::verifyKernel(*module, launch.kernel)) {
+      error() << "launch " << i << " (kernel '" << launch.kernel
+              << "'): " << toString(std::move(e)) << "\n";
+      return kError;
+    }
+
   emulator::DeviceMemory memory;
   SmallVector<uint64_t> addresses(function.buffers.size(), 0);
   for (auto [i, buffer] : enumerate(function.buffers))
@@ -721,6 +730,15 @@ int main(int argc, char **argv) {
       "mirage-gpu-run: runs a lowered µGraph program (a mirage-gpu-manifest) "
       "on a CUDA GPU, checks its outputs against the fp64 reference "
       "interpreter and times it\n");
+
+  // The emulator neither times nor picks a device: say so rather than
+  // ignore the options.
+  if (emulate)
+    for (cl::Option *timingOption : std::initializer_list<cl::Option *>{
+             &warmup, &iterations, &cudaGraph, &preferPtx, &deviceOrdinal})
+      if (timingOption->getNumOccurrences())
+        errs() << "mirage-gpu-run: warning: --" << timingOption->ArgStr
+               << " has no effect with --emulate (no timing, no device)\n";
 
   Expected<Manifest> manifest = loadManifest(manifestPath);
   if (!manifest)
