@@ -9,7 +9,9 @@
 
 #include "GpuEmulator/PtxParser.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/ADT/bit.h"
@@ -164,6 +166,26 @@ private:
   std::vector<Token> tokens;
   size_t pos = 0;
   PtxModule module;
+  /// Per open `{ }` block of a kernel body, innermost last: the registers
+  /// declared in it without a count, each renamed to a kernel-unique name
+  /// (PtxKernel has one flat list). Names need no '%' here: LLVM emits
+  /// `{ .reg .b16 tmp; mov.b32 {tmp, %rs1}, %r1; }`.
+  std::vector<llvm::StringMap<std::string>> blockScopes;
+  unsigned scopedRegisters = 0;
+
+  /// The kernel-wide name of the register `name` in the innermost block
+  /// that declares it, or none.
+  std::optional<std::string> scopedRegister(StringRef name) const {
+    for (auto it = blockScopes.rbegin(); it != blockScopes.rend(); ++it) {
+      auto found = it->find(name);
+      if (found != it->end())
+        return found->second;
+    }
+    return std::nullopt;
+  }
+  bool isRegisterName(StringRef name) const {
+    return name.starts_with("%") || scopedRegister(name).has_value();
+  }
 
   const Token &peek(size_t ahead = 0) const {
     return tokens[std::min(pos + ahead, tokens.size() - 1)];
@@ -562,6 +584,8 @@ llvm::Error Parser::parseBlock(PtxKernel &kernel) {
   std::string context = "body of kernel '" + kernel.name + "'";
   if (auto err = expect('{', context))
     return err;
+  blockScopes.emplace_back();
+  auto popScope = llvm::make_scope_exit([&] { blockScopes.pop_back(); });
   while (!consume('}')) {
     const Token &token = peek();
     if (token.kind == Token::Kind::End)
@@ -609,11 +633,21 @@ llvm::Error Parser::parseRegisters(PtxKernel &kernel) {
     return unexpected(type, "register declaration (expected a type)");
   do {
     const Token &name = peek();
-    if (name.kind != Token::Kind::Word || !name.text.starts_with("%"))
+    if (name.kind != Token::Kind::Word ||
+        (!name.text.starts_with("%") && peek(1).is('<')))
       return unexpected(name, "register declaration (expected %name)");
     next();
     PtxRegisterDeclaration declaration{type.text.str(), name.text.str(),
                                        std::nullopt};
+    if (!peek().is('<') && !blockScopes.empty()) {
+      // A name in a nested block may shadow one outside it: give it a
+      // name of its own ('#' appears in no PTX identifier).
+      std::string unique = name.text.str();
+      if (blockScopes.size() > 1 || !name.text.starts_with("%"))
+        unique += "#" + std::to_string(scopedRegisters++);
+      blockScopes.back()[name.text] = unique;
+      declaration.name = unique;
+    }
     if (consume('<')) {
       auto count = expectUnsigned("register declaration");
       if (!count)
@@ -674,15 +708,16 @@ llvm::Error Parser::parseInstruction(PtxKernel &kernel) {
   return llvm::Error::success();
 }
 
-// Registers are recognized by their '%', which nvcc and LLVM always emit.
+// Registers are recognized by their '%', which nvcc and LLVM always emit, or as
+// names a block declares (see blockScopes).
 Expected<PtxOperand> Parser::parseRegister(const Twine &context) {
   const Token &token = peek();
-  if (token.kind != Token::Kind::Word || !token.text.starts_with("%"))
+  if (token.kind != Token::Kind::Word || !isRegisterName(token.text))
     return unexpected(token, context + " (expected a register)");
   next();
   PtxOperand operand;
   operand.kind = PtxOperand::Kind::Register;
-  operand.name = token.text.str();
+  operand.name = scopedRegister(token.text).value_or(token.text.str());
   return operand;
 }
 
@@ -712,7 +747,7 @@ Expected<PtxOperand> Parser::parseOperand(const Twine &context) {
     operand.kind = PtxOperand::Kind::Sink;
     return operand;
   }
-  if (!token.text.starts_with("%")) {
+  if (!isRegisterName(token.text)) {
     next();
     operand.kind = PtxOperand::Kind::Symbol;
     operand.name = token.text.str();
@@ -739,8 +774,8 @@ Expected<PtxOperand> Parser::parseAddress(const Twine &context) {
   next();
   PtxOperand operand;
   operand.kind = PtxOperand::Kind::Address;
-  operand.name = base.text.str();
-  operand.baseIsSymbol = !base.text.starts_with("%");
+  operand.baseIsSymbol = !isRegisterName(base.text);
+  operand.name = scopedRegister(base.text).value_or(base.text.str());
   bool plus = consume('+');
   bool negate = consume('-');
   if (plus || negate) {

@@ -198,7 +198,8 @@ TEST(PtxParserTest, DeclarationsInTheBody) {
   EXPECT_EQ(kernel.registers[1].count, std::nullopt);
   EXPECT_EQ(kernel.registers[2].name, "%SPL");
   EXPECT_EQ(kernel.registers[3].type, ".b16");
-  EXPECT_EQ(kernel.registers[3].name, "%tmp");
+  // Declared in a nested block: renamed apart from any outer %tmp.
+  EXPECT_EQ(kernel.registers[3].name, "%tmp#0");
 
   ASSERT_EQ(kernel.variables.size(), 2u);
   EXPECT_EQ(kernel.variables[0].space, PtxStateSpace::Shared);
