@@ -8,7 +8,8 @@
 // at the first instruction both reach, as structured code reconverges.
 // Warps take turns round-robin; a barrier releases its threads when the
 // last expected one arrives. Warp collectives (shfl.sync, mma.sync) see
-// exactly the lanes that execute them together.
+// exactly the lanes that execute them together; lanes that reach one
+// before the rest of their member mask wait there (AtCollective).
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,7 +52,9 @@ double compareValue(uint64_t bits, ScalarType type, bool ftz) {
   return value;
 }
 
-enum class ThreadState { Running, AtBarrier, Finished };
+/// AtCollective: at a shfl.sync or mma.sync, waiting for the rest of its
+/// member lanes (its pc stays at the collective).
+enum class ThreadState { Running, AtBarrier, AtCollective, Finished };
 
 /// Warp-instruction issues per warp per scheduling round.
 constexpr unsigned kTimeSlice = 256;
@@ -69,6 +72,10 @@ struct Thread {
   unsigned pc = 0;
   ThreadState state = ThreadState::Running;
   unsigned barrier = 0; // the barrier a thread AtBarrier waits at
+  /// Set when an AtCollective thread is released because its missing
+  /// members can no longer arrive: it then executes the collective with
+  /// the lanes it has, which the collective reports as an error.
+  bool forceCollective = false;
   std::vector<AsyncCopy> openGroup;
   std::deque<std::vector<AsyncCopy>> committedGroups;
 };
@@ -308,8 +315,24 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
   for (unsigned t = first; t < last; ++t)
     if (threads[t].state == ThreadState::Running)
       pc = std::min(pc, threads[t].pc);
-  if (pc == ~0u)
-    return llvm::Error::success();
+  if (pc == ~0u) {
+    // No lane can run: lanes waiting at a collective whose missing members
+    // will never come (they exited, or all wait elsewhere) run it now.
+    for (unsigned t = first; t < last; ++t)
+      if (threads[t].state == ThreadState::AtBarrier)
+        return llvm::Error::success();
+    for (unsigned t = first; t < last; ++t)
+      if (threads[t].state == ThreadState::AtCollective)
+        pc = std::min(pc, threads[t].pc);
+    if (pc == ~0u)
+      return llvm::Error::success();
+    for (unsigned t = first; t < last; ++t)
+      if (threads[t].state == ThreadState::AtCollective &&
+          threads[t].pc == pc) {
+        threads[t].state = ThreadState::Running;
+        threads[t].forceCollective = true;
+      }
+  }
   progressed = true;
 
   llvm::SmallVector<unsigned, kWarpSize> active;
@@ -335,6 +358,49 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
       lanes.push_back(t);
       executing |= 1u << (t - first);
     }
+  }
+  if ((inst.opcode == Opcode::Shfl || inst.opcode == Opcode::Mma) &&
+      !lanes.empty()) {
+    // PTX ISA §9.7.9.6 (sm_70 and later): a thread executing shfl.sync
+    // (likewise mma.sync) waits until every non-exited lane of membermask
+    // executes the same instruction. The minimum-PC rule can run lanes
+    // ahead of others (a loop latch laid out before its header), so the
+    // lanes here wait for the missing ones, which run meanwhile.
+    uint32_t needed = 0, waiting = 0;
+    bool forced = false;
+    for (unsigned t : lanes) {
+      needed |= inst.opcode == Opcode::Shfl
+                    ? uint32_t(value(inst.operands[4], t))
+                    : ~0u;
+      forced |= threads[t].forceCollective;
+      threads[t].forceCollective = false;
+    }
+    uint32_t missing = 0;
+    for (unsigned t = first; t < last; ++t) {
+      uint32_t bit = 1u << (t - first);
+      if (!(needed & bit) || (executing & bit))
+        continue;
+      if (threads[t].state == ThreadState::AtCollective &&
+          threads[t].pc == pc)
+        waiting |= bit;
+      else if (threads[t].state != ThreadState::Finished)
+        missing |= bit;
+    }
+    if (missing && !forced) {
+      for (unsigned t : lanes) {
+        threads[t].pc = pc;
+        threads[t].state = ThreadState::AtCollective;
+      }
+      return llvm::Error::success();
+    }
+    for (unsigned t = first; t < last; ++t)
+      if (waiting & (1u << (t - first))) {
+        threads[t].state = ThreadState::Running;
+        threads[t].pc = pc + 1;
+        lanes.push_back(t);
+        executing |= 1u << (t - first);
+      }
+    llvm::sort(lanes);
   }
   ++report.warpInstructions;
   report.threadInstructions += lanes.size();

@@ -723,6 +723,78 @@ TEST(ExecutorTest, ShflNeedsItsWholeMembermask) {
       << message;
 }
 
+TEST(ExecutorTest, ShflWaitsForItsMembermask) {
+  // LLVM lays a loop latch out before its header, as in our rms_norm
+  // kernels: after the shfl, lanes 1-31 branch back to LATCH (a smaller
+  // PC) while lane 0 still has work, so the minimum-PC rule runs them to
+  // the next iteration's shfl first. They must wait there for lane 0.
+  const char *ptx = R"(
+.visible .entry k(.param .u64 out) {
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, 0;
+  mov.u32 %r3, 0;
+  setp.ne.u32 %p1, %r1, 0;
+  bra.uni HEAD;
+LATCH:
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p2, %r2, 3;
+  @%p2 bra HEAD;
+  bra.uni DONE;
+HEAD:
+  add.u32 %r4, %r1, %r2;
+  shfl.sync.bfly.b32 %r5, %r4, 1, 31, -1;
+  @%p1 bra LATCH;
+  add.u32 %r3, %r3, %r5;
+  bra.uni LATCH;
+DONE:
+  add.u32 %r6, %r5, %r3;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r6;
+  ret;
+}
+)";
+  DeviceMemory memory;
+  uint64_t out = memory.allocate(64 * 4);
+  auto report = run(ptx, threads(64), {out}, memory);
+  ASSERT_TRUE(bool(report)) << llvm::toString(report.takeError());
+  auto values = readBack<uint32_t>(memory, out, 64);
+  for (unsigned t = 0; t < 64; ++t) {
+    // The last shfl gives (t ^ 1) + 2; thread 0 also summed 1 + i for
+    // i = 0, 1, 2.
+    unsigned expected = (t ^ 1) + 2 + (t == 0 ? 1 + 2 + 3 : 0);
+    EXPECT_EQ(values[t], expected) << "thread " << t;
+  }
+}
+
+TEST(ExecutorTest, ShflAtTwoPlacesIsAnError) {
+  // Half the warp waits at one shfl.sync, half at another: neither can
+  // complete, which is reported rather than hanging.
+  const char *ptx = R"(
+.visible .entry k() {
+  .reg .b32 %r<3>;
+  .reg .pred %p<2>;
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 16;
+  @%p1 bra LOW;
+  shfl.sync.bfly.b32 %r2, %r1, 1, 31, -1;
+  ret;
+LOW:
+  shfl.sync.bfly.b32 %r2, %r1, 2, 31, -1;
+  ret;
+}
+)";
+  DeviceMemory memory;
+  std::string message = failure(run(ptx, threads(32), {}, memory));
+  EXPECT_NE(message.find("membermask 0xffffffff but lanes"),
+            std::string::npos)
+      << message;
+}
+
 TEST(ExecutorTest, ShflModesAndClamps) {
   // Per lane: down 1 (clamp 31), up 1 (clamp 0), idx 5, and idx within
   // segments of 8 lanes (c = 0x1807: segmask 0x18, clamp 7), with the
