@@ -585,7 +585,7 @@ llvm::Error Parser::parseBlock(PtxKernel &kernel) {
   if (auto err = expect('{', context))
     return err;
   blockScopes.emplace_back();
-  auto popScope = llvm::make_scope_exit([&] { blockScopes.pop_back(); });
+  llvm::scope_exit popScope([&] { blockScopes.pop_back(); });
   while (!consume('}')) {
     const Token &token = peek();
     if (token.kind == Token::Kind::End)
