@@ -12,6 +12,7 @@
 #include "Dialect/Kernel/KernelOps.h"
 #include "Dialect/Thread/ThreadDialect.h"
 #include "Superopt/Search/SearchCache.h"
+#include "Superopt/Semantics/RunControl.h"
 #include "Superopt/Search/Superoptimizer.h"
 #include "Transforms/Passes.h"
 #include "mlir/IR/IRMapping.h"
@@ -24,7 +25,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <cmath>
-#include <chrono>
 
 namespace mirage {
 #define GEN_PASS_DEF_SUPEROPTIMIZE
@@ -394,13 +394,7 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
   // limit and memory budget.
   VerifierOptions cacheCheckOptions = options.verifier;
   cacheCheckOptions.memoryLimitBytes = options.memoryBudgetBytes;
-  auto checkDeadline =
-      std::chrono::steady_clock::now() +
-      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-          std::chrono::duration<double>(options.timeLimitSeconds));
-  cacheCheckOptions.shouldStop = [checkDeadline] {
-    return std::chrono::steady_clock::now() >= checkDeadline;
-  };
+  cacheCheckOptions.shouldStop = stopAfterSeconds(options.timeLimitSeconds);
   bool keepEntry = false;
   if (readCache) {
     SearchCache::Lookup hit = store.lookup(key);

@@ -7,13 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Superopt/Semantics/RunControl.h"
 #include "Superopt/Verification/EquivalenceVerifier.h"
 #include "Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Remarks.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
-#include <chrono>
 
 namespace mirage {
 #define GEN_PASS_DEF_VERIFYEQUIVALENCE
@@ -55,15 +55,8 @@ struct VerifyEquivalencePass
     bool ok = true;
     for (auto [orig, cand] : pairs) {
       // Each pair gets the whole time limit.
-      if (timeLimit > 0) {
-        auto deadline =
-            std::chrono::steady_clock::now() +
-            std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                std::chrono::duration<double>(timeLimit));
-        options.shouldStop = [deadline] {
-          return std::chrono::steady_clock::now() >= deadline;
-        };
-      }
+      if (timeLimit > 0)
+        options.shouldStop = stopAfterSeconds(timeLimit);
       ok &= succeeded(verifyPair(orig, cand, options));
     }
     if (!ok)

@@ -9,6 +9,7 @@
 #ifndef MIRAGE_SUPEROPT_RUNCONTROL_H
 #define MIRAGE_SUPEROPT_RUNCONTROL_H
 
+#include <chrono>
 #include <functional>
 
 namespace mirage::superopt {
@@ -32,6 +33,16 @@ private:
   const std::function<bool()> *request = nullptr;
   bool stopped = false;
 };
+
+/// A stop request that says yes once `seconds` (from now) have passed: the
+/// wall-clock limit of a verification.
+inline std::function<bool()> stopAfterSeconds(double seconds) {
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(seconds));
+  return [deadline] { return Clock::now() >= deadline; };
+}
 
 } // namespace mirage::superopt
 

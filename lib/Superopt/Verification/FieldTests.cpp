@@ -14,6 +14,7 @@
 
 #include "Superopt/Semantics/SplitMix64.h"
 #include "VerificationRun.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
 #include <cmath>
@@ -27,15 +28,6 @@ static constexpr unsigned kMaxPrimeDraws = 4;
 
 /// Attempts with fresh inputs when a test divides by zero in the field.
 static constexpr unsigned kMaxZeroDivisorRetries = 8;
-
-static SmallVector<int64_t> unflatten(int64_t index, ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> position(shape.size());
-  for (int64_t d = shape.size() - 1; d >= 0; --d) {
-    position[d] = index % shape[d];
-    index /= shape[d];
-  }
-  return position;
-}
 
 /// A hash of both programs' text: the pair then differs between pairs of
 /// programs even under one seed.
@@ -198,7 +190,7 @@ static FailureOr<PairOutcome> testWithPair(VerificationRun &run,
               Mismatch{llvm::formatv("finite-field test {0} of {1}", t + 1,
                                      tests),
                        o,
-                       unflatten(i, a.shape),
+                       delinearize(i, computeStrides(a.shape)),
                        std::to_string(a.data[i]),
                        std::to_string(b.data[i]),
                        llvm::formatv("residues mod p = {0}", field.p()),

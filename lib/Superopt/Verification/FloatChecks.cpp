@@ -15,6 +15,7 @@
 #include "Superopt/Verification/InputScales.h"
 #include "VerificationRun.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
 #include <functional>
@@ -22,15 +23,6 @@
 using namespace mlir;
 using namespace mirage;
 using namespace mirage::superopt;
-
-static SmallVector<int64_t> unflatten(int64_t index, ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> position(shape.size());
-  for (int64_t d = shape.size() - 1; d >= 0; --d) {
-    position[d] = index % shape[d];
-    index /= shape[d];
-  }
-  return position;
-}
 
 static std::string typeName(Type t) {
   std::string s;
@@ -152,7 +144,7 @@ LogicalResult mirage::superopt::runFloatChecks(VerificationRun &run,
           report.mismatch = Mismatch{
               dtype + " check at " + range,
               o,
-              unflatten(i, r.shape),
+              delinearize(i, computeStrides(r.shape)),
               llvm::formatv("{0} (fp64; {1} in its own {2})",
                             formatExact(r.data[i]), formatExact(own.data[i]),
                             dtype),
@@ -191,7 +183,7 @@ LogicalResult mirage::superopt::runFloatChecks(VerificationRun &run,
           report.mismatch = Mismatch{
               "fp64 check at " + range,
               o,
-              unflatten(i, r.shape),
+              delinearize(i, computeStrides(r.shape)),
               formatExact(r.data[i]),
               formatExact(x.data[i]),
               std::isfinite(r.data[i])
