@@ -2,7 +2,7 @@
 //
 // The PTX emulator's execution API: device memory the host fills and reads,
 // and launchKernel, which runs one kernel of a parsed module over a grid.
-// CTAs run one after another; within a CTA, warps of 32 lanes run under the
+// CTAs run in parallel on host threads; within a CTA, warps of 32 lanes run under the
 // "minimum PC" rule (docs/GpuEmulator.md). Out-of-bounds and misaligned
 // accesses are always errors; the initcheck and racecheck checkers are
 // options.
@@ -19,6 +19,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace mirage::emulator {
@@ -45,6 +46,13 @@ public:
   llvm::Error read(uint64_t address, llvm::MutableArrayRef<uint8_t> data) const;
   /// Marks the whole buffer at `address` as written.
   void markInitialized(uint64_t address);
+  /// Marks [address, address + size) as written, where it lies in a buffer.
+  void markWritten(uint64_t address, uint64_t size);
+  /// The offset from `address` of the first byte in [address, address +
+  /// size) that was never written; nullopt if all were, or if the range is
+  /// not inside one buffer.
+  std::optional<uint64_t> firstUnwritten(uint64_t address,
+                                         uint64_t size) const;
 
   template <typename T>
   llvm::Error writeArray(uint64_t address, llvm::ArrayRef<T> values) {
@@ -85,6 +93,48 @@ struct EmulatorOptions {
   bool racecheck = true;
   /// Per CTA; stops runaway loops.
   uint64_t maxWarpInstructionsPerCta = uint64_t(1) << 32;
+  /// Host threads that run CTAs in parallel; 0 means one per core. The
+  /// result does not depend on it (see launchKernel).
+  unsigned threads = 0;
+  /// Collect the memory counters of KernelReport::profile (the instruction
+  /// classes are always counted).
+  bool profile = false;
+};
+
+/// The classes the profile counts warp-level instructions in.
+enum class InstructionClass {
+  IntegerArithmetic, // add/sub/mul/mad/shift/logic/bfe/min/max on integers
+  FloatArithmetic,   // the same and fma/div/neg/abs on f32, f16, bf16
+  SpecialFunction,   // ex2, lg2, sqrt, rsqrt, rcp, sin, cos, tanh
+  Conversion,        // cvt, cvta
+  Move,              // mov, selp, setp
+  GlobalMemory,      // ld/st.global
+  SharedMemory,      // ld/st.shared
+  ParamLoad,         // ld.param
+  AsyncCopy,         // cp.async and its commit/wait
+  Control,           // bra, ret
+  Barrier,           // bar.sync
+  WarpShuffle,       // shfl.sync
+  TensorCore,        // mma.sync
+};
+inline constexpr unsigned kNumInstructionClasses = 13;
+llvm::StringRef instructionClassName(InstructionClass cls);
+
+/// What a profiler (Nsight Compute) would count, from the warp-level
+/// accesses: global memory moves whole 32-byte sectors; shared memory serves
+/// a warp's request in wavefronts of 32 four-byte banks.
+struct ProfileCounters {
+  /// Warp-level instructions per InstructionClass.
+  std::array<uint64_t, kNumInstructionClasses> instructions{};
+  /// Bytes the threads asked for, and the distinct 32-byte sectors their
+  /// warp-level request touched (cp.async sources count as loads).
+  uint64_t globalLoadBytes = 0, globalLoadSectors = 0;
+  uint64_t globalStoreBytes = 0, globalStoreSectors = 0;
+  /// Wavefronts the shared accesses took, and the fewest they could take
+  /// for their size; the difference is the bank conflicts.
+  uint64_t sharedWavefronts = 0, sharedIdealWavefronts = 0;
+
+  ProfileCounters &operator+=(const ProfileCounters &other);
 };
 
 struct KernelReport {
@@ -94,6 +144,9 @@ struct KernelReport {
   uint64_t warpInstructions = 0;
   /// Barrier releases, summed over CTAs.
   uint64_t barriers = 0;
+  ProfileCounters profile;
+
+  KernelReport &operator+=(const KernelReport &other);
 };
 
 /// Checks, without running it, that the emulator implements every
@@ -101,7 +154,12 @@ struct KernelReport {
 /// variables.
 llvm::Error verifyKernel(const PtxModule &module, llvm::StringRef kernelName);
 
-/// Runs `kernelName` of `module` over `config.grid`. `args` holds one value
+/// Runs `kernelName` of `module` over `config.grid`, its CTAs on
+/// `options.threads` host threads. CTAs of one launch cannot see each
+/// other's global writes (CUDA gives no order between them): for initcheck a
+/// byte is written if it was before the launch or by the reading CTA itself.
+/// On faults in several CTAs the error is that of the first CTA in grid
+/// order, as if they ran one after another. `args` holds one value
 /// per `.param`, stored in the parameter's size (little-endian, truncated).
 /// An instruction the emulator does not implement is an Error "PTX line N:
 /// unsupported instruction 'op.mods'" before anything runs; a fault while

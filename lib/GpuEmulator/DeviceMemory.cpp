@@ -66,3 +66,22 @@ void DeviceMemory::markInitialized(uint64_t address) {
   if (Buffer *buffer = find(address, 1, base))
     std::fill(buffer->written.begin(), buffer->written.end(), true);
 }
+
+void DeviceMemory::markWritten(uint64_t address, uint64_t size) {
+  uint64_t base;
+  if (Buffer *buffer = find(address, size, base))
+    std::fill_n(buffer->written.begin() + (address - base), size, true);
+}
+
+std::optional<uint64_t> DeviceMemory::firstUnwritten(uint64_t address,
+                                                     uint64_t size) const {
+  uint64_t base;
+  const Buffer *buffer =
+      const_cast<DeviceMemory *>(this)->find(address, size, base);
+  if (!buffer)
+    return std::nullopt;
+  for (uint64_t i = 0; i < size; ++i)
+    if (!buffer->written[address - base + i])
+      return i;
+  return std::nullopt;
+}

@@ -4,6 +4,11 @@
 #include "Decoder.h"
 #include "Executor.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 using namespace mirage::emulator;
 
@@ -23,6 +28,86 @@ decode(const PtxModule &module, llvm::StringRef kernelName) {
 llvm::Error mirage::emulator::verifyKernel(const PtxModule &module,
                                            llvm::StringRef kernelName) {
   return decode(module, kernelName).takeError();
+}
+
+/// Runs the CTAs of the grid on worker threads that take them in grid order.
+/// Reports are sums, so they do not depend on which worker ran which CTA;
+/// after a fault no CTA later in grid order starts, and the fault of the
+/// first faulting CTA is the one returned.
+static llvm::Expected<KernelReport>
+runGrid(const detail::DecodedKernel &kernel, const LaunchConfig &config,
+        llvm::ArrayRef<uint8_t> params, DeviceMemory &memory,
+        const EmulatorOptions &options) {
+  uint64_t numCtas = uint64_t(config.grid[0]) * config.grid[1] * config.grid[2];
+  unsigned workers = options.threads ? options.threads
+                                     : std::thread::hardware_concurrency();
+  workers = unsigned(std::clamp<uint64_t>(workers, 1, numCtas));
+
+  std::atomic<uint64_t> nextCta{0};
+  std::atomic<uint64_t> firstFault{numCtas};
+  std::mutex faultMutex;
+  std::optional<llvm::Error> fault;
+  std::vector<KernelReport> reports(workers);
+  std::vector<std::vector<detail::GlobalWrites>> writes(workers);
+
+  auto work = [&](unsigned worker) {
+    // Counted on this thread's stack: workers' counters side by side in
+    // `reports` would share cache lines at every instruction.
+    KernelReport local;
+    detail::GlobalWrites ctaWrites;
+    for (;;) {
+      uint64_t index = nextCta.fetch_add(1);
+      if (index >= firstFault.load()) {
+        reports[worker] = local;
+        return;
+      }
+      std::array<unsigned, 3> ctaid = {
+          unsigned(index % config.grid[0]),
+          unsigned(index / config.grid[0] % config.grid[1]),
+          unsigned(index / (uint64_t(config.grid[0]) * config.grid[1]))};
+      llvm::Error err = detail::runCta(kernel, config, ctaid, params, memory,
+                                       options, local, ctaWrites);
+      if (err) {
+        std::lock_guard<std::mutex> lock(faultMutex);
+        if (index < firstFault.load()) {
+          if (fault)
+            llvm::consumeError(std::move(*fault));
+          fault.emplace(std::move(err));
+          firstFault.store(index);
+        } else {
+          llvm::consumeError(std::move(err));
+        }
+      }
+      if (!ctaWrites.byWord().empty()) {
+        writes[worker].push_back(std::move(ctaWrites));
+        ctaWrites.clear();
+      }
+    }
+  };
+  if (workers == 1) {
+    work(0);
+  } else {
+    std::vector<std::thread> threads;
+    for (unsigned w = 1; w < workers; ++w)
+      threads.emplace_back(work, w);
+    work(0);
+    for (std::thread &thread : threads)
+      thread.join();
+  }
+  if (fault)
+    return std::move(*fault);
+
+  // The launch is over: its writes become visible to the next ones.
+  KernelReport report;
+  for (unsigned w = 0; w < workers; ++w) {
+    report += reports[w];
+    for (const detail::GlobalWrites &cta : writes[w])
+      for (auto [word, mask] : cta.byWord())
+        for (unsigned b = 0; b < 8; ++b)
+          if (mask >> b & 1)
+            memory.markWritten(word * 8 + b, 1);
+  }
+  return report;
 }
 
 llvm::Expected<KernelReport> mirage::emulator::launchKernel(
@@ -59,12 +144,5 @@ llvm::Expected<KernelReport> mirage::emulator::launchKernel(
       params[decoded->paramOffsets[i] + b] = uint8_t(args[i] >> (8 * b));
   }
 
-  KernelReport report;
-  for (unsigned z = 0; z < config.grid[2]; ++z)
-    for (unsigned y = 0; y < config.grid[1]; ++y)
-      for (unsigned x = 0; x < config.grid[0]; ++x)
-        if (llvm::Error err = detail::runCta(*decoded, config, {x, y, z},
-                                             params, memory, options, report))
-          return std::move(err);
-  return report;
+  return runGrid(*decoded, config, params, memory, options);
 }

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Executor.h"
+#include "Profile.h"
 #include "Checkers.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -85,9 +86,10 @@ public:
   Cta(const DecodedKernel &kernel, const LaunchConfig &config,
       std::array<unsigned, 3> ctaid, llvm::ArrayRef<uint8_t> params,
       DeviceMemory &memory, const EmulatorOptions &options,
-      KernelReport &report)
+      KernelReport &report, GlobalWrites &globalWrites)
       : kernel(kernel), config(config), ctaid(ctaid), params(params),
         memory(memory), options(options), report(report),
+        globalWrites(globalWrites),
         numThreads(config.block[0] * config.block[1] * config.block[2]),
         numWarps((numThreads + kWarpSize - 1) / kWarpSize), threads(numThreads),
         registers(uint64_t(numThreads) * kernel.numRegisters, 0),
@@ -112,6 +114,10 @@ private:
   llvm::Error issueCopy(const DecodedInstruction &inst, unsigned t);
   llvm::Error waitCopies(const DecodedInstruction &inst, unsigned t,
                          uint64_t keep);
+  /// Adds the warp-level request of the memory instruction `inst` by
+  /// `lanes` to the profile, before it executes.
+  void profileAccess(const DecodedInstruction &inst,
+                     llvm::ArrayRef<unsigned> lanes, unsigned firstThread);
 
   /// Checks a global access of `size` bytes and returns the buffer bytes.
   /// `copyLine` is the line of the cp.async whose copy a wait performs, 0
@@ -160,6 +166,7 @@ private:
   DeviceMemory &memory;
   const EmulatorOptions &options;
   KernelReport &report;
+  GlobalWrites &globalWrites;
   unsigned numThreads, numWarps;
   std::vector<Thread> threads;
   std::vector<uint64_t> registers;
@@ -404,6 +411,9 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
   }
   ++report.warpInstructions;
   report.threadInstructions += lanes.size();
+  ++report.profile.instructions[unsigned(classify(inst))];
+  if (options.profile && !lanes.empty())
+    profileAccess(inst, lanes, first);
 
   switch (inst.opcode) {
   case Opcode::Bra:
@@ -965,13 +975,15 @@ llvm::Expected<uint8_t *> Cta::global(const DecodedInstruction &inst,
   if (address % alignment)
     return error("memcheck: misaligned");
   uint64_t offset = address - base;
+  // Other CTAs' writes of this launch stay out of the shadow until it ends
+  // (launchKernel), so what counts as written does not depend on the order
+  // CTAs run in.
   if (!isWrite && options.initcheck)
     for (unsigned i = 0; i < size; ++i)
-      if (!buffer->written[offset + i])
+      if (!buffer->written[offset + i] && !globalWrites.contains(address + i))
         return error("initcheck: reads bytes never written");
-  if (isWrite)
-    for (unsigned i = 0; i < size; ++i)
-      buffer->written[offset + i] = true;
+  if (isWrite && options.initcheck)
+    globalWrites.add(address, size);
   return buffer->data.data() + offset;
 }
 
@@ -1140,14 +1152,49 @@ llvm::Error Cta::waitCopies(const DecodedInstruction &inst, unsigned t,
   return llvm::Error::success();
 }
 
+void Cta::profileAccess(const DecodedInstruction &inst,
+                        llvm::ArrayRef<unsigned> lanes, unsigned firstThread) {
+  bool isLoad = inst.opcode == Opcode::Ld, isStore = inst.opcode == Opcode::St;
+  bool isCopy = inst.opcode == Opcode::CpAsync;
+  if (!isLoad && !isStore && !isCopy)
+    return;
+  // ld's address is its second operand, st's its first; cp.async reads
+  // global memory at its second and writes shared memory (asynchronously,
+  // not counted) at its first.
+  const Operand &addr = inst.operands[isStore ? 0 : 1];
+  Space space = isCopy ? Space::Global : inst.space;
+  if (space == Space::Param)
+    return;
+  unsigned size = isCopy ? inst.copyBytes
+                         : bitWidth(inst.type) / 8 * inst.vectorWidth;
+  llvm::SmallVector<LaneAccess, kWarpSize> accesses;
+  for (unsigned t : lanes)
+    accesses.push_back(
+        {t - firstThread,
+         (addr.baseIsRegister ? reg(t, addr.reg) : 0) + addr.imm});
+  ProfileCounters &counters = report.profile;
+  if (space == Space::Shared) {
+    uint64_t ideal;
+    counters.sharedWavefronts += sharedWavefronts(accesses, size, ideal);
+    counters.sharedIdealWavefronts += ideal;
+    return;
+  }
+  uint64_t sectors = globalSectors(accesses, size);
+  (isStore ? counters.globalStoreBytes : counters.globalLoadBytes) +=
+      uint64_t(size) * accesses.size();
+  (isStore ? counters.globalStoreSectors : counters.globalLoadSectors) +=
+      sectors;
+}
+
 } // namespace
 
 llvm::Error detail::runCta(const DecodedKernel &kernel,
                            const LaunchConfig &config,
                            std::array<unsigned, 3> ctaid,
                            llvm::ArrayRef<uint8_t> params, DeviceMemory &memory,
-                           const EmulatorOptions &options,
-                           KernelReport &report) {
-  Cta cta(kernel, config, ctaid, params, memory, options, report);
+                           const EmulatorOptions &options, KernelReport &report,
+                           GlobalWrites &globalWrites) {
+  Cta cta(kernel, config, ctaid, params, memory, options, report,
+          globalWrites);
   return cta.run();
 }

@@ -27,6 +27,7 @@
 #include <cmath>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 using llvm::APFloat;
 using llvm::APInt;
@@ -97,9 +98,21 @@ uint16_t flushF16(uint16_t bits) {
   return (bits & 0x7c00) == 0 ? (bits & 0x8000) : bits;
 }
 
-double f16ToDouble(uint16_t bits) {
-  return APFloat(APFloat::IEEEhalf(), APInt(16, bits)).convertToDouble();
+// Every f16 value is exactly an f32, so one table of the 2^16 conversions,
+// made once by APFloat, serves every widening; kernels widen f16 operands
+// at every mma and elementwise step.
+const float *f16Table() {
+  static const std::vector<float> table = [] {
+    std::vector<float> values(1 << 16);
+    for (unsigned bits = 0; bits < values.size(); ++bits)
+      values[bits] =
+          APFloat(APFloat::IEEEhalf(), APInt(16, bits)).convertToFloat();
+    return values;
+  }();
+  return table.data();
 }
+
+double f16ToDouble(uint16_t bits) { return f16Table()[bits]; }
 
 /// Rounds `value` into the 16-bit format `semantics` with `rounding`.
 uint16_t roundTo16(const llvm::fltSemantics &semantics, APFloat value,
@@ -113,10 +126,22 @@ uint16_t roundTo16(const llvm::fltSemantics &semantics, APFloat value,
   return static_cast<uint16_t>(value.bitcastToAPInt().getZExtValue());
 }
 
-uint16_t roundDoubleToF16(double value) {
-  return roundTo16(APFloat::IEEEhalf(), APFloat(value), Rounding::Rn,
-                   /*satfinite=*/false);
+// The host's _Float16 conversions round to nearest even (IEEE 754's
+// default, which this code never changes), in one step from double or
+// float, overflow and subnormals included: the same result as roundTo16 at
+// .rn, and the common case of every f16 kernel.
+uint16_t hostRoundToF16(double value) {
+  if (std::isnan(value))
+    return kCanonicalNanF16;
+  return llvm::bit_cast<uint16_t>(static_cast<_Float16>(value));
 }
+uint16_t hostRoundToF16(float value) {
+  if (std::isnan(value))
+    return kCanonicalNanF16;
+  return llvm::bit_cast<uint16_t>(static_cast<_Float16>(value));
+}
+
+uint16_t roundDoubleToF16(double value) { return hostRoundToF16(value); }
 
 uint16_t saturateF16(uint16_t bits) {
   if (isNanF16(bits) || (bits & 0x8000))
@@ -253,12 +278,22 @@ float f32FromBits(uint32_t bits) { return llvm::bit_cast<float>(bits); }
 //===----------------------------------------------------------------------===//
 
 uint16_t cvtF32ToF16(float value, Rounding rounding, bool satfinite, bool ftz) {
+  if (rounding == Rounding::Rn && !satfinite)
+    return hostRoundToF16(flushIf(ftz, value));
   return roundTo16(APFloat::IEEEhalf(), APFloat(flushIf(ftz, value)), rounding,
                    satfinite);
 }
 
 uint16_t cvtF32ToBF16(float value, Rounding rounding, bool satfinite,
                       bool ftz) {
+  value = flushIf(ftz, value);
+  if (rounding == Rounding::Rn && !satfinite && !std::isnan(value)) {
+    // bf16 keeps f32's exponent, so rounding to nearest even is adding just
+    // under half of the dropped 16 bits, plus the kept lowest bit for ties;
+    // a carry into the exponent is the correct round-up (to inf at the top).
+    uint32_t bits = f32Bits(value);
+    return static_cast<uint16_t>((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
+  }
   return roundTo16(APFloat::BFloat(), APFloat(flushIf(ftz, value)), rounding,
                    satfinite);
 }
@@ -266,7 +301,7 @@ uint16_t cvtF32ToBF16(float value, Rounding rounding, bool satfinite,
 float cvtF16ToF32(uint16_t half) {
   if (isNanF16(half))
     return canonicalNanF32();
-  return static_cast<float>(f16ToDouble(half)); // exact: f16 is in f32
+  return f16Table()[half];
 }
 
 float cvtBF16ToF32(uint16_t bhalf) {

@@ -19,6 +19,7 @@
 #include "CudaDriver.h"
 #include "Dialect/MirageDialects.h"
 #include "Dtype.h"
+#include "EmulatorProfile.h"
 #include "GpuEmulator/GpuEmulator.h"
 #include "GpuProgram.h"
 #include "Manifest.h"
@@ -40,6 +41,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -126,6 +128,17 @@ static cl::opt<bool>
                 cl::desc("With --emulate: allow shared-memory races between "
                          "barriers"),
                 cl::cat(runCategory));
+static cl::opt<unsigned> emulateThreads(
+    "emulate-threads",
+    cl::desc("With --emulate: host threads running CTAs in parallel (default "
+             "0: one per core); results do not depend on it"),
+    cl::init(0), cl::cat(runCategory));
+static cl::opt<bool>
+    profileKernels("profile",
+                   cl::desc("With --emulate: count instruction classes, "
+                            "global sectors, shared-memory bank conflicts "
+                            "and occupancy (from ptxas -v) per launch"),
+                   cl::cat(runCategory));
 static cl::opt<int> deviceOrdinal("device",
                                   cl::desc("CUDA device to use (default 0)"),
                                   cl::init(0), cl::cat(runCategory));
@@ -507,6 +520,43 @@ static int runOnGpu(const Manifest &manifest, const Function &function,
   return kPass;
 }
 
+/// Adds ptxas's registers and the occupancy to each launch's profile; says
+/// why when it cannot (no ptxas, a chip the cost model does not know).
+static void addOccupancy(const Manifest &manifest, const ModuleImages &images,
+                         const Function &function,
+                         MutableArrayRef<LaunchProfile> profiles,
+                         raw_ostream &log) {
+  Expected<std::string> ptxas = findPtxas();
+  if (!ptxas) {
+    log << "profile: no registers or occupancy: "
+        << toString(ptxas.takeError()) << "\n";
+    return;
+  }
+  Expected<StringMap<KernelResources>> resources =
+      readKernelResources(*ptxas, images.ptxPath, manifest.chip);
+  if (!resources) {
+    log << "profile: no registers or occupancy: "
+        << toString(resources.takeError()) << "\n";
+    return;
+  }
+  Expected<superopt::GpuTarget> target =
+      superopt::GpuTarget::get(manifest.chip);
+  if (!target)
+    log << "profile: no occupancy: " << toString(target.takeError()) << "\n";
+  for (auto [launch, profile] : zip_equal(function.launches, profiles)) {
+    auto it = resources->find(launch.kernel);
+    if (it == resources->end())
+      continue;
+    profile.resources = it->second;
+    if (target)
+      profile.occupancy = computeOccupancy(
+          *target, it->second,
+          launch.block[0] * launch.block[1] * launch.block[2],
+          launch.dynamicSharedMemory,
+          uint64_t(launch.grid[0]) * launch.grid[1] * launch.grid[2]);
+  }
+}
+
 /// Runs the launches on the PTX emulator: every buffer in emulated device
 /// memory, the inputs written, the outputs and temps left unwritten so that
 /// initcheck catches a read of memory no kernel wrote.
@@ -555,7 +605,12 @@ static int runOnEmulator(const Manifest &manifest, const Function &function,
   emulator::EmulatorOptions options;
   options.initcheck = !noInitcheck;
   options.racecheck = !noRacecheck;
+  options.threads = emulateThreads;
+  options.profile = profileKernels;
   json::Array reports;
+  std::vector<LaunchProfile> profiles;
+  double totalSeconds = 0;
+  uint64_t totalThreadInstructions = 0;
   for (auto [i, launch] : enumerate(function.launches)) {
     emulator::LaunchConfig config;
     config.grid = launch.grid;
@@ -564,8 +619,12 @@ static int runOnEmulator(const Manifest &manifest, const Function &function,
     SmallVector<uint64_t> args;
     for (unsigned position : launch.args)
       args.push_back(addresses[position]);
+    auto start = std::chrono::steady_clock::now();
     Expected<emulator::KernelReport> report = emulator::launchKernel(
         *module, launch.kernel, config, args, memory, options);
+    double seconds = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - start)
+                         .count();
     if (!report) {
       // Faults name the kernel already; unsupported instructions do not.
       std::string message = toString(report.takeError());
@@ -576,6 +635,8 @@ static int runOnEmulator(const Manifest &manifest, const Function &function,
               << ": " << message << "\n";
       return kError;
     }
+    totalSeconds += seconds;
+    totalThreadInstructions += report->threadInstructions;
     log << "launch " << i << " \"" << launch.kernel << "\" grid "
         << formatShape({launch.grid[0], launch.grid[1], launch.grid[2]})
         << " block "
@@ -587,7 +648,34 @@ static int runOnEmulator(const Manifest &manifest, const Function &function,
         {"kernel", launch.kernel},
         {"thread_instructions", int64_t(report->threadInstructions)},
         {"warp_instructions", int64_t(report->warpInstructions)},
-        {"barriers", int64_t(report->barriers)}});
+        {"barriers", int64_t(report->barriers)},
+        {"seconds", seconds}});
+    profiles.push_back({launch.kernel, *report, std::nullopt, std::nullopt});
+  }
+  log << formatv("emulated {0} thread-instructions in {1:f2} s ({2:f1} M/s)\n",
+                 totalThreadInstructions, totalSeconds,
+                 totalSeconds > 0 ? totalThreadInstructions / totalSeconds / 1e6
+                                  : 0.0);
+
+  // With initcheck, an output byte no kernel wrote is an error: a reader of
+  // the output would get whatever the memory held.
+  if (!noInitcheck)
+    for (unsigned position : function.outputs) {
+      const Buffer &buffer = function.buffers[position];
+      if (std::optional<uint64_t> at =
+              memory.firstUnwritten(addresses[position], buffer.bytes)) {
+        error() << "initcheck: output " << buffer.index << " \"" << buffer.name
+                << "\": byte " << *at << " of " << buffer.bytes
+                << " was never written by any launch\n";
+        return kError;
+      }
+    }
+
+  if (profileKernels) {
+    addOccupancy(manifest, images, function, profiles, log);
+    printProfile(log, profiles);
+    for (auto [report, profile] : zip_equal(reports, profiles))
+      (*report.getAsObject())["profile"] = profileJson(profile);
   }
 
   for (unsigned position : function.outputs) {

@@ -534,6 +534,40 @@ TEST(PtxRandomizedTest, F32ToF16MatchesOracle) {
   }
 }
 
+/// bf16's non-negative finite values: subnormals m * 2^-133, normals
+/// (128 + m) * 2^(e - 134).
+RoundingOracle bf16Oracle() {
+  RoundingOracle oracle;
+  for (uint32_t bitsValue = 0; bitsValue < 0x7f80; ++bitsValue) {
+    uint32_t exponent = bitsValue >> 7, mantissa = bitsValue & 0x7f;
+    oracle.values.push_back(exponent == 0 ? std::ldexp(double(mantissa), -133)
+                                          : std::ldexp(double(128 + mantissa),
+                                                       int(exponent) - 134));
+  }
+  // Half an ulp past the largest finite value, 255 * 2^120.
+  oracle.overflowThreshold = std::ldexp(255.5, 120);
+  return oracle;
+}
+
+TEST(PtxRandomizedTest, F32ToBF16MatchesOracle) {
+  RoundingOracle oracle = bf16Oracle();
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<uint32_t> anyBits;
+  for (int n = 0; n < 20000; ++n) {
+    // Random finite floats over the whole range, and the exact midpoints
+    // between two bf16 values (ties go to the even one).
+    float value = f32FromBits(anyBits(rng));
+    if (!std::isfinite(value))
+      continue;
+    float tie = f32FromBits((f32Bits(value) & 0xffff0000u) | 0x8000u);
+    for (float v : {value, tie})
+      for (Rounding rounding : kAllRoundings)
+        ASSERT_EQ(cvtF32ToBF16(v, rounding),
+                  oracle.round(v, rounding, 0x8000, 0x7f80))
+            << v << " mode " << int(rounding);
+  }
+}
+
 TEST(PtxRandomizedTest, F16AddMulMatchOracle) {
   RoundingOracle oracle = f16Oracle();
   std::mt19937 rng(2);

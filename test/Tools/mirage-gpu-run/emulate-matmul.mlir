@@ -20,6 +20,7 @@ func.func @mm(%A: tensor<16x64xf16>, %B: tensor<64x32xf16>) -> tensor<16x32xf16>
 
 // CHECK: emulator: function "mm": 1 launch, PTX '{{.*}}.ptx' (sm_{{[89]}}0)
 // CHECK-NEXT: launch 0 "mm_0" grid [{{.*}}] block [{{.*}}]: {{[1-9][0-9]*}} thread-instructions, {{[1-9][0-9]*}} warp-instructions, {{[0-9]+}} barriers
+// CHECK-NEXT: emulated {{[1-9][0-9]*}} thread-instructions in {{.*}} s
 // CHECK-NEXT: output 0 "{{.*}}" [16, 32] f16: max abs error {{.*}}: pass
 // CHECK-NEXT: PASS: against the fp64 reference
 

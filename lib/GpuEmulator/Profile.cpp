@@ -1,0 +1,165 @@
+//===- Profile.cpp - what a warp-level access costs -----------------------===//
+
+#include "Profile.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include <algorithm>
+
+using namespace mirage::emulator;
+using namespace mirage::emulator::detail;
+
+llvm::StringRef mirage::emulator::instructionClassName(InstructionClass cls) {
+  switch (cls) {
+  case InstructionClass::IntegerArithmetic:
+    return "integer";
+  case InstructionClass::FloatArithmetic:
+    return "float";
+  case InstructionClass::SpecialFunction:
+    return "special-function";
+  case InstructionClass::Conversion:
+    return "conversion";
+  case InstructionClass::Move:
+    return "move/select";
+  case InstructionClass::GlobalMemory:
+    return "global-memory";
+  case InstructionClass::SharedMemory:
+    return "shared-memory";
+  case InstructionClass::ParamLoad:
+    return "param-load";
+  case InstructionClass::AsyncCopy:
+    return "cp.async";
+  case InstructionClass::Control:
+    return "control";
+  case InstructionClass::Barrier:
+    return "barrier";
+  case InstructionClass::WarpShuffle:
+    return "shuffle";
+  case InstructionClass::TensorCore:
+    return "tensor-core";
+  }
+  llvm_unreachable("unknown instruction class");
+}
+
+ProfileCounters &ProfileCounters::operator+=(const ProfileCounters &other) {
+  for (unsigned i = 0; i < kNumInstructionClasses; ++i)
+    instructions[i] += other.instructions[i];
+  globalLoadBytes += other.globalLoadBytes;
+  globalLoadSectors += other.globalLoadSectors;
+  globalStoreBytes += other.globalStoreBytes;
+  globalStoreSectors += other.globalStoreSectors;
+  sharedWavefronts += other.sharedWavefronts;
+  sharedIdealWavefronts += other.sharedIdealWavefronts;
+  return *this;
+}
+
+KernelReport &KernelReport::operator+=(const KernelReport &other) {
+  threadInstructions += other.threadInstructions;
+  warpInstructions += other.warpInstructions;
+  barriers += other.barriers;
+  profile += other.profile;
+  return *this;
+}
+
+static bool isFloat(ScalarType type) {
+  switch (type) {
+  case ScalarType::F16:
+  case ScalarType::BF16:
+  case ScalarType::F32:
+  case ScalarType::F16x2:
+  case ScalarType::BF16x2:
+    return true;
+  default:
+    return false;
+  }
+}
+
+InstructionClass detail::classify(const DecodedInstruction &inst) {
+  switch (inst.opcode) {
+  case Opcode::Ld:
+  case Opcode::St:
+    switch (inst.space) {
+    case Space::Global:
+      return InstructionClass::GlobalMemory;
+    case Space::Shared:
+      return InstructionClass::SharedMemory;
+    case Space::Param:
+      return InstructionClass::ParamLoad;
+    }
+    break;
+  case Opcode::Ex2:
+  case Opcode::Lg2:
+  case Opcode::Sqrt:
+  case Opcode::Rsqrt:
+  case Opcode::Rcp:
+  case Opcode::Sin:
+  case Opcode::Cos:
+  case Opcode::Tanh:
+    return InstructionClass::SpecialFunction;
+  case Opcode::Cvt:
+  case Opcode::Cvta:
+    return InstructionClass::Conversion;
+  case Opcode::Mov:
+  case Opcode::Selp:
+  case Opcode::Setp:
+    return InstructionClass::Move;
+  case Opcode::Bra:
+  case Opcode::Ret:
+    return InstructionClass::Control;
+  case Opcode::BarSync:
+    return InstructionClass::Barrier;
+  case Opcode::Shfl:
+    return InstructionClass::WarpShuffle;
+  case Opcode::Mma:
+    return InstructionClass::TensorCore;
+  case Opcode::CpAsync:
+  case Opcode::CpAsyncCommit:
+  case Opcode::CpAsyncWait:
+  case Opcode::CpAsyncWaitAll:
+    return InstructionClass::AsyncCopy;
+  default:
+    break;
+  }
+  return isFloat(inst.type) ? InstructionClass::FloatArithmetic
+                            : InstructionClass::IntegerArithmetic;
+}
+
+uint64_t detail::globalSectors(llvm::ArrayRef<LaneAccess> accesses,
+                               unsigned size) {
+  llvm::SmallVector<uint64_t, 64> sectors;
+  for (const LaneAccess &access : accesses)
+    for (uint64_t s = access.address / 32,
+                  last = (access.address + size - 1) / 32;
+         s <= last; ++s)
+      sectors.push_back(s);
+  llvm::sort(sectors);
+  return std::unique(sectors.begin(), sectors.end()) - sectors.begin();
+}
+
+uint64_t detail::sharedWavefronts(llvm::ArrayRef<LaneAccess> accesses,
+                                  unsigned size, uint64_t &ideal) {
+  unsigned lanesPerPhase = size <= 4 ? 32 : size == 8 ? 16 : 8;
+  unsigned phases = 32 / lanesPerPhase;
+  uint64_t total = 0;
+  ideal = 0;
+  for (unsigned phase = 0; phase < phases; ++phase) {
+    // The distinct words of this phase, then the most any bank holds.
+    llvm::SmallVector<uint64_t, 64> words;
+    for (const LaneAccess &access : accesses)
+      if (access.lane / lanesPerPhase == phase)
+        for (uint64_t w = access.address / 4,
+                      last = (access.address + size - 1) / 4;
+             w <= last; ++w)
+          words.push_back(w);
+    if (words.empty())
+      continue;
+    llvm::sort(words);
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    std::array<unsigned, 32> perBank{};
+    unsigned most = 0;
+    for (uint64_t w : words)
+      most = std::max(most, ++perBank[w % 32]);
+    total += most;
+    ++ideal;
+  }
+  return total;
+}

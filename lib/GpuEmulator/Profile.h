@@ -1,0 +1,41 @@
+//===- Profile.h - what a warp-level access costs ---------------*- C++ -*-===//
+//
+// The profile's models of one warp-level instruction (docs/GpuEmulator.md,
+// "Counters"): its instruction class, the 32-byte global sectors its lanes'
+// addresses touch, and the shared-memory wavefronts its lanes' offsets need
+// across the 32 four-byte banks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_LIB_GPUEMULATOR_PROFILE_H
+#define MIRAGE_LIB_GPUEMULATOR_PROFILE_H
+
+#include "Decoder.h"
+#include "GpuEmulator/Emulator.h"
+#include "llvm/ADT/ArrayRef.h"
+
+namespace mirage::emulator::detail {
+
+InstructionClass classify(const DecodedInstruction &inst);
+
+/// One lane's access in a warp-level request.
+struct LaneAccess {
+  unsigned lane;
+  uint64_t address;
+};
+
+/// The distinct 32-byte sectors that `size`-byte accesses at the lanes'
+/// addresses touch.
+uint64_t globalSectors(llvm::ArrayRef<LaneAccess> accesses, unsigned size);
+
+/// Shared memory serves a request in phases (all 32 lanes for accesses of
+/// up to 4 bytes, half-warps for 8 bytes, quarter-warps for 16); in a phase
+/// each bank delivers one 4-byte word per wavefront, and lanes reading the
+/// same word share it. Returns the wavefronts the request takes, and in
+/// `ideal` the phases that had any lane (the conflict-free count).
+uint64_t sharedWavefronts(llvm::ArrayRef<LaneAccess> accesses, unsigned size,
+                          uint64_t &ideal);
+
+} // namespace mirage::emulator::detail
+
+#endif // MIRAGE_LIB_GPUEMULATOR_PROFILE_H
