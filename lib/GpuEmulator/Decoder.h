@@ -88,8 +88,41 @@ enum class ScalarType {
   BF16x2,
 };
 
-unsigned bitWidth(ScalarType type);
-bool isSignedInt(ScalarType type);
+// Inline: the executor asks for every lane of every instruction.
+inline unsigned bitWidth(ScalarType type) {
+  switch (type) {
+  case ScalarType::Pred:
+    return 1;
+  case ScalarType::B8:
+  case ScalarType::U8:
+  case ScalarType::S8:
+    return 8;
+  case ScalarType::B16:
+  case ScalarType::U16:
+  case ScalarType::S16:
+  case ScalarType::F16:
+  case ScalarType::BF16:
+    return 16;
+  case ScalarType::B32:
+  case ScalarType::U32:
+  case ScalarType::S32:
+  case ScalarType::F32:
+  case ScalarType::F16x2:
+  case ScalarType::BF16x2:
+    return 32;
+  case ScalarType::B64:
+  case ScalarType::U64:
+  case ScalarType::S64:
+    return 64;
+  }
+  llvm_unreachable("unknown type");
+}
+
+inline bool isSignedInt(ScalarType type) {
+  return type == ScalarType::S8 || type == ScalarType::S16 ||
+         type == ScalarType::S32 || type == ScalarType::S64;
+}
+
 
 enum class Space { Param, Global, Shared };
 

@@ -38,6 +38,51 @@ int64_t signExtend(uint64_t value, unsigned bits) {
   return static_cast<int64_t>((maskBits(value, bits) ^ sign) - sign);
 }
 
+// Little-endian element accesses of 1, 2, 4 or 8 bytes, each a fixed-size
+// copy the compiler turns into one move (a variable-size memcpy is a call).
+uint64_t readBytes(const uint8_t *p, unsigned size) {
+  switch (size) {
+  case 1:
+    return *p;
+  case 2: {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return v;
+  }
+  case 4: {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  default: {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+  }
+}
+
+void writeBytes(uint8_t *p, uint64_t v, unsigned size) {
+  switch (size) {
+  case 1:
+    *p = uint8_t(v);
+    return;
+  case 2: {
+    uint16_t w = uint16_t(v);
+    std::memcpy(p, &w, 2);
+    return;
+  }
+  case 4: {
+    uint32_t w = uint32_t(v);
+    std::memcpy(p, &w, 4);
+    return;
+  }
+  default:
+    std::memcpy(p, &v, 8);
+    return;
+  }
+}
+
 float asF32(uint64_t bits) { return f32FromBits(static_cast<uint32_t>(bits)); }
 uint64_t fromF32(float value) { return f32Bits(value); }
 
@@ -55,7 +100,7 @@ double compareValue(uint64_t bits, ScalarType type, bool ftz) {
 
 /// AtCollective: at a shfl.sync or mma.sync, waiting for the rest of its
 /// member lanes (its pc stays at the collective).
-enum class ThreadState { Running, AtBarrier, AtCollective, Finished };
+enum class ThreadState : uint8_t { Running, AtBarrier, AtCollective, Finished };
 
 /// Warp-instruction issues per warp per scheduling round.
 constexpr unsigned kTimeSlice = 256;
@@ -69,9 +114,9 @@ struct AsyncCopy {
   unsigned line;        // of the cp.async, for messages
 };
 
+/// A thread's state besides its PC and ThreadState, which Cta keeps in
+/// arrays of their own: the scheduler scans those for every warp issue.
 struct Thread {
-  unsigned pc = 0;
-  ThreadState state = ThreadState::Running;
   unsigned barrier = 0; // the barrier a thread AtBarrier waits at
   /// Set when an AtCollective thread is released because its missing
   /// members can no longer arrive: it then executes the collective with
@@ -92,6 +137,7 @@ public:
         globalWrites(globalWrites),
         numThreads(config.block[0] * config.block[1] * config.block[2]),
         numWarps((numThreads + kWarpSize - 1) / kWarpSize), threads(numThreads),
+        threadPc(numThreads, 0), threadState(numThreads, ThreadState::Running),
         registers(uint64_t(numThreads) * kernel.numRegisters, 0),
         sharedSize(kernel.dynamicSharedOffset + config.dynamicSharedBytes),
         shared(sharedSize, 0), shadow(sharedSize) {}
@@ -169,6 +215,8 @@ private:
   GlobalWrites &globalWrites;
   unsigned numThreads, numWarps;
   std::vector<Thread> threads;
+  std::vector<unsigned> threadPc;
+  std::vector<ThreadState> threadState;
   std::vector<uint64_t> registers;
   uint64_t sharedSize;
   std::vector<uint8_t> shared;
@@ -257,15 +305,15 @@ llvm::Error Cta::run() {
   }
   // Every thread has finished or waits at a barrier that cannot complete.
   unsigned finished = 0;
-  for (const Thread &thread : threads)
-    finished += thread.state == ThreadState::Finished;
+  for (ThreadState state : threadState)
+    finished += state == ThreadState::Finished;
   if (finished == numThreads)
     return llvm::Error::success();
   unsigned t = 0;
-  while (threads[t].state != ThreadState::AtBarrier)
+  while (threadState[t] != ThreadState::AtBarrier)
     ++t;
   unsigned id = threads[t].barrier;
-  return fault(t, kernel.code[threads[t].pc - 1],
+  return fault(t, kernel.code[threadPc[t] - 1],
                llvm::formatv("deadlock: {0} of {1} threads wait at barrier "
                              "{2}; {3} threads exited",
                              arrived[id], expected[id], id, finished));
@@ -300,14 +348,14 @@ llvm::Error Cta::arrive(const DecodedInstruction &inst,
                                "expects {2}",
                                arrived[id], id, count));
   for (unsigned t : lanes) {
-    threads[t].state = ThreadState::AtBarrier;
+    threadState[t] = ThreadState::AtBarrier;
     threads[t].barrier = id;
   }
   if (arrived[id] < count)
     return llvm::Error::success();
-  for (Thread &thread : threads)
-    if (thread.state == ThreadState::AtBarrier && thread.barrier == id)
-      thread.state = ThreadState::Running;
+  for (unsigned t = 0; t < numThreads; ++t)
+    if (threadState[t] == ThreadState::AtBarrier && threads[t].barrier == id)
+      threadState[t] = ThreadState::Running;
   arrived[id] = 0;
   shadow.nextEpoch();
   ++report.barriers;
@@ -320,23 +368,23 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
   unsigned last = std::min(numThreads, first + kWarpSize);
   unsigned pc = ~0u;
   for (unsigned t = first; t < last; ++t)
-    if (threads[t].state == ThreadState::Running)
-      pc = std::min(pc, threads[t].pc);
+    if (threadState[t] == ThreadState::Running)
+      pc = std::min(pc, threadPc[t]);
   if (pc == ~0u) {
     // No lane can run: lanes waiting at a collective whose missing members
     // will never come (they exited, or all wait elsewhere) run it now.
     for (unsigned t = first; t < last; ++t)
-      if (threads[t].state == ThreadState::AtBarrier)
+      if (threadState[t] == ThreadState::AtBarrier)
         return llvm::Error::success();
     for (unsigned t = first; t < last; ++t)
-      if (threads[t].state == ThreadState::AtCollective)
-        pc = std::min(pc, threads[t].pc);
+      if (threadState[t] == ThreadState::AtCollective)
+        pc = std::min(pc, threadPc[t]);
     if (pc == ~0u)
       return llvm::Error::success();
     for (unsigned t = first; t < last; ++t)
-      if (threads[t].state == ThreadState::AtCollective &&
-          threads[t].pc == pc) {
-        threads[t].state = ThreadState::Running;
+      if (threadState[t] == ThreadState::AtCollective &&
+          threadPc[t] == pc) {
+        threadState[t] = ThreadState::Running;
         threads[t].forceCollective = true;
       }
   }
@@ -344,12 +392,12 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
 
   llvm::SmallVector<unsigned, kWarpSize> active;
   for (unsigned t = first; t < last; ++t)
-    if (threads[t].state == ThreadState::Running && threads[t].pc == pc)
+    if (threadState[t] == ThreadState::Running && threadPc[t] == pc)
       active.push_back(t);
   if (pc >= kernel.code.size()) {
     // Falling off the end of the body returns.
     for (unsigned t : active)
-      threads[t].state = ThreadState::Finished;
+      threadState[t] = ThreadState::Finished;
     return llvm::Error::success();
   }
   if (++warpInstructions > options.maxWarpInstructionsPerCta)
@@ -360,7 +408,7 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
   llvm::SmallVector<unsigned, kWarpSize> lanes;
   uint32_t executing = 0;
   for (unsigned t : active) {
-    threads[t].pc = pc + 1;
+    threadPc[t] = pc + 1;
     if (guardPasses(inst, t)) {
       lanes.push_back(t);
       executing |= 1u << (t - first);
@@ -387,27 +435,32 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
       uint32_t bit = 1u << (t - first);
       if (!(needed & bit) || (executing & bit))
         continue;
-      if (threads[t].state == ThreadState::AtCollective &&
-          threads[t].pc == pc)
+      if (threadState[t] == ThreadState::AtCollective &&
+          threadPc[t] == pc)
         waiting |= bit;
-      else if (threads[t].state != ThreadState::Finished)
+      else if (threadState[t] != ThreadState::Finished)
         missing |= bit;
     }
     if (missing && !forced) {
       for (unsigned t : lanes) {
-        threads[t].pc = pc;
-        threads[t].state = ThreadState::AtCollective;
+        threadPc[t] = pc;
+        threadState[t] = ThreadState::AtCollective;
       }
       return llvm::Error::success();
     }
     for (unsigned t = first; t < last; ++t)
       if (waiting & (1u << (t - first))) {
-        threads[t].state = ThreadState::Running;
-        threads[t].pc = pc + 1;
-        lanes.push_back(t);
+        threadState[t] = ThreadState::Running;
+        threadPc[t] = pc + 1;
         executing |= 1u << (t - first);
       }
-    llvm::sort(lanes);
+    // The lanes in lane order again (a sort would cost more).
+    if (waiting) {
+      lanes.clear();
+      for (unsigned t = first; t < last; ++t)
+        if (executing & (1u << (t - first)))
+          lanes.push_back(t);
+    }
   }
   ++report.warpInstructions;
   report.threadInstructions += lanes.size();
@@ -418,12 +471,12 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
   switch (inst.opcode) {
   case Opcode::Bra:
     for (unsigned t : lanes)
-      threads[t].pc = inst.target;
+      threadPc[t] = inst.target;
     return llvm::Error::success();
   case Opcode::Ret:
     for (unsigned t : lanes) {
       Thread &thread = threads[t];
-      thread.state = ThreadState::Finished;
+      threadState[t] = ThreadState::Finished;
       size_t pending = thread.openGroup.size();
       for (const auto &group : thread.committedGroups)
         pending += group.size();
@@ -1055,8 +1108,7 @@ llvm::Error Cta::load(const DecodedInstruction &inst, unsigned t) {
     const Operand &element = inst.vectorWidth == 1 ? dst : dst.elements[i];
     if (element.kind != Operand::Kind::Register)
       continue;
-    uint64_t v = 0;
-    std::memcpy(&v, bytes + i * elementBytes, elementBytes);
+    uint64_t v = readBytes(bytes + i * elementBytes, elementBytes);
     // Signed loads into wider registers sign-extend (§9.7.9.8).
     if (isSignedInt(inst.type))
       v = signExtend(v, elementBytes * 8);
@@ -1086,8 +1138,7 @@ llvm::Error Cta::store(const DecodedInstruction &inst, unsigned t) {
     const Operand &element = inst.vectorWidth == 1 ? src : src.elements[i];
     if (element.kind == Operand::Kind::Sink)
       continue;
-    uint64_t v = value(element, t);
-    std::memcpy(bytes + i * elementBytes, &v, elementBytes);
+    writeBytes(bytes + i * elementBytes, value(element, t), elementBytes);
   }
   return llvm::Error::success();
 }
@@ -1134,18 +1185,26 @@ llvm::Error Cta::waitCopies(const DecodedInstruction &inst, unsigned t,
   Thread &thread = threads[t];
   while (thread.committedGroups.size() > keep) {
     for (const AsyncCopy &copy : thread.committedGroups.front()) {
+      // 16 bytes, the common cp-size, as fixed-size copies (moves); other
+      // sizes as library calls.
       uint8_t buffer[16] = {};
       if (copy.sourceBytes) {
         auto data = global(inst, t, copy.global, copy.sourceBytes, copy.bytes,
                            false, copy.line);
         if (!data)
           return data.takeError();
-        std::memcpy(buffer, *data, copy.sourceBytes);
+        if (copy.sourceBytes == 16)
+          std::memcpy(buffer, *data, 16);
+        else
+          std::memcpy(buffer, *data, copy.sourceBytes);
       }
       if (llvm::Error err =
               checkShared(inst, t, copy.shared, copy.bytes, true, copy.line))
         return err;
-      std::memcpy(shared.data() + copy.shared, buffer, copy.bytes);
+      if (copy.bytes == 16)
+        std::memcpy(shared.data() + copy.shared, buffer, 16);
+      else
+        std::memcpy(shared.data() + copy.shared, buffer, copy.bytes);
     }
     thread.committedGroups.pop_front();
   }
