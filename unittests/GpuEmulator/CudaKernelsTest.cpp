@@ -3,9 +3,10 @@
 // CUDA C++ kernels compiled by nvcc (CUDA 13.0, `nvcc -O3 --ptx
 // -arch=sm_80`; the .cu and .ptx files are in Inputs/) run by launchKernel
 // on pseudo-random inputs and compared with host references computed here
-// in double, without the emulator's arithmetic helpers: a vector add. Each
-// kernel also has a launch that breaks one of its assumptions, which a
-// checker must report.
+// in double, without the emulator's arithmetic helpers: a vector add and a
+// shared-memory tiled matmul in f32 and with f16 inputs. Each kernel also
+// has a launch that breaks one of its assumptions, which a checker must
+// report.
 //
 //===----------------------------------------------------------------------===//
 
@@ -149,6 +150,116 @@ TEST(CudaKernelsTest, VectorAddPastItsBuffersIsAMemcheckError) {
                                        "4 bytes at {0:x}",
                                        bAddr + n * 4)
                              .str()),
+            std::string::npos)
+      << message;
+}
+
+//===----------------------------------------------------------------------===//
+// tiled_matmul.cu
+//===----------------------------------------------------------------------===//
+
+/// The f16 encoding of a value of Random::halfGrid (zero or a normal f16
+/// number), built from its f32 encoding: the exponent rebiased, the
+/// significand's low 13 bits dropped (they are zero).
+uint16_t halfOf(float value) {
+  uint32_t bits = bitsOf(value);
+  uint16_t sign = (bits >> 16) & 0x8000;
+  if (value == 0)
+    return sign;
+  int exponent = int((bits >> 23) & 0xff) - 127 + 15;
+  EXPECT_TRUE(exponent > 0 && exponent < 31 && (bits & 0x1fff) == 0) << value;
+  return sign | uint16_t(exponent << 10) | uint16_t((bits >> 13) & 0x3ff);
+}
+
+/// Runs matmulF32 or matmulF16 (`halfInputs`) on M x K and K x N inputs
+/// with dimensions that are not multiples of the 16 x 16 tile, and compares
+/// with the product in double.
+void checkTiledMatmul(bool halfInputs) {
+  auto module = parsePtx(readInput("tiled_matmul.ptx"));
+  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
+  const unsigned m = 37, n = 29, k = 45, tile = 16;
+  Random random(halfInputs ? 7 : 5);
+  std::vector<float> a(m * k), b(k * n);
+  for (float &x : a)
+    x = halfInputs ? random.halfGrid() : random.unit();
+  for (float &x : b)
+    x = halfInputs ? random.halfGrid() : random.unit();
+  DeviceMemory memory;
+  unsigned elementBytes = halfInputs ? 2 : 4;
+  uint64_t aAddr = memory.allocate(m * k * elementBytes),
+           bAddr = memory.allocate(k * n * elementBytes),
+           cAddr = memory.allocate(m * n * 4);
+  if (halfInputs) {
+    std::vector<uint16_t> aHalves, bHalves;
+    for (float x : a)
+      aHalves.push_back(halfOf(x));
+    for (float x : b)
+      bHalves.push_back(halfOf(x));
+    expectSuccess(memory.writeArray<uint16_t>(aAddr, aHalves));
+    expectSuccess(memory.writeArray<uint16_t>(bAddr, bHalves));
+  } else {
+    expectSuccess(memory.writeArray<float>(aAddr, a));
+    expectSuccess(memory.writeArray<float>(bAddr, b));
+  }
+  LaunchConfig config = launch(
+      {(n + tile - 1) / tile, (m + tile - 1) / tile, 1}, {tile, tile, 1});
+  auto report = launchKernel(*module, halfInputs ? "matmulF16" : "matmulF32",
+                             config, {aAddr, bAddr, cAddr, m, n, k}, memory);
+  ASSERT_TRUE(bool(report)) << llvm::toString(report.takeError());
+  // Two barriers per tile of K per CTA.
+  EXPECT_EQ(report->barriers, uint64_t(config.grid[0] * config.grid[1] * 2 *
+                                       ((k + tile - 1) / tile)));
+  auto c = readBack<float>(memory, cAddr, m * n);
+  for (unsigned i = 0; i < m; ++i)
+    for (unsigned j = 0; j < n; ++j) {
+      double exact = 0, magnitude = 0;
+      for (unsigned l = 0; l < k; ++l) {
+        exact += double(a[i * k + l]) * b[l * n + j];
+        magnitude += std::fabs(double(a[i * k + l]) * b[l * n + j]);
+      }
+      // The kernel accumulates in f32, one rounding per step (nvcc
+      // contracts the multiply-add into fma.rn.f32): for a sum of k
+      // products the error is at most gamma_k = k u / (1 - k u) times the
+      // sum of their magnitudes, u = 2^-24 (Higham, "Accuracy and
+      // Stability of Numerical Algorithms", 3.1). The f16 inputs convert
+      // to f32 exactly. The double reference is exact to 2^-53 relative.
+      double u = 0x1p-24, gamma = k * u / (1 - k * u);
+      EXPECT_NEAR(c[i * n + j], exact, gamma * magnitude + 1e-30)
+          << i << "," << j;
+      // Stronger: the emulator performs fma.rn.f32 as IEEE fused
+      // multiply-adds, so the kernel's order (the zero padding of the last
+      // tile adds +0) replayed with the host's fmaf agrees bit for bit.
+      float replay = 0;
+      for (unsigned l = 0; l < k; ++l)
+        replay = std::fmaf(a[i * k + l], b[l * n + j], replay);
+      EXPECT_EQ(bitsOf(c[i * n + j]), bitsOf(replay)) << i << "," << j;
+    }
+}
+
+TEST(CudaKernelsTest, TiledMatmulF32MatchesHost) { checkTiledMatmul(false); }
+
+TEST(CudaKernelsTest, TiledMatmulF16InputsMatchHost) { checkTiledMatmul(true); }
+
+TEST(CudaKernelsTest, TiledMatmulWithTooFewThreadsIsAnInitcheckError) {
+  // The kernel assumes blocks of 16 x 16 threads, one per tile element.
+  // With 16 x 8, rows 8 to 15 of the shared tiles are never written, and
+  // the inner product's first read of Bs[8][tx] is reported.
+  auto module = parsePtx(readInput("tiled_matmul.ptx"));
+  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
+  const unsigned m = 16, n = 16, k = 16;
+  DeviceMemory memory;
+  uint64_t aAddr = memory.allocate(m * k * 4),
+           bAddr = memory.allocate(k * n * 4),
+           cAddr = memory.allocate(m * n * 4);
+  expectSuccess(
+      memory.writeArray<float>(aAddr, std::vector<float>(m * k, 1.0f)));
+  expectSuccess(
+      memory.writeArray<float>(bAddr, std::vector<float>(k * n, 1.0f)));
+  std::string message =
+      failure(launchKernel(*module, "matmulF32", launch({1, 1, 1}, {16, 8, 1}),
+                           {aAddr, bAddr, cAddr, m, n, k}, memory));
+  EXPECT_NE(message.find("'ld.shared.f32': initcheck: reads bytes never "
+                         "written: shared read of 4 bytes"),
             std::string::npos)
       << message;
 }
