@@ -3,10 +3,10 @@
 // CUDA C++ kernels compiled by nvcc (CUDA 13.0, `nvcc -O3 --ptx
 // -arch=sm_80`; the .cu and .ptx files are in Inputs/) run by launchKernel
 // on pseudo-random inputs and compared with host references computed here
-// in double, without the emulator's arithmetic helpers: a vector add and a
-// shared-memory tiled matmul in f32 and with f16 inputs. Each kernel also
-// has a launch that breaks one of its assumptions, which a checker must
-// report.
+// in double, without the emulator's arithmetic helpers: a vector add, a
+// shared-memory tiled matmul in f32 and with f16 inputs, and mma.sync
+// m16n8k16 products in f16 and bf16. Each kernel also has a launch that
+// breaks one of its assumptions, which a checker must report.
 //
 //===----------------------------------------------------------------------===//
 
@@ -260,6 +260,170 @@ TEST(CudaKernelsTest, TiledMatmulWithTooFewThreadsIsAnInitcheckError) {
                            {aAddr, bAddr, cAddr, m, n, k}, memory));
   EXPECT_NE(message.find("'ld.shared.f32': initcheck: reads bytes never "
                          "written: shared read of 4 bytes"),
+            std::string::npos)
+      << message;
+}
+
+//===----------------------------------------------------------------------===//
+// mma_m16n8k16.cu
+//===----------------------------------------------------------------------===//
+
+float floatOf(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+
+/// `value` rounded to bf16, to nearest with ties to even (cvt.rn.bf16.f32):
+/// the upper 16 bits of the f32 encoding, plus one when the lower 16 are
+/// above half, or exactly half with the upper bits odd. For finite values;
+/// a carry into the exponent rounds up to the next binade (or infinity) as
+/// it should.
+uint16_t bf16Of(float value) {
+  uint32_t bits = bitsOf(value);
+  uint32_t lower = bits & 0xffff, upper = bits >> 16;
+  if (lower > 0x8000 || (lower == 0x8000 && (upper & 1)))
+    ++upper;
+  return uint16_t(upper);
+}
+
+float floatOfBf16(uint16_t bf16) { return floatOf(uint32_t(bf16) << 16); }
+
+/// Inputs and outputs of one mmaF16 or mmaBF16 launch; A is m x k
+/// row-major, B k x n column-major, C and D m x n row-major.
+struct MmaProblem {
+  unsigned m, n, k;
+  std::vector<float> a, b, c;
+};
+
+MmaProblem makeMmaProblem(unsigned m, unsigned n, unsigned k, bool bf16,
+                          uint32_t seed) {
+  Random random(seed);
+  MmaProblem p{m, n, k, {}, {}, {}};
+  // f16 inputs on a grid exact in f16; bf16 inputs with full f32
+  // significands, which the kernel rounds to bf16.
+  for (unsigned i = 0; i < m * k; ++i)
+    p.a.push_back(bf16 ? random.unit() : random.halfGrid());
+  for (unsigned i = 0; i < k * n; ++i)
+    p.b.push_back(bf16 ? random.unit() : random.halfGrid());
+  for (unsigned i = 0; i < m * n; ++i)
+    p.c.push_back(random.unit());
+  return p;
+}
+
+/// Compares D with A B + C in double. `rounded` maps an input as the
+/// kernel sees it in the product (identity for f16, bf16 rounding).
+void expectMmaResult(const MmaProblem &p, llvm::ArrayRef<float> d,
+                     float (*rounded)(float)) {
+  for (unsigned i = 0; i < p.m; ++i)
+    for (unsigned j = 0; j < p.n; ++j) {
+      double exact = p.c[i * p.n + j], magnitude = std::fabs(exact);
+      for (unsigned l = 0; l < p.k; ++l) {
+        double product =
+            double(rounded(p.a[i * p.k + l])) * rounded(p.b[j * p.k + l]);
+        exact += product;
+        magnitude += std::fabs(product);
+      }
+      // Products of f16 or bf16 values are exact in f32 (22 and 16
+      // significant bits). The ISA leaves the accumulation's order and
+      // internal precision to the implementation, but each mma.sync
+      // rounds its D to f32, and the kernel chains k / 16 of them. Allowing
+      // one f32 ulp (2^-23 relative, which covers truncation as well as
+      // rounding to nearest) of the running magnitude per mma bounds the
+      // error of any such accumulation.
+      double tolerance = (p.k / 16) * 0x1p-23 * magnitude;
+      EXPECT_NEAR(d[i * p.n + j], exact, tolerance) << i << "," << j;
+    }
+}
+
+float identity(float x) { return x; }
+float roundToBf16(float x) { return floatOfBf16(bf16Of(x)); }
+
+/// Runs mmaF16 on a grid of (n / 8) x (m / 16) single-warp CTAs.
+void checkMmaF16(unsigned m, unsigned n, unsigned k) {
+  auto module = parsePtx(readInput("mma_m16n8k16.ptx"));
+  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
+  MmaProblem p = makeMmaProblem(m, n, k, /*bf16=*/false, m * n + k);
+  std::vector<uint16_t> aHalves, bHalves;
+  for (float x : p.a)
+    aHalves.push_back(halfOf(x));
+  for (float x : p.b)
+    bHalves.push_back(halfOf(x));
+  DeviceMemory memory;
+  uint64_t aAddr = memory.allocate(m * k * 2),
+           bAddr = memory.allocate(k * n * 2),
+           cAddr = memory.allocate(m * n * 4),
+           dAddr = memory.allocate(m * n * 4);
+  expectSuccess(memory.writeArray<uint16_t>(aAddr, aHalves));
+  expectSuccess(memory.writeArray<uint16_t>(bAddr, bHalves));
+  expectSuccess(memory.writeArray<float>(cAddr, p.c));
+  auto report =
+      launchKernel(*module, "mmaF16", launch({n / 8, m / 16, 1}, {32, 1, 1}),
+                   {aAddr, bAddr, cAddr, dAddr, k}, memory);
+  ASSERT_TRUE(bool(report)) << llvm::toString(report.takeError());
+  expectMmaResult(p, readBack<float>(memory, dAddr, m * n), identity);
+}
+
+TEST(CudaKernelsTest, MmaF16OneTileMatchesHost) { checkMmaF16(16, 8, 16); }
+
+TEST(CudaKernelsTest, MmaF16TilesAndKLoopMatchHost) {
+  // K = 80: nvcc's loop unrolled by four, then one more step.
+  checkMmaF16(48, 16, 80);
+}
+
+void checkMmaBF16(unsigned m, unsigned n, unsigned k) {
+  auto module = parsePtx(readInput("mma_m16n8k16.ptx"));
+  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
+  MmaProblem p = makeMmaProblem(m, n, k, /*bf16=*/true, m * n + k);
+  DeviceMemory memory;
+  uint64_t aAddr = memory.allocate(m * k * 4),
+           bAddr = memory.allocate(k * n * 4),
+           cAddr = memory.allocate(m * n * 4),
+           dAddr = memory.allocate(m * n * 4),
+           dBf16Addr = memory.allocate(m * n * 2);
+  expectSuccess(memory.writeArray<float>(aAddr, p.a));
+  expectSuccess(memory.writeArray<float>(bAddr, p.b));
+  expectSuccess(memory.writeArray<float>(cAddr, p.c));
+  auto report =
+      launchKernel(*module, "mmaBF16", launch({n / 8, m / 16, 1}, {32, 1, 1}),
+                   {aAddr, bAddr, cAddr, dAddr, dBf16Addr, k}, memory);
+  ASSERT_TRUE(bool(report)) << llvm::toString(report.takeError());
+  auto d = readBack<float>(memory, dAddr, m * n);
+  expectMmaResult(p, d, roundToBf16);
+  // The bf16 copy of D is D rounded to nearest even (cvt.rn.bf16.f32): bit
+  // for bit the host's rounding of the kernel's own f32 result.
+  auto dBf16 = readBack<uint16_t>(memory, dBf16Addr, m * n);
+  for (unsigned i = 0; i < m * n; ++i)
+    EXPECT_EQ(dBf16[i], bf16Of(d[i])) << "element " << i << ": " << d[i];
+}
+
+TEST(CudaKernelsTest, MmaBF16OneTileMatchesHost) { checkMmaBF16(16, 8, 16); }
+
+TEST(CudaKernelsTest, MmaBF16TilesAndKLoopMatchHost) {
+  checkMmaBF16(32, 24, 80);
+}
+
+TEST(CudaKernelsTest, MmaWithHalfAWarpIsAnError) {
+  // mma.sync.aligned needs all 32 lanes of the warp; a CTA of 16 threads
+  // has only half of them.
+  auto module = parsePtx(readInput("mma_m16n8k16.ptx"));
+  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
+  const unsigned m = 16, n = 8, k = 16;
+  DeviceMemory memory;
+  uint64_t aAddr = memory.allocate(m * k * 2),
+           bAddr = memory.allocate(k * n * 2),
+           cAddr = memory.allocate(m * n * 4),
+           dAddr = memory.allocate(m * n * 4);
+  expectSuccess(
+      memory.writeArray<uint16_t>(aAddr, std::vector<uint16_t>(m * k, 0)));
+  expectSuccess(
+      memory.writeArray<uint16_t>(bAddr, std::vector<uint16_t>(k * n, 0)));
+  expectSuccess(memory.writeArray<float>(cAddr, std::vector<float>(m * n, 0)));
+  std::string message =
+      failure(launchKernel(*module, "mmaF16", launch({1, 1, 1}, {16, 1, 1}),
+                           {aAddr, bAddr, cAddr, dAddr, k}, memory));
+  EXPECT_NE(message.find("mma.sync.aligned needs all 32 lanes but lanes "
+                         "0x0000ffff execute together"),
             std::string::npos)
       << message;
 }
