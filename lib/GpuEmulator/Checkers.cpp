@@ -8,7 +8,7 @@ SharedShadow::SharedShadow(uint64_t size) : bytes(size) {}
 
 bool SharedShadow::isInitialized(uint64_t offset, unsigned size) const {
   for (unsigned i = 0; i < size; ++i)
-    if (!bytes[offset + i].written)
+    if (bytes[offset + i].writeEpoch == 0)
       return false;
   return true;
 }
@@ -16,15 +16,16 @@ bool SharedShadow::isInitialized(uint64_t offset, unsigned size) const {
 std::optional<RaceConflict> SharedShadow::read(uint64_t offset, unsigned size,
                                                unsigned thread) {
   std::optional<RaceConflict> conflict;
+  uint16_t self = uint16_t(thread);
   for (unsigned i = 0; i < size; ++i) {
     ByteState &b = bytes[offset + i];
-    if (!conflict && b.writeEpoch == epoch && b.writer != thread)
-      conflict = RaceConflict{b.writer, true};
+    if (!conflict && b.writeEpoch == epoch && b.writer != self)
+      conflict = RaceConflict{widen(b.writer), true};
     if (b.readEpoch != epoch) {
       b.readEpoch = epoch;
-      b.reader = thread;
-    } else if (b.reader != thread) {
-      b.reader = kSeveralThreads;
+      b.reader = self;
+    } else if (b.reader != self) {
+      b.reader = kSeveral16;
     }
   }
   return conflict;
@@ -33,15 +34,15 @@ std::optional<RaceConflict> SharedShadow::read(uint64_t offset, unsigned size,
 std::optional<RaceConflict> SharedShadow::write(uint64_t offset, unsigned size,
                                                 unsigned thread) {
   std::optional<RaceConflict> conflict;
+  uint16_t self = uint16_t(thread);
   for (unsigned i = 0; i < size; ++i) {
     ByteState &b = bytes[offset + i];
-    if (!conflict && b.writeEpoch == epoch && b.writer != thread)
-      conflict = RaceConflict{b.writer, true};
-    if (!conflict && b.readEpoch == epoch && b.reader != thread)
-      conflict = RaceConflict{b.reader, false};
-    b.writer = thread;
+    if (!conflict && b.writeEpoch == epoch && b.writer != self)
+      conflict = RaceConflict{widen(b.writer), true};
+    if (!conflict && b.readEpoch == epoch && b.reader != self)
+      conflict = RaceConflict{widen(b.reader), false};
+    b.writer = self;
     b.writeEpoch = epoch;
-    b.written = true;
   }
   return conflict;
 }

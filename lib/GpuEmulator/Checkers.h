@@ -42,11 +42,17 @@ public:
                                     unsigned thread);
 
 private:
+  // 12 bytes per byte of shared memory: CTAs have at most 1024 threads, so
+  // a thread (or kSeveralThreads) fits 16 bits; writeEpoch 0 means never
+  // written.
+  static constexpr uint16_t kSeveral16 = 0xffff;
   struct ByteState {
-    uint32_t writer = 0, writeEpoch = 0;
-    uint32_t reader = 0, readEpoch = 0;
-    bool written = false;
+    uint32_t writeEpoch = 0, readEpoch = 0;
+    uint16_t writer = 0, reader = 0;
   };
+  static unsigned widen(uint16_t thread) {
+    return thread == kSeveral16 ? kSeveralThreads : thread;
+  }
   std::vector<ByteState> bytes;
   uint32_t epoch = 1; // 0 marks "never accessed"
 };

@@ -138,9 +138,14 @@ public:
         numThreads(config.block[0] * config.block[1] * config.block[2]),
         numWarps((numThreads + kWarpSize - 1) / kWarpSize), threads(numThreads),
         threadPc(numThreads, 0), threadState(numThreads, ThreadState::Running),
+        liveLanes(numWarps, ~0u), warpUniform(numWarps, 1),
+        warpPc(numWarps, 0),
         registers(uint64_t(numThreads) * kernel.numRegisters, 0),
         sharedSize(kernel.dynamicSharedOffset + config.dynamicSharedBytes),
-        shared(sharedSize, 0), shadow(sharedSize) {}
+        shared(sharedSize, 0), shadow(sharedSize) {
+    if (numThreads % kWarpSize)
+      liveLanes.back() = (1u << (numThreads % kWarpSize)) - 1;
+  }
 
   llvm::Error run();
 
@@ -148,6 +153,12 @@ private:
   llvm::Error stepWarp(unsigned warp, bool &progressed);
   llvm::Error arrive(const DecodedInstruction &inst,
                      llvm::ArrayRef<unsigned> lanes);
+  /// Runs a lane-local instruction for each of `lanes`.
+  llvm::Error executeLanes(const DecodedInstruction &inst,
+                           llvm::ArrayRef<unsigned> lanes);
+  /// One lane of an instruction whose opcode is Op: instantiated per
+  /// opcode so that the opcode switch folds away inside the lane loop.
+  template <Opcode Op>
   llvm::Error executeLane(const DecodedInstruction &inst, unsigned t);
   llvm::Error executeShfl(const DecodedInstruction &inst,
                           llvm::ArrayRef<unsigned> lanes, unsigned warp,
@@ -188,6 +199,10 @@ private:
     return registers[uint64_t(t) * kernel.numRegisters + slot];
   }
   uint64_t value(const Operand &op, unsigned t);
+  void finish(unsigned t) {
+    threadState[t] = ThreadState::Finished;
+    liveLanes[t / kWarpSize] &= ~(1u << (t % kWarpSize));
+  }
   void set(unsigned t, unsigned slot, uint64_t v) {
     reg(t, slot) = maskBits(v, kernel.registerBits[slot]);
   }
@@ -217,6 +232,11 @@ private:
   std::vector<Thread> threads;
   std::vector<unsigned> threadPc;
   std::vector<ThreadState> threadState;
+  /// Per warp: the lanes not Finished; whether all of them are Running at
+  /// warpPc (so the next issue needs no scan).
+  std::vector<uint32_t> liveLanes;
+  std::vector<uint8_t> warpUniform;
+  std::vector<unsigned> warpPc;
   std::vector<uint64_t> registers;
   uint64_t sharedSize;
   std::vector<uint8_t> shared;
@@ -366,38 +386,51 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
   progressed = false;
   unsigned first = warp * kWarpSize;
   unsigned last = std::min(numThreads, first + kWarpSize);
+  llvm::SmallVector<unsigned, kWarpSize> active;
   unsigned pc = ~0u;
-  for (unsigned t = first; t < last; ++t)
-    if (threadState[t] == ThreadState::Running)
-      pc = std::min(pc, threadPc[t]);
-  if (pc == ~0u) {
-    // No lane can run: lanes waiting at a collective whose missing members
-    // will never come (they exited, or all wait elsewhere) run it now.
+  // A converged warp (every live lane Running at warpPc) skips the scan for
+  // the minimum PC: most issues of most kernels.
+  bool uniform = warpUniform[warp];
+  if (uniform) {
+    pc = warpPc[warp];
+    for (uint32_t mask = liveLanes[warp]; mask; mask &= mask - 1)
+      active.push_back(first + llvm::countr_zero(mask));
+  } else {
     for (unsigned t = first; t < last; ++t)
-      if (threadState[t] == ThreadState::AtBarrier)
-        return llvm::Error::success();
-    for (unsigned t = first; t < last; ++t)
-      if (threadState[t] == ThreadState::AtCollective)
+      if (threadState[t] == ThreadState::Running)
         pc = std::min(pc, threadPc[t]);
-    if (pc == ~0u)
-      return llvm::Error::success();
+    if (pc == ~0u) {
+      // No lane can run: lanes waiting at a collective whose missing
+      // members will never come (they exited, or all wait elsewhere) run it
+      // now.
+      for (unsigned t = first; t < last; ++t)
+        if (threadState[t] == ThreadState::AtBarrier)
+          return llvm::Error::success();
+      for (unsigned t = first; t < last; ++t)
+        if (threadState[t] == ThreadState::AtCollective)
+          pc = std::min(pc, threadPc[t]);
+      if (pc == ~0u)
+        return llvm::Error::success();
+      for (unsigned t = first; t < last; ++t)
+        if (threadState[t] == ThreadState::AtCollective &&
+            threadPc[t] == pc) {
+          threadState[t] = ThreadState::Running;
+          threads[t].forceCollective = true;
+        }
+    }
     for (unsigned t = first; t < last; ++t)
-      if (threadState[t] == ThreadState::AtCollective &&
-          threadPc[t] == pc) {
-        threadState[t] = ThreadState::Running;
-        threads[t].forceCollective = true;
-      }
+      if (threadState[t] == ThreadState::Running && threadPc[t] == pc)
+        active.push_back(t);
+    uniform = active.size() == unsigned(llvm::popcount(liveLanes[warp]));
   }
   progressed = true;
+  // Set again below where the warp stays converged.
+  warpUniform[warp] = false;
 
-  llvm::SmallVector<unsigned, kWarpSize> active;
-  for (unsigned t = first; t < last; ++t)
-    if (threadState[t] == ThreadState::Running && threadPc[t] == pc)
-      active.push_back(t);
   if (pc >= kernel.code.size()) {
     // Falling off the end of the body returns.
     for (unsigned t : active)
-      threadState[t] = ThreadState::Finished;
+      finish(t);
     return llvm::Error::success();
   }
   if (++warpInstructions > options.maxWarpInstructionsPerCta)
@@ -472,11 +505,15 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
   case Opcode::Bra:
     for (unsigned t : lanes)
       threadPc[t] = inst.target;
+    if (uniform && (lanes.empty() || lanes.size() == active.size())) {
+      warpUniform[warp] = true;
+      warpPc[warp] = lanes.empty() ? pc + 1 : inst.target;
+    }
     return llvm::Error::success();
   case Opcode::Ret:
     for (unsigned t : lanes) {
       Thread &thread = threads[t];
-      threadState[t] = ThreadState::Finished;
+      finish(t);
       size_t pending = thread.openGroup.size();
       for (const auto &group : thread.committedGroups)
         pending += group.size();
@@ -495,9 +532,12 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
   case Opcode::Mma:
     return executeMma(inst, lanes, warp, executing);
   default:
-    for (unsigned t : lanes)
-      if (llvm::Error err = executeLane(inst, t))
-        return err;
+    if (llvm::Error err = executeLanes(inst, lanes))
+      return err;
+    if (uniform) {
+      warpUniform[warp] = true;
+      warpPc[warp] = pc + 1;
+    }
     return llvm::Error::success();
   }
 }
@@ -596,6 +636,7 @@ llvm::Error Cta::executeMma(const DecodedInstruction &inst,
   return llvm::Error::success();
 }
 
+template <Opcode Op>
 llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
   const auto &ops = inst.operands;
   ScalarType type = inst.type;
@@ -609,7 +650,7 @@ llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
   F16Modifiers f16Mods{inst.ftz, inst.sat};
   auto h = [](uint64_t v) { return static_cast<uint16_t>(v); };
 
-  switch (inst.opcode) {
+  switch (Op) {
   case Opcode::Add:
   case Opcode::Sub: {
     uint64_t a = operand(1), b = operand(2);
@@ -998,6 +1039,63 @@ llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
   }
   case Opcode::CpAsyncWait:
     return waitCopies(inst, t, operand(0));
+  case Opcode::Bra:
+  case Opcode::Ret:
+  case Opcode::BarSync:
+  case Opcode::Shfl:
+  case Opcode::Mma:
+    break;
+  }
+  llvm_unreachable("warp-level opcodes are executed by stepWarp");
+}
+
+llvm::Error Cta::executeLanes(const DecodedInstruction &inst,
+                              llvm::ArrayRef<unsigned> lanes) {
+  switch (inst.opcode) {
+#define MIRAGE_LANE_LOOP(OP)                                                   \
+  case Opcode::OP:                                                             \
+    for (unsigned t : lanes)                                                   \
+      if (llvm::Error err = executeLane<Opcode::OP>(inst, t))                  \
+        return err;                                                            \
+    return llvm::Error::success();
+    MIRAGE_LANE_LOOP(Add)
+    MIRAGE_LANE_LOOP(Sub)
+    MIRAGE_LANE_LOOP(Mul)
+    MIRAGE_LANE_LOOP(Mad)
+    MIRAGE_LANE_LOOP(Fma)
+    MIRAGE_LANE_LOOP(Div)
+    MIRAGE_LANE_LOOP(Rem)
+    MIRAGE_LANE_LOOP(Neg)
+    MIRAGE_LANE_LOOP(Abs)
+    MIRAGE_LANE_LOOP(Min)
+    MIRAGE_LANE_LOOP(Max)
+    MIRAGE_LANE_LOOP(Shl)
+    MIRAGE_LANE_LOOP(Shr)
+    MIRAGE_LANE_LOOP(And)
+    MIRAGE_LANE_LOOP(Or)
+    MIRAGE_LANE_LOOP(Xor)
+    MIRAGE_LANE_LOOP(Not)
+    MIRAGE_LANE_LOOP(Bfe)
+    MIRAGE_LANE_LOOP(Setp)
+    MIRAGE_LANE_LOOP(Selp)
+    MIRAGE_LANE_LOOP(Mov)
+    MIRAGE_LANE_LOOP(Cvt)
+    MIRAGE_LANE_LOOP(Cvta)
+    MIRAGE_LANE_LOOP(Ld)
+    MIRAGE_LANE_LOOP(St)
+    MIRAGE_LANE_LOOP(Ex2)
+    MIRAGE_LANE_LOOP(Lg2)
+    MIRAGE_LANE_LOOP(Sqrt)
+    MIRAGE_LANE_LOOP(Rsqrt)
+    MIRAGE_LANE_LOOP(Rcp)
+    MIRAGE_LANE_LOOP(Sin)
+    MIRAGE_LANE_LOOP(Cos)
+    MIRAGE_LANE_LOOP(Tanh)
+    MIRAGE_LANE_LOOP(CpAsync)
+    MIRAGE_LANE_LOOP(CpAsyncCommit)
+    MIRAGE_LANE_LOOP(CpAsyncWait)
+    MIRAGE_LANE_LOOP(CpAsyncWaitAll)
+#undef MIRAGE_LANE_LOOP
   case Opcode::Bra:
   case Opcode::Ret:
   case Opcode::BarSync:
