@@ -130,8 +130,11 @@ struct ProfileCounters {
   /// warp-level request touched (cp.async sources count as loads).
   uint64_t globalLoadBytes = 0, globalLoadSectors = 0;
   uint64_t globalStoreBytes = 0, globalStoreSectors = 0;
-  /// Wavefronts the shared accesses took, and the fewest they could take
-  /// for their size; the difference is the bank conflicts.
+  /// Bytes the threads read and wrote in shared memory (ld/st.shared, and
+  /// the shared side of cp.async).
+  uint64_t sharedBytes = 0;
+  /// Wavefronts the ld/st.shared took, and the fewest they could take for
+  /// their size; the difference is the bank conflicts.
   uint64_t sharedWavefronts = 0, sharedIdealWavefronts = 0;
 
   ProfileCounters &operator+=(const ProfileCounters &other);

@@ -1330,7 +1330,10 @@ void Cta::profileAccess(const DecodedInstruction &inst,
         {t - firstThread,
          (addr.baseIsRegister ? reg(t, addr.reg) : 0) + addr.imm});
   ProfileCounters &counters = report.profile;
+  if (isCopy)
+    counters.sharedBytes += uint64_t(size) * accesses.size();
   if (space == Space::Shared) {
+    counters.sharedBytes += uint64_t(size) * accesses.size();
     uint64_t ideal;
     counters.sharedWavefronts += sharedWavefronts(accesses, size, ideal);
     counters.sharedIdealWavefronts += ideal;

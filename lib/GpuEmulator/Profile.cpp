@@ -47,6 +47,7 @@ ProfileCounters &ProfileCounters::operator+=(const ProfileCounters &other) {
   globalLoadSectors += other.globalLoadSectors;
   globalStoreBytes += other.globalStoreBytes;
   globalStoreSectors += other.globalStoreSectors;
+  sharedBytes += other.sharedBytes;
   sharedWavefronts += other.sharedWavefronts;
   sharedIdealWavefronts += other.sharedIdealWavefronts;
   return *this;

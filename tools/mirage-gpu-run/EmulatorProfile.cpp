@@ -94,6 +94,7 @@ json::Object mirage::gpurun::profileJson(const LaunchProfile &launch) {
       {"global_store_sectors", int64_t(c.globalStoreSectors)},
       {"global_store_efficiency",
        sectorEfficiency(c.globalStoreBytes, c.globalStoreSectors)},
+      {"shared_bytes", int64_t(c.sharedBytes)},
       {"shared_wavefronts", int64_t(c.sharedWavefronts)},
       {"shared_ideal_wavefronts", int64_t(c.sharedIdealWavefronts)},
       {"bank_conflict_wavefronts",

@@ -164,6 +164,8 @@ std::pair<uint64_t, uint64_t> sharedCost(unsigned width, unsigned stride) {
     ADD_FAILURE() << llvm::toString(report.takeError());
     return {};
   }
+  // Every lane stores and loads width * 4 bytes.
+  EXPECT_EQ(report->profile.sharedBytes, 2u * 32 * width * 4);
   return {report->profile.sharedWavefronts,
           report->profile.sharedIdealWavefronts};
 }
