@@ -6,19 +6,15 @@ using namespace mirage::emulator::detail;
 
 SharedShadow::SharedShadow(uint64_t size) : bytes(size) {}
 
-bool SharedShadow::isInitialized(uint64_t offset, unsigned size) const {
-  for (unsigned i = 0; i < size; ++i)
-    if (bytes[offset + i].writeEpoch == 0)
-      return false;
-  return true;
-}
-
 std::optional<RaceConflict> SharedShadow::read(uint64_t offset, unsigned size,
-                                               unsigned thread) {
+                                               unsigned thread,
+                                               bool &unwritten) {
   std::optional<RaceConflict> conflict;
   uint16_t self = uint16_t(thread);
+  unwritten = false;
   for (unsigned i = 0; i < size; ++i) {
     ByteState &b = bytes[offset + i];
+    unwritten |= b.writeEpoch == 0;
     if (!conflict && b.writeEpoch == epoch && b.writer != self)
       conflict = RaceConflict{widen(b.writer), true};
     if (b.readEpoch != epoch) {

@@ -30,14 +30,13 @@ public:
   /// A bar.sync released: accesses before it no longer race with later ones.
   void nextEpoch() { ++epoch; }
 
-  /// Whether every byte of [offset, offset + size) was written.
-  bool isInitialized(uint64_t offset, unsigned size) const;
-
   /// Records a read or write by `thread` and returns the first conflict with
   /// another thread's access in the same epoch: read after write, write
   /// after write, write after read.
+  /// `read` also tells whether any byte was never written (one pass for
+  /// initcheck and racecheck).
   std::optional<RaceConflict> read(uint64_t offset, unsigned size,
-                                   unsigned thread);
+                                   unsigned thread, bool &unwritten);
   std::optional<RaceConflict> write(uint64_t offset, unsigned size,
                                     unsigned thread);
 

@@ -198,7 +198,15 @@ private:
   uint64_t &reg(unsigned t, unsigned slot) {
     return registers[uint64_t(t) * kernel.numRegisters + slot];
   }
-  uint64_t value(const Operand &op, unsigned t);
+  /// A register or immediate inline (most operands); the rest out of line.
+  uint64_t value(const Operand &op, unsigned t) {
+    if (op.kind == Operand::Kind::Register && !op.negated)
+      return reg(t, op.reg);
+    if (op.kind == Operand::Kind::Immediate)
+      return op.imm;
+    return otherValue(op, t);
+  }
+  uint64_t otherValue(const Operand &op, unsigned t);
   void finish(unsigned t) {
     threadState[t] = ThreadState::Finished;
     liveLanes[t / kWarpSize] &= ~(1u << (t % kWarpSize));
@@ -255,7 +263,7 @@ std::string Cta::where(unsigned t, unsigned line) const {
       .str();
 }
 
-uint64_t Cta::value(const Operand &op, unsigned t) {
+uint64_t Cta::otherValue(const Operand &op, unsigned t) {
   switch (op.kind) {
   case Operand::Kind::Register: {
     uint64_t v = reg(t, op.reg);
@@ -1156,10 +1164,13 @@ llvm::Error Cta::checkShared(const DecodedInstruction &inst, unsigned t,
                                sharedSize));
   if (offset % size)
     return error("memcheck: misaligned");
-  if (!isWrite && options.initcheck && !shadow.isInitialized(offset, size))
+  if (!options.initcheck && !options.racecheck)
+    return llvm::Error::success();
+  bool unwritten = false;
+  auto conflict = isWrite ? shadow.write(offset, size, t)
+                          : shadow.read(offset, size, t, unwritten);
+  if (unwritten && options.initcheck)
     return error("initcheck: reads bytes never written");
-  auto conflict =
-      isWrite ? shadow.write(offset, size, t) : shadow.read(offset, size, t);
   if (options.racecheck && conflict) {
     std::string other =
         conflict->otherThread == kSeveralThreads
