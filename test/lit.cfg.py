@@ -42,8 +42,10 @@ llvm_config.add_tool_substitutions(
 
 # Tests that assemble cubins need ptxas from the CUDA toolkit; without it
 # they report UNSUPPORTED (REQUIRES: ptxas) rather than fail.
+# %ptxas runs it directly, e.g. for its -v resource report.
 if os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
+config.substitutions.append(("%ptxas", "/usr/local/cuda/bin/ptxas"))
 
 # check-mirage-quick passes quick=1: tests marked `REQUIRES: slow` (the
 # full-size benchmark sweeps through ptxas, the install test) then report

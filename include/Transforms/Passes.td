@@ -368,6 +368,35 @@ def KernelToGpu : Pass<"kernel-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def ExternDynamicSharedMemory : Pass<"extern-dynamic-shared-memory"> {
+  let summary = "Declares the dynamic shared memory as an extern .shared array";
+  let description = [{
+    Turns every `llvm.mlir.global` in address space 3 (shared) of zero
+    size (`!llvm.array<0 x T>`), without an initializer and with internal
+    or private linkage, into an external declaration. These are the
+    globals `--convert-gpu-to-nvvm` makes for `gpu.dynamic_shared_memory`
+    (`__dynamic_shmem__0`). With internal linkage, LLVM's NVPTX backend
+    emits a 1-byte static shared variable,
+    `.shared .align 16 .b8 __dynamic_shmem__0;`, which the kernels index
+    far past: `ptxas -v` warns "Potential out of bound access" at each
+    access at a constant offset and counts 1 byte of static shared memory
+    per kernel. An external declaration is what CUDA C++'s
+    `extern __shared__` array becomes,
+    `.extern .shared .align 16 .b8 __dynamic_shmem__0[];`: the array is the
+    launch's dynamic shared memory, and the kernels have no static shared
+    memory. Other globals are left alone. `--mirage-to-ptx` runs it right
+    after `--convert-gpu-to-nvvm`.
+
+    ```mlir
+    llvm.mlir.global internal @__dynamic_shmem__0()
+        {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    // becomes
+    llvm.mlir.global external @__dynamic_shmem__0()
+        {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    ```
+  }];
+}
+
 def EmitGpuArtifacts : Pass<"emit-gpu-artifacts", "::mlir::ModuleOp"> {
   let summary = "Writes PTX, cubin and a JSON launch manifest";
   let description = [{

@@ -4,10 +4,11 @@
 // the default schedule (or the search), default block graphs for the
 // remaining predefined kernels, the block and thread code generator, host
 // launches, then upstream MLIR: scf to cf, nvgpu and gpu to NVVM (bare
-// pointers, so a kernel parameter is one device pointer), the #nvvm.target
-// with the chip's PTX ISA version, and the serialization through NVPTX and
-// ptxas. Its options are checked when the pipeline is built, before any
-// pass runs.
+// pointers, so a kernel parameter is one device pointer) with the dynamic
+// shared memory made an extern array (our --extern-dynamic-shared-memory),
+// the #nvvm.target with the chip's PTX ISA version, and the serialization
+// through NVPTX and ptxas. Its options are checked when the pipeline is
+// built, before any pass runs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -118,6 +119,10 @@ static void buildMirageToPtx(OpPassManager &pm,
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;
   kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  // The dynamic shared memory as an `.extern .shared` array instead of the
+  // 1-byte static `.shared` variable the conversion leaves, which the
+  // kernels index far past (ptxas warns of out-of-bound accesses).
+  kernels.addPass(mirage::createExternDynamicSharedMemory());
   pm.addPass(createReconcileUnrealizedCastsPass());
 
   GpuNVVMAttachTargetOptions target;

@@ -21,7 +21,7 @@
 // FAIL: reproducer generated at `{{.*}}repro.mlir`
 // REPRO: func.func @f(
 // REPRO: graph.split
-// REPRO: pipeline: "builtin.module(graph-to-kernel, kernel-to-block{chip=sm_80}, thread-to-arith, block-to-gpu{chip=sm_80 threads=128}, kernel-to-gpu, gpu.module(canonicalize{{.*}},cse,convert-scf-to-cf{{.*}},convert-nvgpu-to-nvvm,convert-gpu-to-nvvm{{.*}}), reconcile-unrealized-casts, nvvm-attach-target{{.*}}, emit-gpu-artifacts{{.*}})"
+// REPRO: pipeline: "builtin.module(graph-to-kernel, kernel-to-block{chip=sm_80}, thread-to-arith, block-to-gpu{chip=sm_80 threads=128}, kernel-to-gpu, gpu.module(canonicalize{{.*}},cse,convert-scf-to-cf{{.*}},convert-nvgpu-to-nvvm,convert-gpu-to-nvvm{{.*}},extern-dynamic-shared-memory), reconcile-unrealized-casts, nvvm-attach-target{{.*}}, emit-gpu-artifacts{{.*}})"
 // REPLAY: repro.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'kernel.split' op has no block-graph form
 
 // FAIL-LOCAL: error: emit-gpu-artifacts: the CUDA toolkit '{{.*}}no-toolkit' has no
