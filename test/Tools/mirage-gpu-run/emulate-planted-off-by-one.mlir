@@ -44,16 +44,19 @@
 // `setp.lt.u64 %p, %rd, 384`, before stepping on by 128. With setp.le,
 // thread 0 also runs element 512, one past the tile: it reads the rms of
 // "row 2", the never-written padding of the 2-element rms tile's 16-byte
-// slot, and initcheck fails the run. (Its store lands at the end of the
-// launch's dynamic area, in the 16 bytes memcheck cannot tell from it;
-// docs/GpuEmulator.md, Limits.) The edit is the first such compare after
-// the kernel's div.rn.f32.
+// slot, and initcheck fails the run. With initcheck off, its store past
+// the end of the launch's dynamic shared memory fails memcheck (the
+// dynamic area is an `.extern .shared` array sized by the launch, so no
+// slack hides it). The edit is the first such compare after the kernel's
+// div.rn.f32.
 // RUN: awk '/div\.rn\.f32/ { d = 1 } d && /setp\.lt\.u64.*, 384;/ { sub(/setp\.lt\.u64/, "setp.le.u64"); d = 0 } { print }' %t/rn.ptx > %t/div.ptx
 // RUN: test $(diff %t/rn.ptx %t/div.ptx | grep -c '^> .*setp\.le\.u64') -eq 1
 // RUN: test $(diff %t/rn.ptx %t/div.ptx | grep -c '^>') -eq 1
 // RUN: sed 's/"rn\.ptx"/"div.ptx"/' %t/rn.json > %t/div.json
 // RUN: %python %S/Inputs/expect-exit.py 1 mirage-gpu-run %t/div.json --emulate 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=DIV
+// RUN: %python %S/Inputs/expect-exit.py 1 mirage-gpu-run %t/div.json --emulate --no-initcheck 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=DIV-MEM
 //
 // The unedited program passes.
 // RUN: mirage-gpu-run %t/rn.json --emulate | FileCheck %s --check-prefix=PASS
@@ -71,3 +74,4 @@ func.func @rmsnorm(%X: tensor<2x256xf16>, %W: tensor<256x128xf16>) -> tensor<2x1
 // DIV: mirage-gpu-run: error: launch 0: kernel 'rmsnorm_0' CTA (0,0,0) thread (0,0,0) PTX line {{[0-9]+}} 'ld.shared.b32': initcheck: reads bytes never written: shared read of 4 bytes
 // DIV-NOT: output 0
 // PASS: PASS: against the fp64 reference
+// DIV-MEM: mirage-gpu-run: error: launch 0: kernel 'rmsnorm_0' CTA (0,0,0) thread (0,0,0) PTX line {{[0-9]+}} 'st.shared.b32': memcheck: outside the {{[0-9]+}} bytes of shared memory: shared write of 4 bytes
