@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ApproxInstructions.h"
 #include "CudaDriver.h"
 #include "Dialect/MirageDialects.h"
 #include "Dtype.h"
@@ -161,6 +162,10 @@ enum ExitStatus : int {
 
 static raw_ostream &error() {
   return WithColor::error(errs(), "mirage-gpu-run");
+}
+
+static raw_ostream &warning() {
+  return WithColor::warning(errs(), "mirage-gpu-run");
 }
 
 static int fail(Error e) {
@@ -583,6 +588,32 @@ static int runOnEmulator(const Manifest &manifest, const Function &function,
       return kError;
     }
 
+  // The emulator's .approx results are correctly rounded, a GPU's only
+  // within the ISA's bound: say which the kernels use, and warn when the
+  // tolerance leaves little room for that difference.
+  std::vector<std::string> kernelNames;
+  for (const Launch &launch : function.launches)
+    kernelNames.push_back(launch.kernel);
+  std::vector<ApproxUse> approx = findApproxUses(*module, kernelNames);
+  json::Array approxJson;
+  if (!approx.empty()) {
+    log << "approximate instructions (correctly rounded here; a GPU within "
+           "the PTX ISA's bound):";
+    double worst = 0;
+    for (auto [i, use] : enumerate(approx)) {
+      log << (i ? ", " : " ") << use.instruction << " (" << use.bound << ")";
+      worst = std::max(worst, use.relative);
+      approxJson.push_back(json::Object{{"instruction", use.instruction},
+                                        {"bound", use.bound}});
+    }
+    log << "\n";
+    if (16 * worst > tolerance)
+      warning() << "the tolerance " << formatNumber(tolerance)
+                << " leaves less than 16x room over the relative error "
+                << formatNumber(worst)
+                << " a GPU may add to an approximate instruction\n";
+  }
+
   emulator::DeviceMemory memory;
   SmallVector<uint64_t> addresses(function.buffers.size(), 0);
   for (auto [i, buffer] : enumerate(function.buffers))
@@ -692,7 +723,8 @@ static int runOnEmulator(const Manifest &manifest, const Function &function,
                              {"module", "ptx"},
                              {"emulator", std::move(reports)},
                              {"initcheck", !noInitcheck},
-                             {"racecheck", !noRacecheck}};
+                             {"racecheck", !noRacecheck},
+                             {"approx_instructions", std::move(approxJson)}};
   return kPass;
 }
 
