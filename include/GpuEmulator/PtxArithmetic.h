@@ -24,6 +24,7 @@
 #define MIRAGE_GPUEMULATOR_PTXARITHMETIC_H
 
 #include <cstdint>
+#include <cstring>
 
 namespace mirage::emulator {
 
@@ -57,8 +58,17 @@ struct F16Modifiers {
 // Bit patterns
 //===----------------------------------------------------------------------===//
 
-uint32_t f32Bits(float value);
-float f32FromBits(uint32_t bits);
+// Inline: every emulated float instruction goes through them.
+inline uint32_t f32Bits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+inline float f32FromBits(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
 
 //===----------------------------------------------------------------------===//
 // cvt (§9.7.9.21)

@@ -4,41 +4,17 @@
 
 using namespace mirage::emulator::detail;
 
-SharedShadow::SharedShadow(uint64_t size) : bytes(size) {}
+SharedShadow::SharedShadow(uint64_t size) : bytes(size, 0) {}
 
-std::optional<RaceConflict> SharedShadow::read(uint64_t offset, unsigned size,
-                                               unsigned thread,
-                                               bool &unwritten) {
-  std::optional<RaceConflict> conflict;
-  uint16_t self = uint16_t(thread);
-  unwritten = false;
-  for (unsigned i = 0; i < size; ++i) {
-    ByteState &b = bytes[offset + i];
-    unwritten |= b.writeEpoch == 0;
-    if (!conflict && b.writeEpoch == epoch && b.writer != self)
-      conflict = RaceConflict{widen(b.writer), true};
-    if (b.readEpoch != epoch) {
-      b.readEpoch = epoch;
-      b.reader = self;
-    } else if (b.reader != self) {
-      b.reader = kSeveral16;
-    }
+void SharedShadow::nextEpoch() {
+  if (++epoch <= kEpochMask)
+    return;
+  // Out of epochs: every access so far happened before the barrier that
+  // starts epoch 2, so only "ever written" needs to survive.
+  for (uint64_t &s : bytes) {
+    uint64_t w = writeEpoch(s) ? 1 : 0, r = readEpoch(s) ? 1 : 0;
+    s = writer(s) | reader(s) << kReaderShift | w << kWriteEpochShift |
+        r << kReadEpochShift;
   }
-  return conflict;
-}
-
-std::optional<RaceConflict> SharedShadow::write(uint64_t offset, unsigned size,
-                                                unsigned thread) {
-  std::optional<RaceConflict> conflict;
-  uint16_t self = uint16_t(thread);
-  for (unsigned i = 0; i < size; ++i) {
-    ByteState &b = bytes[offset + i];
-    if (!conflict && b.writeEpoch == epoch && b.writer != self)
-      conflict = RaceConflict{widen(b.writer), true};
-    if (!conflict && b.readEpoch == epoch && b.reader != self)
-      conflict = RaceConflict{widen(b.reader), false};
-    b.writer = self;
-    b.writeEpoch = epoch;
-  }
-  return conflict;
+  epoch = 2;
 }

@@ -28,7 +28,7 @@ public:
   explicit SharedShadow(uint64_t bytes);
 
   /// A bar.sync released: accesses before it no longer race with later ones.
-  void nextEpoch() { ++epoch; }
+  void nextEpoch();
 
   /// Records a read or write by `thread` and returns the first conflict with
   /// another thread's access in the same epoch: read after write, write
@@ -41,20 +41,98 @@ public:
                                     unsigned thread);
 
 private:
-  // 12 bytes per byte of shared memory: CTAs have at most 1024 threads, so
-  // a thread (or kSeveralThreads) fits 16 bits; writeEpoch 0 means never
-  // written.
-  static constexpr uint16_t kSeveral16 = 0xffff;
-  struct ByteState {
-    uint32_t writeEpoch = 0, readEpoch = 0;
-    uint16_t writer = 0, reader = 0;
-  };
-  static unsigned widen(uint16_t thread) {
-    return thread == kSeveral16 ? kSeveralThreads : thread;
+  // One 64-bit word per byte of shared memory (one load per byte on the
+  // hot path of every ld/st.shared): the last writer and reader thread in
+  // 11 bits each (a CTA has at most 1024 threads; 0x7ff is "several
+  // readers"), and the epochs of the last write and read in 21 bits each.
+  // Write epoch 0 means never written. Epochs wrap: at the largest, every
+  // access so far is moved to epoch 1 (the past) and counting restarts at 2,
+  // so a CTA may pass any number of barriers.
+  static constexpr unsigned kThreadBits = 11, kEpochBits = 21;
+  static constexpr uint64_t kThreadMask = (1u << kThreadBits) - 1;
+  static constexpr uint64_t kEpochMask = (1u << kEpochBits) - 1;
+  static constexpr uint64_t kSeveral = kThreadMask;
+  static constexpr unsigned kReaderShift = kThreadBits;
+  static constexpr unsigned kWriteEpochShift = 2 * kThreadBits;
+  static constexpr unsigned kReadEpochShift = 2 * kThreadBits + kEpochBits;
+
+  static uint64_t writer(uint64_t s) { return s & kThreadMask; }
+  static uint64_t reader(uint64_t s) { return (s >> kReaderShift) & kThreadMask; }
+  static uint64_t writeEpoch(uint64_t s) {
+    return (s >> kWriteEpochShift) & kEpochMask;
   }
-  std::vector<ByteState> bytes;
-  uint32_t epoch = 1; // 0 marks "never accessed"
+  static uint64_t readEpoch(uint64_t s) { return s >> kReadEpochShift; }
+  static unsigned widen(uint64_t thread) {
+    return thread == kSeveral ? kSeveralThreads : unsigned(thread);
+  }
+
+  std::vector<uint64_t> bytes;
+  uint64_t epoch = 1; // 0 marks "never accessed"
 };
+
+// Inline: called for every lane of every ld/st.shared.
+/// Whether the `size` states from `state` are all equal: then one update
+/// serves them all (the common case: a vector access to data one thread
+/// stored with one instruction).
+inline bool shadowUniform(const uint64_t *state, unsigned size) {
+  uint64_t diff = 0;
+  for (unsigned i = 1; i < size; ++i)
+    diff |= state[i] ^ state[0];
+  return diff == 0;
+}
+
+inline std::optional<RaceConflict> SharedShadow::read(uint64_t offset, unsigned size,
+                                               unsigned thread,
+                                               bool &unwritten) {
+  std::optional<RaceConflict> conflict;
+  uint64_t self = thread;
+  unwritten = false;
+  uint64_t *state = bytes.data() + offset;
+  auto update = [&](uint64_t s) {
+    uint64_t we = writeEpoch(s);
+    unwritten |= we == 0;
+    if (we == epoch && writer(s) != self && !conflict)
+      conflict = RaceConflict{widen(writer(s)), true};
+    uint64_t newReader = readEpoch(s) != epoch || reader(s) == self
+                             ? self
+                             : kSeveral;
+    return writer(s) | newReader << kReaderShift | we << kWriteEpochShift |
+           epoch << kReadEpochShift;
+  };
+  if (shadowUniform(state, size)) {
+    uint64_t s = update(state[0]);
+    for (unsigned i = 0; i < size; ++i)
+      state[i] = s;
+    return conflict;
+  }
+  for (unsigned i = 0; i < size; ++i)
+    state[i] = update(state[i]);
+  return conflict;
+}
+
+inline std::optional<RaceConflict> SharedShadow::write(uint64_t offset, unsigned size,
+                                                unsigned thread) {
+  std::optional<RaceConflict> conflict;
+  uint64_t self = thread;
+  uint64_t *state = bytes.data() + offset;
+  auto update = [&](uint64_t s) {
+    if (!conflict && writeEpoch(s) == epoch && writer(s) != self)
+      conflict = RaceConflict{widen(writer(s)), true};
+    if (!conflict && readEpoch(s) == epoch && reader(s) != self)
+      conflict = RaceConflict{widen(reader(s)), false};
+    return self | (s & (kThreadMask << kReaderShift)) |
+           epoch << kWriteEpochShift | (s & (kEpochMask << kReadEpochShift));
+  };
+  if (shadowUniform(state, size)) {
+    uint64_t s = update(state[0]);
+    for (unsigned i = 0; i < size; ++i)
+      state[i] = s;
+    return conflict;
+  }
+  for (unsigned i = 0; i < size; ++i)
+    state[i] = update(state[i]);
+  return conflict;
+}
 
 } // namespace mirage::emulator::detail
 

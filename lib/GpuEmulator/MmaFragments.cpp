@@ -5,6 +5,7 @@
 
 #include <cassert>
 #include <cmath>
+#include <cstring>
 
 namespace mirage::emulator {
 
@@ -41,30 +42,73 @@ uint16_t mmaFragmentHalf(uint32_t reg, unsigned element) {
   return static_cast<uint16_t>(reg >> (16 * (element & 1)));
 }
 
+namespace {
+/// f16 to f32, exact for every finite and infinite value (a NaN stays a
+/// NaN, which is all the mma below needs). Inline bit arithmetic: the
+/// host's _Float16 conversion is a libgcc call without F16C.
+float f16ToF32Exact(uint16_t bits) {
+  uint32_t sign = uint32_t(bits & 0x8000) << 16;
+  uint32_t exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
+  if (exponent == 0) // zero or subnormal: mantissa * 2^-24, exact in f32
+    return f32FromBits(sign) + (sign ? -1.0f : 1.0f) * float(mantissa) *
+                                   0x1p-24f;
+  if (exponent == 0x1f)
+    return f32FromBits(sign | 0x7f800000 | mantissa << 13);
+  return f32FromBits(sign | (exponent + 112) << 23 | mantissa << 13);
+}
+
+/// The coordinate functions above as tables, built once: an mma runs for
+/// every tensor-core instruction of every emulated warp.
+struct FragmentTables {
+  MatrixCoord a[kWarpSize][kMmaAElements];
+  MatrixCoord b[kWarpSize][kMmaBElements];
+  MatrixCoord c[kWarpSize][kMmaCElements];
+  FragmentTables() {
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+      for (unsigned i = 0; i < kMmaAElements; ++i)
+        a[lane][i] = mmaM16N8K16ACoord(lane, i);
+      for (unsigned i = 0; i < kMmaBElements; ++i)
+        b[lane][i] = mmaM16N8K16BCoord(lane, i);
+      for (unsigned i = 0; i < kMmaCElements; ++i)
+        c[lane][i] = mmaM16N8K16CCoord(lane, i);
+    }
+  }
+};
+const FragmentTables &fragmentTables() {
+  static const FragmentTables tables;
+  return tables;
+}
+} // namespace
+
 MmaCRegisters mmaM16N8K16(MmaInputType inputType, const MmaARegisters &a,
                           const MmaBRegisters &b, const MmaCRegisters &c) {
+  // Input NaNs need no canonical form: a NaN result is made canonical below.
   auto toDouble = [inputType](uint16_t half) -> double {
-    return inputType == MmaInputType::F16 ? cvtF16ToF32(half)
-                                          : cvtBF16ToF32(half);
+    return inputType == MmaInputType::F16 ? f16ToF32Exact(half)
+                                          : f32FromBits(uint32_t(half) << 16);
   };
-  double matrixA[kMmaM][kMmaK], matrixB[kMmaK][kMmaN];
+  const FragmentTables &tables = fragmentTables();
+  // B is stored transposed so that the k loop below reads both operands
+  // contiguously.
+  double matrixA[kMmaM][kMmaK], matrixBt[kMmaN][kMmaK];
   for (unsigned lane = 0; lane < kWarpSize; ++lane) {
     for (unsigned i = 0; i < kMmaAElements; ++i) {
-      MatrixCoord at = mmaM16N8K16ACoord(lane, i);
+      MatrixCoord at = tables.a[lane][i];
       matrixA[at.row][at.col] = toDouble(mmaFragmentHalf(a[lane][i / 2], i));
     }
     for (unsigned i = 0; i < kMmaBElements; ++i) {
-      MatrixCoord at = mmaM16N8K16BCoord(lane, i);
-      matrixB[at.row][at.col] = toDouble(mmaFragmentHalf(b[lane][i / 2], i));
+      MatrixCoord at = tables.b[lane][i];
+      matrixBt[at.col][at.row] = toDouble(mmaFragmentHalf(b[lane][i / 2], i));
     }
   }
   MmaCRegisters d;
   for (unsigned lane = 0; lane < kWarpSize; ++lane) {
     for (unsigned i = 0; i < kMmaCElements; ++i) {
-      MatrixCoord at = mmaM16N8K16CCoord(lane, i);
+      MatrixCoord at = tables.c[lane][i];
+      const double *row = matrixA[at.row], *col = matrixBt[at.col];
       double sum = c[lane][i];
       for (unsigned k = 0; k < kMmaK; ++k)
-        sum += matrixA[at.row][k] * matrixB[k][at.col];
+        sum += row[k] * col[k];
       float result = static_cast<float>(sum);
       d[lane][i] = std::isnan(result) ? f32FromBits(kCanonicalNanF32) : result;
     }

@@ -270,8 +270,6 @@ template <typename UInt> UInt bfiBits(UInt a, UInt b, uint32_t c, uint32_t d) {
 
 } // namespace
 
-uint32_t f32Bits(float value) { return llvm::bit_cast<uint32_t>(value); }
-float f32FromBits(uint32_t bits) { return llvm::bit_cast<float>(bits); }
 
 //===----------------------------------------------------------------------===//
 // cvt
