@@ -237,6 +237,10 @@ uint64_t brevB64(uint64_t a);
 /// mul.hi, mul.wide and mad.lo/mad.hi (§9.7.1.3, §9.7.1.4): the high half
 /// of the double-width product; the full product; the low or high half of
 /// the product plus c, wrapping.
+uint16_t mulHiU16(uint16_t a, uint16_t b);
+int16_t mulHiS16(int16_t a, int16_t b);
+uint32_t mulWideU16(uint16_t a, uint16_t b);
+int32_t mulWideS16(int16_t a, int16_t b);
 uint32_t mulHiU32(uint32_t a, uint32_t b);
 int32_t mulHiS32(int32_t a, int32_t b);
 uint64_t mulHiU64(uint64_t a, uint64_t b);

@@ -382,10 +382,10 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
       return false;
     if (d.sat) // add.sat.s32 and friends: not implemented.
       return false;
-    // Integer mul and mad name the half they keep; the executor implements
-    // them on 32- and 64-bit types (.wide on 32-bit ones).
-    if (isMulLike && (!hasMulMode || bitWidth(d.type) < 32 ||
-                      (d.mulMode == MulMode::Wide && bitWidth(d.type) != 32)))
+    // Integer mul and mad name the half they keep, on 16-, 32- and 64-bit
+    // types (.wide on 16- and 32-bit ones, §9.7.1.3).
+    if (isMulLike && (!hasMulMode || bitWidth(d.type) < 16 ||
+                      (d.mulMode == MulMode::Wide && bitWidth(d.type) > 32)))
       return false;
     return finish(true);
   }

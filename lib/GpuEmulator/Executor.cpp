@@ -695,7 +695,10 @@ llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
       r = a * b + c;
       break;
     case MulMode::Hi:
-      if (bits == 32)
+      if (bits == 16)
+        r = isSigned ? uint16_t(mulHiS16(int16_t(a), int16_t(b)))
+                     : mulHiU16(uint16_t(a), uint16_t(b));
+      else if (bits == 32)
         r = isSigned ? uint32_t(mulHiS32(int32_t(a), int32_t(b)))
                      : mulHiU32(uint32_t(a), uint32_t(b));
       else
@@ -704,9 +707,17 @@ llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
       r += c;
       break;
     case MulMode::Wide:
-      r = isSigned ? uint64_t(mulWideS32(int32_t(a), int32_t(b)))
-                   : mulWideU32(uint32_t(a), uint32_t(b));
+      // The destination is twice as wide: write it unmasked, wrapped to 32
+      // bits for the 16-bit forms.
+      if (bits == 16)
+        r = isSigned ? uint32_t(mulWideS16(int16_t(a), int16_t(b)))
+                     : mulWideU16(uint16_t(a), uint16_t(b));
+      else
+        r = isSigned ? uint64_t(mulWideS32(int32_t(a), int32_t(b)))
+                     : mulWideU32(uint32_t(a), uint32_t(b));
       r += c;
+      if (bits == 16)
+        r = uint32_t(r);
       set(t, ops[0].reg, r);
       return llvm::Error::success();
     }

@@ -636,6 +636,14 @@ uint64_t brevB64(uint64_t a) { return llvm::reverseBits(a); }
 
 // The products are formed in twice the width (APInt for 64 bits); sums wrap
 // modulo 2^width, computed unsigned to stay defined.
+uint16_t mulHiU16(uint16_t a, uint16_t b) {
+  return static_cast<uint16_t>((uint32_t(a) * b) >> 16);
+}
+int16_t mulHiS16(int16_t a, int16_t b) {
+  return static_cast<int16_t>((int32_t(a) * b) >> 16);
+}
+uint32_t mulWideU16(uint16_t a, uint16_t b) { return uint32_t(a) * b; }
+int32_t mulWideS16(int16_t a, int16_t b) { return int32_t(a) * b; }
 uint32_t mulHiU32(uint32_t a, uint32_t b) {
   return static_cast<uint32_t>((uint64_t(a) * b) >> 32);
 }

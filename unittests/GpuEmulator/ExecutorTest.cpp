@@ -145,6 +145,61 @@ TEST(ExecutorTest, IntegerAndFloatOps) {
   }
 }
 
+TEST(ExecutorTest, SixteenBitMultiplies) {
+  // mul.lo/.hi/.wide and mad.lo on u16 and s16 (§9.7.1.3, §9.7.1.4), as
+  // LLVM emits for the index arithmetic of some searched kernels: each
+  // thread multiplies two values derived from its index, chosen so that
+  // products overflow 16 bits and signs differ.
+  const char *ptx = R"(
+.visible .entry k(.param .u64 out) {
+  .reg .b16 %h<12>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mad.lo.s32 %r2, %r1, 2741, 40000;
+  mad.lo.s32 %r3, %r1, -1013, 333;
+  cvt.u16.u32 %h1, %r2;
+  cvt.u16.u32 %h2, %r3;
+  mul.lo.u16 %h3, %h1, %h2;
+  mul.hi.u16 %h4, %h1, %h2;
+  mul.hi.s16 %h5, %h1, %h2;
+  mad.lo.s16 %h6, %h1, %h2, %h1;
+  mul.wide.u16 %r4, %h1, %h2;
+  mul.wide.s16 %r5, %h1, %h2;
+  mad.hi.u16 %h7, %h1, %h2, %h2;
+  mov.b32 %r6, {%h3, %h4};
+  mov.b32 %r7, {%h5, %h6};
+  cvt.u32.u16 %r8, %h7;
+  mul.wide.u32 %rd2, %r1, 24;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.v2.b32 [%rd3], {%r6, %r7};
+  st.global.v2.b32 [%rd3+8], {%r4, %r5};
+  st.global.b32 [%rd3+16], %r8;
+  ret;
+}
+)";
+  DeviceMemory memory;
+  uint64_t out = memory.allocate(64 * 24);
+  ASSERT_EQ(failure(run(ptx, threads(64), {out}, memory)), "");
+  auto words = readBack<uint32_t>(memory, out, 64 * 6);
+  for (int t = 0; t < 64; ++t) {
+    uint16_t a = uint16_t(uint32_t(t * 2741 + 40000));
+    uint16_t b = uint16_t(uint32_t(t * -1013 + 333));
+    uint32_t productU = uint32_t(a) * uint32_t(b);
+    int32_t productS = int32_t(int16_t(a)) * int32_t(int16_t(b));
+    uint16_t lo = uint16_t(productU), hiU = uint16_t(productU >> 16);
+    uint16_t hiS = uint16_t(uint32_t(productS) >> 16);
+    uint16_t madLo = uint16_t(productU + a);
+    uint16_t madHi = uint16_t(hiU + b);
+    EXPECT_EQ(words[6 * t + 0], uint32_t(lo) | uint32_t(hiU) << 16) << t;
+    EXPECT_EQ(words[6 * t + 1], uint32_t(hiS) | uint32_t(madLo) << 16) << t;
+    EXPECT_EQ(words[6 * t + 2], productU) << t;
+    EXPECT_EQ(int32_t(words[6 * t + 3]), productS) << t;
+    EXPECT_EQ(words[6 * t + 4], uint32_t(madHi)) << t;
+  }
+}
+
 TEST(ExecutorTest, OpcodesOfThePipelineAndMore) {
   // One thread; each result goes to its own slot of out32 or out64.
   const char *ptx = R"(

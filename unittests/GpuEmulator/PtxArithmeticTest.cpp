@@ -698,6 +698,13 @@ TEST(PtxBitsTest, PopcClzBrev) {
 }
 
 TEST(PtxBitsTest, MulHiWideMad) {
+  EXPECT_EQ(mulHiU16(0xffff, 0xffff), 0xfffe);
+  EXPECT_EQ(mulHiS16(-1, -1), 0);
+  EXPECT_EQ(mulHiS16(INT16_MIN, INT16_MIN), 0x4000);
+  EXPECT_EQ(mulHiS16(-2, 0x4000), -1);
+  EXPECT_EQ(mulWideU16(0xffff, 0xffff), 0xfffe0001u);
+  EXPECT_EQ(mulWideS16(INT16_MIN, INT16_MIN), 0x40000000);
+  EXPECT_EQ(mulWideS16(-3, 5), -15);
   EXPECT_EQ(mulHiU32(0xffffffffu, 0xffffffffu), 0xfffffffeu);
   EXPECT_EQ(mulHiS32(-1, -1), 0);
   EXPECT_EQ(mulHiS32(-2, 0x40000000), -1);
