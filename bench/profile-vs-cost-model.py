@@ -14,7 +14,8 @@ per-kernel remarks, then the same module lowered to PTX and run under
                    threads requested (ld/st.shared and cp.async's shared side)
   conflicts        extra shared wavefronts over the conflict-free count (the
                    model has no bank conflicts, only smemEfficiency)
-  TC FLOP emu      mma.sync count x 4096 (m16n8k16), against the model's FLOP
+  TC FLOP emu      2 x 16 x 8 x K per mma.sync (m16n8k16 or m16n8k8), against
+                   the model's FLOP
   regs model/ptxas registers per thread
   waves model/emu  the model's waves, and grid / (SMs x CTAs per SM) from the
                    occupancy ptxas's registers and the launch's shared memory
@@ -86,7 +87,7 @@ def rows_for(build, program, chip, searched, budget, tmp):
             "model_smem": int(m["smem"]), "emu_smem": p["shared_bytes"],
             "conflicts": conflicts,
             "model_flop": int(m["flop"]),
-            "emu_tc_flop": 4096 * p["tensor_core_instructions"],
+            "emu_tc_flop": p["tensor_core_flops"],
             "model_regs": m["regs"] or "-", "ptxas_regs": p.get("registers", "-"),
             "model_waves": m["waves"] or "-", "emu_waves": p.get("waves", "-"),
             "ctas_per_sm": p.get("ctas_per_sm", "-"),

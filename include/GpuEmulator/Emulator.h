@@ -136,6 +136,9 @@ struct ProfileCounters {
   /// Wavefronts the ld/st.shared took, and the fewest they could take for
   /// their size; the difference is the bank conflicts.
   uint64_t sharedWavefronts = 0, sharedIdealWavefronts = 0;
+  /// Multiply-adds of mma.sync, counted as 2 FLOP each (16 x 8 x K per
+  /// warp-level instruction); counted with or without `profile`.
+  uint64_t tensorCoreFlops = 0;
 
   ProfileCounters &operator+=(const ProfileCounters &other);
 };

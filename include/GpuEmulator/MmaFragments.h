@@ -2,10 +2,14 @@
 //
 // Which matrix element each lane's registers hold in
 //   mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32 d, a, b, c
-// and a reference evaluation of that instruction over the 32 lanes'
+//   mma.sync.aligned.m16n8k8.row.col.f32.{f16,bf16}.{f16,bf16}.f32 d, a, b, c
+// and a reference evaluation of those instructions over the 32 lanes'
 // registers, for the GPU emulator. The layouts are those of the PTX ISA,
 // §9.7.15.5.8 "Matrix Fragments for mma.m16n8k16 with floating point type"
-// (§9.7.14.5.8 in editions before 8.8), Figures 79, 81 and 83.
+// (Figures 79, 81 and 83) and §9.7.15.5.7 "Matrix Fragments for
+// mma.m16n8k8" (Figures 71, 74 and 76 for .f16/.bf16 with .f32
+// accumulators); editions before 8.8 number the sections 9.7.14.5.x.
+// Our pipeline emits m16n8k16 for sm_80 and later, m16n8k8 for sm_75.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +31,11 @@ inline constexpr unsigned kMmaM = 16, kMmaN = 8, kMmaK = 16;
 inline constexpr unsigned kMmaAElements = 8, kMmaBElements = 4,
                           kMmaCElements = 4;
 
+/// m16n8k8: A is 16x8 in two .b32 registers, B 8x8 in one; C and D as for
+/// m16n8k16.
+inline constexpr unsigned kMmaK8 = 8;
+inline constexpr unsigned kMmaK8AElements = 4, kMmaK8BElements = 2;
+
 struct MatrixCoord {
   unsigned row;
   unsigned col;
@@ -40,6 +49,10 @@ MatrixCoord mmaM16N8K16BCoord(unsigned lane, unsigned element);
 /// The element c<element> (and d<element>) of lane `lane`.
 MatrixCoord mmaM16N8K16CCoord(unsigned lane, unsigned element);
 
+/// The elements of m16n8k8 (C and D are those of m16n8k16).
+MatrixCoord mmaM16N8K8ACoord(unsigned lane, unsigned element);
+MatrixCoord mmaM16N8K8BCoord(unsigned lane, unsigned element);
+
 /// The 16-bit half of a packed register holding element `element`.
 uint16_t mmaFragmentHalf(uint32_t reg, unsigned element);
 
@@ -48,6 +61,8 @@ enum class MmaInputType { F16, BF16 };
 using MmaARegisters = std::array<std::array<uint32_t, 4>, kWarpSize>;
 using MmaBRegisters = std::array<std::array<uint32_t, 2>, kWarpSize>;
 using MmaCRegisters = std::array<std::array<float, 4>, kWarpSize>;
+using MmaK8ARegisters = std::array<std::array<uint32_t, 2>, kWarpSize>;
+using MmaK8BRegisters = std::array<std::array<uint32_t, 1>, kWarpSize>;
 
 /// D = A * B + C over the warp's registers, A and B of type `inputType`.
 ///
@@ -62,6 +77,9 @@ using MmaCRegisters = std::array<std::array<float, 4>, kWarpSize>;
 /// accumulation error. A NaN result is the canonical NaN 0x7fffffff.
 MmaCRegisters mmaM16N8K16(MmaInputType inputType, const MmaARegisters &a,
                           const MmaBRegisters &b, const MmaCRegisters &c);
+/// The same for m16n8k8: 8 products per element, in k order.
+MmaCRegisters mmaM16N8K8(MmaInputType inputType, const MmaK8ARegisters &a,
+                         const MmaK8BRegisters &b, const MmaCRegisters &c);
 
 } // namespace mirage::emulator
 

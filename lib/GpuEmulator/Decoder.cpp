@@ -671,8 +671,14 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
   }
   if (op == "mma") {
     d.opcode = Opcode::Mma;
-    bool ok = mods.take("sync") && mods.take("aligned") &&
-              mods.take("m16n8k16") && mods.take("row") && mods.take("col");
+    bool ok = mods.take("sync") && mods.take("aligned");
+    if (mods.take("m16n8k16"))
+      d.mmaK = kMmaK;
+    else if (mods.take("m16n8k8"))
+      d.mmaK = kMmaK8;
+    else
+      ok = false;
+    ok = ok && mods.take("row") && mods.take("col");
     auto dt = mods.takeType(), at = mods.takeType(), bt = mods.takeType(),
          ct = mods.takeType();
     if (!ok || !dt || !at || !bt || !ct || *dt != ScalarType::F32 ||
@@ -682,7 +688,8 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
     d.mmaType = *at == ScalarType::F16 ? MmaInputType::F16 : MmaInputType::BF16;
     if (!finish(shapeIs(d, "VVVV")))
       return false;
-    const unsigned sizes[] = {4, 4, 2, 4};
+    // Registers of D, A, B, C: A and B hold two halves per register.
+    unsigned sizes[] = {4, d.mmaK / 4, d.mmaK / 8, 4};
     for (unsigned i = 0; i < 4; ++i) {
       const auto &elements = d.operands[i].elements;
       if (elements.size() != sizes[i] ||

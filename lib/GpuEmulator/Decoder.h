@@ -212,6 +212,8 @@ struct DecodedInstruction {
   unsigned vectorWidth = 1;
   ShflMode shflMode = ShflMode::Bfly;
   MmaInputType mmaType = MmaInputType::F16;
+  /// mma: the K of the shape m16n8k<K> (16 or 8).
+  unsigned mmaK = kMmaK;
   /// cp.async: the bytes copied (cp-size).
   unsigned copyBytes = 0;
   /// bra: the instruction index of the target.

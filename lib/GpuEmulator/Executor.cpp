@@ -506,6 +506,8 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
   ++report.warpInstructions;
   report.threadInstructions += lanes.size();
   ++report.profile.instructions[unsigned(classify(inst))];
+  if (inst.opcode == Opcode::Mma)
+    report.profile.tensorCoreFlops += 2 * kMmaM * kMmaN * inst.mmaK;
   if (options.profile && !lanes.empty())
     profileAccess(inst, lanes, first);
 
@@ -621,23 +623,34 @@ llvm::Error Cta::executeMma(const DecodedInstruction &inst,
                  llvm::formatv("mma.sync.aligned needs all 32 lanes but "
                                "lanes {0:x8} execute together",
                                executing));
-  MmaARegisters a;
-  MmaBRegisters b;
   MmaCRegisters c;
   const auto &dOps = inst.operands[0].elements,
              &aOps = inst.operands[1].elements,
              &bOps = inst.operands[2].elements,
              &cOps = inst.operands[3].elements;
-  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-    unsigned t = lanes[lane];
+  for (unsigned lane = 0; lane < kWarpSize; ++lane)
     for (unsigned i = 0; i < 4; ++i)
-      a[lane][i] = reg(t, aOps[i].reg);
-    for (unsigned i = 0; i < 2; ++i)
-      b[lane][i] = reg(t, bOps[i].reg);
-    for (unsigned i = 0; i < 4; ++i)
-      c[lane][i] = asF32(reg(t, cOps[i].reg));
+      c[lane][i] = asF32(reg(lanes[lane], cOps[i].reg));
+  // Each lane's A and B registers, as many as the shape has.
+  auto gather = [&](auto &registers, const std::vector<Operand> &ops) {
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+      for (unsigned i = 0; i < registers[lane].size(); ++i)
+        registers[lane][i] = uint32_t(reg(lanes[lane], ops[i].reg));
+  };
+  MmaCRegisters d;
+  if (inst.mmaK == kMmaK) {
+    MmaARegisters a;
+    MmaBRegisters b;
+    gather(a, aOps);
+    gather(b, bOps);
+    d = mmaM16N8K16(inst.mmaType, a, b, c);
+  } else {
+    MmaK8ARegisters a;
+    MmaK8BRegisters b;
+    gather(a, aOps);
+    gather(b, bOps);
+    d = mmaM16N8K8(inst.mmaType, a, b, c);
   }
-  MmaCRegisters d = mmaM16N8K16(inst.mmaType, a, b, c);
   for (unsigned lane = 0; lane < kWarpSize; ++lane)
     for (unsigned i = 0; i < 4; ++i)
       set(lanes[lane], dOps[i].reg, fromF32(d[lane][i]));

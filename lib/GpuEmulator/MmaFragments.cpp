@@ -38,6 +38,21 @@ MatrixCoord mmaM16N8K16CCoord(unsigned lane, unsigned element) {
   return {groupId + (element >= 2 ? 8 : 0), threadInGroup * 2 + (element & 1)};
 }
 
+MatrixCoord mmaM16N8K8ACoord(unsigned lane, unsigned element) {
+  assert(lane < kWarpSize && element < kMmaK8AElements);
+  unsigned groupId = lane >> 2, threadInGroup = lane % 4;
+  // row = groupID for a0 and a1, groupID + 8 for a2 and a3;
+  // col = threadID_in_group * 2 + (i & 0x1).
+  return {groupId + (element >= 2 ? 8 : 0), threadInGroup * 2 + (element & 1)};
+}
+
+MatrixCoord mmaM16N8K8BCoord(unsigned lane, unsigned element) {
+  assert(lane < kWarpSize && element < kMmaK8BElements);
+  unsigned groupId = lane >> 2, threadInGroup = lane % 4;
+  // row = threadID_in_group * 2 + i for b0 and b1; col = groupID.
+  return {threadInGroup * 2 + element, groupId};
+}
+
 uint16_t mmaFragmentHalf(uint32_t reg, unsigned element) {
   return static_cast<uint16_t>(reg >> (16 * (element & 1)));
 }
@@ -63,6 +78,8 @@ struct FragmentTables {
   MatrixCoord a[kWarpSize][kMmaAElements];
   MatrixCoord b[kWarpSize][kMmaBElements];
   MatrixCoord c[kWarpSize][kMmaCElements];
+  MatrixCoord a8[kWarpSize][kMmaK8AElements];
+  MatrixCoord b8[kWarpSize][kMmaK8BElements];
   FragmentTables() {
     for (unsigned lane = 0; lane < kWarpSize; ++lane) {
       for (unsigned i = 0; i < kMmaAElements; ++i)
@@ -71,6 +88,10 @@ struct FragmentTables {
         b[lane][i] = mmaM16N8K16BCoord(lane, i);
       for (unsigned i = 0; i < kMmaCElements; ++i)
         c[lane][i] = mmaM16N8K16CCoord(lane, i);
+      for (unsigned i = 0; i < kMmaK8AElements; ++i)
+        a8[lane][i] = mmaM16N8K8ACoord(lane, i);
+      for (unsigned i = 0; i < kMmaK8BElements; ++i)
+        b8[lane][i] = mmaM16N8K8BCoord(lane, i);
     }
   }
 };
@@ -78,42 +99,74 @@ const FragmentTables &fragmentTables() {
   static const FragmentTables tables;
   return tables;
 }
-} // namespace
 
-MmaCRegisters mmaM16N8K16(MmaInputType inputType, const MmaARegisters &a,
-                          const MmaBRegisters &b, const MmaCRegisters &c) {
-  // Input NaNs need no canonical form: a NaN result is made canonical below.
-  auto toDouble = [inputType](uint16_t half) -> double {
-    return inputType == MmaInputType::F16 ? f16ToF32Exact(half)
-                                          : f32FromBits(uint32_t(half) << 16);
-  };
+// Input NaNs need no canonical form: a NaN result is made canonical below.
+double halfToDouble(MmaInputType inputType, uint16_t half) {
+  return inputType == MmaInputType::F16 ? f16ToF32Exact(half)
+                                        : f32FromBits(uint32_t(half) << 16);
+}
+
+/// D = A B + C for A (16 x K, row-major) and B stored transposed (8 x K),
+/// each element of D the sum of its K products added to C in k order.
+template <unsigned K>
+MmaCRegisters multiplyAccumulate(const double (&matrixA)[kMmaM][K],
+                                 const double (&matrixBt)[kMmaN][K],
+                                 const MmaCRegisters &c) {
   const FragmentTables &tables = fragmentTables();
-  // B is stored transposed so that the k loop below reads both operands
-  // contiguously.
-  double matrixA[kMmaM][kMmaK], matrixBt[kMmaN][kMmaK];
-  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-    for (unsigned i = 0; i < kMmaAElements; ++i) {
-      MatrixCoord at = tables.a[lane][i];
-      matrixA[at.row][at.col] = toDouble(mmaFragmentHalf(a[lane][i / 2], i));
-    }
-    for (unsigned i = 0; i < kMmaBElements; ++i) {
-      MatrixCoord at = tables.b[lane][i];
-      matrixBt[at.col][at.row] = toDouble(mmaFragmentHalf(b[lane][i / 2], i));
-    }
-  }
   MmaCRegisters d;
   for (unsigned lane = 0; lane < kWarpSize; ++lane) {
     for (unsigned i = 0; i < kMmaCElements; ++i) {
       MatrixCoord at = tables.c[lane][i];
       const double *row = matrixA[at.row], *col = matrixBt[at.col];
       double sum = c[lane][i];
-      for (unsigned k = 0; k < kMmaK; ++k)
+      for (unsigned k = 0; k < K; ++k)
         sum += row[k] * col[k];
       float result = static_cast<float>(sum);
       d[lane][i] = std::isnan(result) ? f32FromBits(kCanonicalNanF32) : result;
     }
   }
   return d;
+}
+} // namespace
+
+MmaCRegisters mmaM16N8K16(MmaInputType inputType, const MmaARegisters &a,
+                          const MmaBRegisters &b, const MmaCRegisters &c) {
+  const FragmentTables &tables = fragmentTables();
+  // B is stored transposed so that the k loop reads both operands
+  // contiguously.
+  double matrixA[kMmaM][kMmaK], matrixBt[kMmaN][kMmaK];
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    for (unsigned i = 0; i < kMmaAElements; ++i) {
+      MatrixCoord at = tables.a[lane][i];
+      matrixA[at.row][at.col] =
+          halfToDouble(inputType, mmaFragmentHalf(a[lane][i / 2], i));
+    }
+    for (unsigned i = 0; i < kMmaBElements; ++i) {
+      MatrixCoord at = tables.b[lane][i];
+      matrixBt[at.col][at.row] =
+          halfToDouble(inputType, mmaFragmentHalf(b[lane][i / 2], i));
+    }
+  }
+  return multiplyAccumulate<kMmaK>(matrixA, matrixBt, c);
+}
+
+MmaCRegisters mmaM16N8K8(MmaInputType inputType, const MmaK8ARegisters &a,
+                         const MmaK8BRegisters &b, const MmaCRegisters &c) {
+  const FragmentTables &tables = fragmentTables();
+  double matrixA[kMmaM][kMmaK8], matrixBt[kMmaN][kMmaK8];
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    for (unsigned i = 0; i < kMmaK8AElements; ++i) {
+      MatrixCoord at = tables.a8[lane][i];
+      matrixA[at.row][at.col] =
+          halfToDouble(inputType, mmaFragmentHalf(a[lane][i / 2], i));
+    }
+    for (unsigned i = 0; i < kMmaK8BElements; ++i) {
+      MatrixCoord at = tables.b8[lane][i];
+      matrixBt[at.col][at.row] =
+          halfToDouble(inputType, mmaFragmentHalf(b[lane][0], i));
+    }
+  }
+  return multiplyAccumulate<kMmaK8>(matrixA, matrixBt, c);
 }
 
 } // namespace mirage::emulator

@@ -50,6 +50,7 @@ ProfileCounters &ProfileCounters::operator+=(const ProfileCounters &other) {
   sharedBytes += other.sharedBytes;
   sharedWavefronts += other.sharedWavefronts;
   sharedIdealWavefronts += other.sharedIdealWavefronts;
+  tensorCoreFlops += other.tensorCoreFlops;
   return *this;
 }
 

@@ -86,6 +86,7 @@ json::Object mirage::gpurun::profileJson(const LaunchProfile &launch) {
       {"instructions", std::move(instructions)},
       {"tensor_core_instructions",
        int64_t(tensorCoreInstructions(launch.report))},
+      {"tensor_core_flops", int64_t(c.tensorCoreFlops)},
       {"global_load_bytes", int64_t(c.globalLoadBytes)},
       {"global_load_sectors", int64_t(c.globalLoadSectors)},
       {"global_load_efficiency",

@@ -112,7 +112,8 @@ static cl::opt<bool>
 static cl::opt<bool>
     checkOnly("check-only",
               cl::desc("Only validate the manifest and its references; no "
-                       "GPU needed"),
+                       "GPU needed. With --emulate, also parse the PTX and "
+                       "decode every launched kernel without running it"),
               cl::cat(runCategory));
 static cl::opt<bool>
     emulate("emulate",
@@ -272,13 +273,37 @@ static int checkManifest(mlir::MLIRContext &context, const Manifest &manifest) {
     for (const Function &f : manifest.functions)
       functions.push_back(&f);
   }
-  if (Expected<ModuleImages> images = readImages(manifest); !images)
+  Expected<ModuleImages> images = readImages(manifest);
+  if (!images)
     return fail(images.takeError());
+  // With --emulate: every instruction of every launched kernel must be one
+  // the emulator runs, so that a cheap check of a large program tells
+  // whether --emulate could run it.
+  std::optional<emulator::PtxModule> ptx;
+  if (emulate) {
+    Expected<emulator::PtxModule> module = emulator::parsePtx(*images->ptx);
+    if (!module)
+      return fail(createStringError(inconvertibleErrorCode(),
+                                    "cannot parse the PTX '" +
+                                        images->ptxPath + "': " +
+                                        toString(module.takeError())));
+    ptx = std::move(*module);
+  }
   for (const Function *f : functions) {
     if (failed(Reference::load(context, manifest, *f)))
       return kError;
+    if (ptx)
+      for (auto [i, launch] : enumerate(f->launches))
+        if (Error e = emulator::verifyKernel(*ptx, launch.kernel)) {
+          error() << "function \"" << f->name << "\" launch " << i
+                  << " (kernel '" << launch.kernel
+                  << "'): " << toString(std::move(e)) << "\n";
+          return kError;
+        }
     printSummary(outs(), manifest, *f);
   }
+  if (ptx)
+    outs() << "every launched kernel decodes for the emulator\n";
   return kPass;
 }
 

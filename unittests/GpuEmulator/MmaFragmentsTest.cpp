@@ -1,4 +1,4 @@
-//===- MmaFragmentsTest.cpp - mma.sync m16n8k16 fragment layouts ----------===//
+//===- MmaFragmentsTest.cpp - mma.sync m16n8k16/k8 fragment layouts -------===//
 //
 // The expected layouts are the PTX ISA's, §9.7.15.5.8 "Matrix Fragments for
 // mma.m16n8k16 with floating point type", written out here as tables, with
@@ -17,6 +17,16 @@
 //   row = groupID      for ci where i < 2
 //         groupID + 8  for ci where i >= 2
 //   col = (threadID_in_group * 2) + (i & 0x1)
+//
+// and §9.7.15.5.7 "Matrix Fragments for mma.m16n8k8" (.f16/.bf16):
+// A (two .f16x2 registers, a0..a3):
+//   row = groupID      for a0 and a1
+//         groupID + 8  for a2 and a3
+//   col = threadID_in_group * 2 + (i & 0x1)
+// B (one .f16x2 register, b0 and b1):
+//   row = threadID_in_group * 2 + i
+//   col = groupID
+// C/D as for m16n8k16.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,6 +103,35 @@ TEST(MmaFragmentsTest, EveryElementHasExactlyOneOwner) {
   expectBijection<16, 16>(8, mmaM16N8K16ACoord);
   expectBijection<16, 8>(4, mmaM16N8K16BCoord);
   expectBijection<16, 8>(4, mmaM16N8K16CCoord);
+  expectBijection<16, 8>(4, mmaM16N8K8ACoord);
+  expectBijection<8, 8>(2, mmaM16N8K8BCoord);
+}
+
+// m16n8k8, read off its formulas above: A's row offset added to groupID
+// and column offset added to threadID_in_group * 2; B's row offset added
+// to threadID_in_group * 2.
+constexpr Offsets kK8AOffsets[4] = {{0, 0}, {0, 1}, {8, 0}, {8, 1}};
+constexpr unsigned kK8BRowOffsets[2] = {0, 1};
+
+TEST(MmaFragmentsTest, K8LayoutsMatchTheIsa) {
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    for (unsigned i = 0; i < 4; ++i) {
+      MatrixCoord at = mmaM16N8K8ACoord(lane, i);
+      EXPECT_EQ(at.row, lane / 4 + kK8AOffsets[i].row) << lane << " a" << i;
+      EXPECT_EQ(at.col, lane % 4 * 2 + kK8AOffsets[i].col) << lane << " a" << i;
+    }
+    for (unsigned i = 0; i < 2; ++i) {
+      MatrixCoord at = mmaM16N8K8BCoord(lane, i);
+      EXPECT_EQ(at.row, lane % 4 * 2 + kK8BRowOffsets[i]) << lane << " b" << i;
+      EXPECT_EQ(at.col, lane / 4) << lane << " b" << i;
+    }
+  }
+  // Lane 5 (groupID 1, threadID_in_group 1): A[1][2], A[1][3], A[9][2],
+  // A[9][3]; B[2][1] and B[3][1].
+  EXPECT_EQ(mmaM16N8K8ACoord(5, 3).row, 9u);
+  EXPECT_EQ(mmaM16N8K8ACoord(5, 3).col, 3u);
+  EXPECT_EQ(mmaM16N8K8BCoord(5, 1).row, 3u);
+  EXPECT_EQ(mmaM16N8K8BCoord(5, 1).col, 1u);
 }
 
 TEST(MmaFragmentsTest, EvenElementsAreTheLowHalf) {
@@ -184,6 +223,55 @@ TEST(MmaFragmentsTest, FullF16ProductMatchesTripleLoop) {
 
 TEST(MmaFragmentsTest, FullBF16ProductMatchesTripleLoop) {
   checkFullProduct(MmaInputType::BF16, smallIntBF16);
+}
+
+/// m16n8k8 through its own fragment maps against a triple loop; the
+/// entries are small integers, so the sums are exact.
+void checkFullK8Product(MmaInputType type, uint16_t (*encode)(int)) {
+  int matrixA[16][8], matrixB[8][8];
+  float matrixC[16][8];
+  for (int r = 0; r < 16; ++r)
+    for (int k = 0; k < 8; ++k)
+      matrixA[r][k] = (r * 5 + k * 7) % 15 - 7;
+  for (int k = 0; k < 8; ++k)
+    for (int c = 0; c < 8; ++c)
+      matrixB[k][c] = (k * 3 + c * 13) % 11 - 5;
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 8; ++c)
+      matrixC[r][c] = 0.25f * (2 * r - 3 * c);
+  MmaK8ARegisters a{};
+  MmaK8BRegisters b{};
+  MmaCRegisters c{};
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    for (unsigned i = 0; i < 4; ++i) {
+      MatrixCoord at = mmaM16N8K8ACoord(lane, i);
+      a[lane][i / 2] |= uint32_t(encode(matrixA[at.row][at.col]))
+                        << (16 * (i % 2));
+    }
+    for (unsigned i = 0; i < 2; ++i) {
+      MatrixCoord at = mmaM16N8K8BCoord(lane, i);
+      b[lane][0] |= uint32_t(encode(matrixB[at.row][at.col])) << (16 * i);
+    }
+    for (unsigned i = 0; i < 4; ++i) {
+      MatrixCoord at = mmaM16N8K16CCoord(lane, i);
+      c[lane][i] = matrixC[at.row][at.col];
+    }
+  }
+  MmaCRegisters d = mmaM16N8K8(type, a, b, c);
+  for (unsigned lane = 0; lane < 32; ++lane)
+    for (unsigned i = 0; i < 4; ++i) {
+      MatrixCoord at = mmaM16N8K16CCoord(lane, i);
+      float expected = matrixC[at.row][at.col];
+      for (int k = 0; k < 8; ++k)
+        expected += float(matrixA[at.row][k] * matrixB[k][at.col]);
+      EXPECT_EQ(d[lane][i], expected) << "D[" << at.row << "][" << at.col
+                                      << "] in lane " << lane << " d" << i;
+    }
+}
+
+TEST(MmaFragmentsTest, FullK8ProductsMatchTripleLoop) {
+  checkFullK8Product(MmaInputType::F16, smallIntF16);
+  checkFullK8Product(MmaInputType::BF16, smallIntBF16);
 }
 
 TEST(MmaFragmentsTest, SumIsRoundedOnceToF32) {
