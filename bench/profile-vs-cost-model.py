@@ -14,6 +14,7 @@ per-kernel remarks, then the same module lowered to PTX and run under
                    threads requested (ld/st.shared and cp.async's shared side)
   conflicts        extra shared wavefronts over the conflict-free count (the
                    model has no bank conflicts, only smemEfficiency)
+  TC share         mma.sync's share of the warp-level instructions
   TC FLOP emu      2 x 16 x 8 x K per mma.sync (m16n8k16 or m16n8k8), against
                    the model's FLOP
   regs model/ptxas registers per thread
@@ -88,6 +89,8 @@ def rows_for(build, program, chip, searched, budget, tmp):
             "conflicts": conflicts,
             "model_flop": int(m["flop"]),
             "emu_tc_flop": p["tensor_core_flops"],
+            "tc_share": p["tensor_core_instructions"] / launch["warp_instructions"]
+                        if launch["warp_instructions"] else 0.0,
             "model_regs": m["regs"] or "-", "ptxas_regs": p.get("registers", "-"),
             "model_waves": m["waves"] or "-", "emu_waves": p.get("waves", "-"),
             "ctas_per_sm": p.get("ctas_per_sm", "-"),
@@ -117,7 +120,7 @@ def main():
             rows += rows_for(args.build.resolve(), program.resolve(), args.chip,
                              not args.default, args.state_budget, pathlib.Path(tmp))
     header = ("program", "kernel", "bytes model/emu", "ld/st eff", "smem model/emu",
-              "conflicts", "FLOP model/TC emu", "regs model/ptxas", "waves model/emu",
+              "conflicts", "FLOP model/TC emu", "TC share", "regs model/ptxas", "waves model/emu",
               "CTAs/SM")
     table = [header]
     for r in rows:
@@ -128,6 +131,7 @@ def main():
             f"{human(r['model_smem'])}/{human(r['emu_smem'])}",
             f"{100 * r['conflicts']:.0f}%",
             f"{human(r['model_flop'])}/{human(r['emu_tc_flop'])}",
+            f"{100 * r['tc_share']:.1f}%",
             f"{r['model_regs']}/{r['ptxas_regs']}",
             f"{r['model_waves']}/{r['emu_waves']}",
             f"{r['ctas_per_sm']} ({r['limited_by']})"))

@@ -60,7 +60,7 @@ namespace {
 
 /// Where a warp's j-th 16x8 fragment of a matmul's output lies: batch, first
 /// row, first column, and whether it exists (the last warps may have fewer;
-/// they compute a copy of the last fragment and do not store it).
+/// they skip the mma of a fragment they do not have).
 struct FragmentPlace {
   Value batch, row, col, valid;
 };
@@ -700,8 +700,9 @@ SmallVector<Value> KernelEmitter::emitMmaLoop(block::MatmulOp mm,
   Value kq = arith::AddIOp::create(b, loc, k0, quad2);
   auto structType = LLVM::LLVMStructType::getLiteral(
       b.getContext(), SmallVector<Type>(4, b.getF32Type()));
-  SmallVector<Value> next;
-  for (auto [j, p] : llvm::enumerate(places)) {
+  // One k step of the warp's j-th fragment: its A and B elements, then the
+  // mma; returns the fragment's four new accumulators.
+  auto step = [&](const FragmentPlace &p, ValueRange c) -> SmallVector<Value> {
     Value r0 = arith::AddIOp::create(b, loc, p.row, group);
     Value r8 = add(r0, 8);
     // A fragment (row-major 16x16): a0 (g, 2t..), a1 (g+8, 2t..),
@@ -720,7 +721,6 @@ SmallVector<Value> KernelEmitter::emitMmaLoop(block::MatmulOp mm,
       bFrag.push_back(vector::FromElementsOp::create(
           b, loc, pair, ValueRange{loadB(p, k, n), loadB(p, add(k, 1), n)}));
     }
-    ValueRange c = loop.getRegionIterArgs().slice(4 * j, 4);
     auto mma = [&](ValueRange a, ValueRange bb, ValueRange acc, int64_t k) {
       auto op = NVVM::MmaOp::create(
           b, loc, structType, a, bb, acc, ArrayRef<int64_t>{16, 8, k},
@@ -735,15 +735,36 @@ SmallVector<Value> KernelEmitter::emitMmaLoop(block::MatmulOp mm,
             LLVM::ExtractValueOp::create(b, loc, op, ArrayRef<int64_t>{e}));
       return d;
     };
-    if (chip.mma == GpuMma::M16N8K16) {
-      llvm::append_range(next, mma(aFrag, bFrag, c, 16));
-    } else {
-      // sm_75 has m16n8k8 only: the k16 step is two k8 steps with the same
-      // fragment layout, the first over columns 0-7 of A (a0, a1) and rows
-      // 0-7 of B (b0), the second over the next eight (a2, a3; b1).
-      SmallVector<Value> half = mma({aFrag[0], aFrag[1]}, {bFrag[0]}, c, 8);
-      llvm::append_range(next, mma({aFrag[2], aFrag[3]}, {bFrag[1]}, half, 8));
+    if (chip.mma == GpuMma::M16N8K16)
+      return mma(aFrag, bFrag, c, 16);
+    // sm_75 has m16n8k8 only: the k16 step is two k8 steps with the same
+    // fragment layout, the first over columns 0-7 of A (a0, a1) and rows
+    // 0-7 of B (b0), the second over the next eight (a2, a3; b1).
+    SmallVector<Value> half = mma({aFrag[0], aFrag[1]}, {bFrag[0]}, c, 8);
+    return mma({aFrag[2], aFrag[3]}, {bFrag[1]}, half, 8);
+  };
+  SmallVector<Value> next;
+  for (auto [j, p] : llvm::enumerate(places)) {
+    ValueRange c = loop.getRegionIterArgs().slice(4 * j, 4);
+    // Every warp has a j-th fragment when the warps times j + 1 fit in the
+    // fragments; otherwise the last warps have none and skip the step (the
+    // condition depends on the warp only, so the whole warp branches
+    // together, as mma.sync.aligned requires), rather than spend the
+    // tensor cores on a copy they never store.
+    if (int64_t(j + 1) * warps <= s.fragments) {
+      llvm::append_range(next, step(p, c));
+      continue;
     }
+    auto ifOp = scf::IfOp::create(b, loc, c.getTypes(), p.valid,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard ifGuard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(b, loc, step(p, c));
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(b, loc, c);
+    }
+    llvm::append_range(next, ifOp.getResults());
   }
   scf::YieldOp::create(b, loc, next);
   return SmallVector<Value>(loop.getResults());

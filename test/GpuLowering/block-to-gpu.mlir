@@ -45,8 +45,9 @@ func.func @rms_norm_matmul(%X: tensor<16x64xf16>, %W: tensor<64x32xf16>) -> tens
 // CHECK-DAG: memref.view %[[SMEM]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16x16xf32, #gpu.address_space<workgroup>>
 // CHECK-DAG: memref.view %[[SMEM]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16x1xf32, #gpu.address_space<workgroup>>
 // The row-sum accumulator starts at zero; the matmul's lives in registers:
-// 16x16 is two m16n8 fragments, one per warp of the first two (the other
-// warps compute a clamped copy and store nothing), four f32 each.
+// 16x16 is two m16n8 fragments, one per warp of the first two, four f32
+// each; the other two warps have no fragment and skip the mma (a branch on
+// the warp index, uniform within each warp).
 // CHECK: %[[LOOP:.*]]:4 = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, f32, f32, f32) {
 // X's tile rows are 64 bytes: 16-byte cp.async copies, 8 f16 each, one
 // group per input, waited for before the barrier that publishes them.
@@ -64,7 +65,10 @@ func.func @rms_norm_matmul(%X: tensor<16x64xf16>, %W: tensor<64x32xf16>) -> tens
 // CHECK: gpu.barrier
 // CHECK: gpu.shuffle  xor %{{.*}}, %{{.*}}, %{{.*}} : f32
 // CHECK-NOT: gpu.barrier
+// CHECK: %{{.*}}:4 = scf.if %{{.*}} -> (f32, f32, f32, f32) {
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK: } else {
+// CHECK-NEXT: scf.yield
 // CHECK: gpu.barrier
 // CHECK: arith.addf
 // CHECK: gpu.barrier
