@@ -30,16 +30,16 @@ struct SameFormToKernel : OpConversionPattern<GraphOp> {
   }
 };
 
-template <typename GraphOp>
-struct UnaryToKernel : OpConversionPattern<GraphOp> {
-  using OpConversionPattern<GraphOp>::OpConversionPattern;
+/// Every elementwise unary graph op becomes kernel.unary of its kind.
+struct UnaryToKernel : OpInterfaceConversionPattern<graph::UnaryOpInterface> {
+  using OpInterfaceConversionPattern::OpInterfaceConversionPattern;
   LogicalResult
-  matchAndRewrite(GraphOp op, typename GraphOp::Adaptor adaptor,
+  matchAndRewrite(graph::UnaryOpInterface op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    SmallVector<double> params = op.getKindParams();
+    SmallVector<double> params = op.getUnaryParams();
     rewriter.replaceOpWithNewOp<kernel::UnaryOp>(
-        op, op.getType(), UnaryKindAttr::get(op.getContext(), op.getKind()),
-        adaptor.getInput(),
+        op, op->getResultTypes(),
+        UnaryKindAttr::get(op->getContext(), op.getUnaryKind()), operands[0],
         params.empty() ? DenseF64ArrayAttr()
                        : rewriter.getDenseF64ArrayAttr(params));
     return success();
@@ -100,11 +100,7 @@ void mirage::populateGraphToKernelPatterns(RewritePatternSet &patterns) {
       SameFormToKernel<graph::ConcatOp, kernel::ConcatOp>,
       SameFormToKernel<graph::SplitOp, kernel::SplitOp>,
       SameFormToKernel<graph::Conv2DOp, kernel::Conv2DOp>,
-      UnaryToKernel<graph::ExpOp>, UnaryToKernel<graph::SqrtOp>,
-      UnaryToKernel<graph::SquareOp>, UnaryToKernel<graph::SiluOp>,
-      UnaryToKernel<graph::GeluOp>, UnaryToKernel<graph::ReluOp>,
-      UnaryToKernel<graph::ClampOp>, UnaryToKernel<graph::ScalarMulOp>,
-      UnaryToKernel<graph::PowOp>, BinaryToKernel<graph::AddOp>,
+      UnaryToKernel, BinaryToKernel<graph::AddOp>,
       BinaryToKernel<graph::SubOp>, BinaryToKernel<graph::MulOp>,
       BinaryToKernel<graph::DivOp>, ReduceToKernel<graph::ReduceSumOp>,
       ReduceToKernel<graph::ReduceMaxOp>, PoolToKernel<graph::MaxPool2DOp>,

@@ -39,10 +39,8 @@ using namespace mirage::superopt;
 static bool isSearchable(Operation *op) {
   if (auto norm = dyn_cast<graph::RMSNormOp>(op))
     return norm.getEps().isZero();
-  return isa<graph::MatmulOp, graph::ExpOp, graph::SqrtOp, graph::SquareOp,
-             graph::SiluOp, graph::GeluOp, graph::ReluOp, graph::ClampOp,
-             graph::ScalarMulOp, graph::PowOp, graph::AddOp, graph::SubOp,
-             graph::MulOp, graph::DivOp, graph::ReduceSumOp,
+  return isa<graph::MatmulOp, graph::UnaryOpInterface, graph::AddOp,
+             graph::SubOp, graph::MulOp, graph::DivOp, graph::ReduceSumOp,
              graph::SoftmaxOp>(op);
 }
 

@@ -57,6 +57,16 @@ Value mirage::buildScalarUnary(OpBuilder &b, Location loc, UnaryKind kind,
   }
   case UnaryKind::scale:
     return arith::MulFOp::create(b, loc, x, f32Const(b, loc, params[0]));
+  case UnaryKind::offset:
+    return arith::AddFOp::create(b, loc, x, f32Const(b, loc, params[0]));
+  case UnaryKind::tanh:
+    return math::TanhOp::create(b, loc, x);
+  case UnaryKind::sigmoid: {
+    // 1 / (1 + exp(-x)), as the interpreter defines it.
+    Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+    Value d = arith::AddFOp::create(b, loc, f32Const(b, loc, 1.0), e);
+    return arith::DivFOp::create(b, loc, f32Const(b, loc, 1.0), d);
+  }
   case UnaryKind::pow: {
     double e = params[0];
     if (e == 2.0)

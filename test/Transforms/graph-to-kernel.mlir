@@ -28,6 +28,12 @@ func.func @every_op(%x: tensor<8x64xf16>, %w: tensor<64x32xf16>, %r: tensor<8x1x
   %8 = graph.scalar_mul %x, 0.125 : tensor<8x64xf16>
   // CHECK: kernel.unary pow %{{.*}} params = [3.000000e+00]
   %9 = graph.pow %x, 3.0 : tensor<8x64xf16>
+  // CHECK: kernel.unary offset %{{.*}} params = [-2.500000e-01]
+  %o1 = graph.scalar_add %x, -0.25 : tensor<8x64xf16>
+  // CHECK: kernel.unary tanh
+  %o2 = graph.tanh %x : tensor<8x64xf16>
+  // CHECK: kernel.unary sigmoid
+  %o3 = graph.sigmoid %x : tensor<8x64xf16>
   // CHECK: kernel.binary add %{{.*}}, %{{.*}} : (tensor<8x64xf16>, tensor<8x1xf16>) -> tensor<8x64xf16>
   %10 = graph.add %x, %r : (tensor<8x64xf16>, tensor<8x1xf16>) -> tensor<8x64xf16>
   // CHECK: kernel.binary sub

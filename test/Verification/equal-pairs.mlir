@@ -187,3 +187,20 @@ func.func @scaled_tiles(%x: tensor<8x8xf32>) -> tensor<8x8xf32>
   }
   return %Y : tensor<8x8xf32>
 }
+
+// -----
+
+// A constant offset is affine in the field: (x + 1) 2 = 2 x + 2 passes the
+// finite-field test with its bound (two distinct constants, 1 and 2).
+// CHECK: remark: @offset_distributed is equivalent to @offset_factored: finite-field test: 3 tests over {{.*}}; 2 constants, none vanishing or colliding; degree 1, 0 exp/uninterpreted sites), false-positive bound 2^-{{[0-9.]+}}
+func.func @offset_factored(%x: tensor<4x32xf32>) -> tensor<4x32xf32> {
+  %a = graph.scalar_add %x, 1.0 : tensor<4x32xf32>
+  %y = graph.scalar_mul %a, 2.0 : tensor<4x32xf32>
+  return %y : tensor<4x32xf32>
+}
+func.func @offset_distributed(%x: tensor<4x32xf32>) -> tensor<4x32xf32>
+    attributes {mirage.equivalent_to = @offset_factored} {
+  %a = graph.scalar_mul %x, 2.0 : tensor<4x32xf32>
+  %y = graph.scalar_add %a, 2.0 : tensor<4x32xf32>
+  return %y : tensor<4x32xf32>
+}

@@ -151,3 +151,19 @@ func.func @half_row_max_beside_large(%x: tensor<4x64xf32>, %y: tensor<4x64xf32>)
   %o = graph.concat(%m, %b) dim = 0 : (tensor<4x1xf32>, tensor<1x1xf32>) -> tensor<5x1xf32>
   return %o : tensor<5x1xf32>
 }
+
+// -----
+
+// A wrong offset: (x + 1) 2 is not 2 x + 1.
+func.func @offset_then_scale(%x: tensor<4x32xf32>) -> tensor<4x32xf32> {
+  %a = graph.scalar_add %x, 1.0 : tensor<4x32xf32>
+  %y = graph.scalar_mul %a, 2.0 : tensor<4x32xf32>
+  return %y : tensor<4x32xf32>
+}
+// expected-error @+1 {{@offset_wrong is not equivalent to @offset_then_scale: output #0 differs at [0, 0] in the finite-field test 1 of 3}}
+func.func @offset_wrong(%x: tensor<4x32xf32>) -> tensor<4x32xf32>
+    attributes {mirage.equivalent_to = @offset_then_scale} {
+  %a = graph.scalar_mul %x, 2.0 : tensor<4x32xf32>
+  %y = graph.scalar_add %a, 1.0 : tensor<4x32xf32>
+  return %y : tensor<4x32xf32>
+}

@@ -337,8 +337,12 @@ TEST_P(FieldArithmeticTest, AlgebraicUnaries) {
   FieldTensor invSq = arith.unary(UnaryKind::pow, {-2.0}, x);
   FieldTensor half = arith.unary(UnaryKind::scale, {0.5}, x);
   FieldTensor neg = arith.unary(UnaryKind::scale, {-3.0}, x);
+  FieldTensor shifted = arith.unary(UnaryKind::offset, {-0.25}, x);
   for (int64_t i = 0; i < 8; ++i) {
     uint64_t v = x.p.data[i];
+    // x - 1/4: adding 1/4 back (4^-1 in each field) gives x.
+    EXPECT_EQ(addRef(shifted.p.data[i], invRef(4, p()), p()), v);
+    EXPECT_EQ(addRef(shifted.q.data[i], invRef(4, q()), q()), x.q.data[i]);
     EXPECT_EQ(sq.p.data[i], mulMod(v, v, p()));
     EXPECT_EQ(sq.q.data[i], mulMod(x.q.data[i], x.q.data[i], q()));
     EXPECT_EQ(cube.p.data[i], mulMod(mulMod(v, v, p()), v, p()));

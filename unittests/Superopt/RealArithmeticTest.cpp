@@ -406,6 +406,18 @@ TEST(RealArithmeticTest, UnaryKinds) {
   EXPECT_EQ(run(UnaryKind::scale, {-0.5}),
             (std::vector<double>{1, 0.5, -0.0, -0.25, -0.5, -2}));
 
+  // tanh(1) = 0.7615941559557649, sigmoid(1) = 0.7310585786300049 (as
+  // silu(1) above); tanh(x) = 2 sigmoid(2x) - 1 everywhere.
+  std::vector<double> th = run(UnaryKind::tanh), sg = run(UnaryKind::sigmoid);
+  EXPECT_NEAR(th[4], 0.7615941559557649, 1e-15);
+  EXPECT_EQ(th[2], 0.0);
+  EXPECT_NEAR(sg[4], 0.7310585786300049, 1e-15);
+  EXPECT_EQ(sg[2], 0.5);
+  for (size_t i = 0; i < x.data.size(); ++i)
+    EXPECT_NEAR(th[i], 2 / (1 + std::exp(-2 * x.data[i])) - 1, 1e-15);
+  EXPECT_EQ(run(UnaryKind::offset, {0.25}),
+            (std::vector<double>{-1.75, -0.75, 0.25, 0.75, 1.25, 4.25}));
+
   std::vector<double> pw = run(UnaryKind::pow, {2.5});
   EXPECT_TRUE(std::isnan(pw[0])); // negative base, non-integer exponent
   EXPECT_EQ(pw[2], 0.0);

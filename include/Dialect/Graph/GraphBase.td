@@ -39,7 +39,12 @@ def UnaryKind : I32EnumAttr<"UnaryKind", "elementwise unary computation", [
     // scale(x) = x * params[0]
     I32EnumAttrCase<"scale", 7>,
     // pow(x) = x ** params[0]
-    I32EnumAttrCase<"pow", 8>]> {
+    I32EnumAttrCase<"pow", 8>,
+    // offset(x) = x + params[0]
+    I32EnumAttrCase<"offset", 9>,
+    I32EnumAttrCase<"tanh", 10>,
+    // sigmoid(x) = 1 / (1 + e^-x)
+    I32EnumAttrCase<"sigmoid", 11>]> {
   let cppNamespace = "::mirage";
 }
 

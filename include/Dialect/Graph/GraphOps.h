@@ -10,6 +10,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "Dialect/Graph/GraphInterfaces.h.inc"
+
 #define GET_OP_CLASSES
 #include "Dialect/Graph/GraphOps.h.inc"
 

@@ -35,8 +35,30 @@ def Graph_MatmulOp : Graph_Op<"matmul", [SameOperandsAndResultElementType,
 // Elementwise
 //===----------------------------------------------------------------------===//
 
+def Graph_UnaryOpInterface : OpInterface<"UnaryOpInterface"> {
+  let cppNamespace = "::mirage::graph";
+  let description = [{
+    An elementwise unary op: one of the UnaryKinds shared by every level,
+    with its scalar parameters. Passes and semantics that treat all unary
+    ops alike (lowering to kernel.unary, interpretation, cost, field roles)
+    dispatch on this interface rather than on a list of op classes.
+  }];
+  let methods = [
+    InterfaceMethod<"The unary kind the op computes.", "::mirage::UnaryKind",
+                    "getUnaryKind", (ins), [{}],
+                    [{ return $_op.getKind(); }]>,
+    InterfaceMethod<"The kind's scalar parameters (see UnaryKind).",
+                    "::llvm::SmallVector<double>", "getUnaryParams", (ins),
+                    [{}], [{ return $_op.getKindParams(); }]>,
+    InterfaceMethod<"The operand.", "::mlir::Value", "getUnaryInput", (ins),
+                    [{}], [{ return $_op.getInput(); }]>,
+  ];
+}
+
 class Graph_UnaryOp<string mnemonic, string kind, list<Trait> traits = []>
-    : Graph_Op<mnemonic, !listconcat([SameOperandsAndResultType], traits)> {
+    : Graph_Op<mnemonic, !listconcat([SameOperandsAndResultType,
+                                      Graph_UnaryOpInterface],
+                                     traits)> {
   let arguments = (ins MirageTensor:$input);
   let results = (outs MirageTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
@@ -92,6 +114,35 @@ def Graph_ScalarMulOp : Graph_UnaryOp<"scalar_mul", "scale"> {
   let extraClassDeclaration = [{
     static constexpr ::mirage::UnaryKind getKind() {
       return ::mirage::UnaryKind::scale;
+    }
+    ::llvm::SmallVector<double> getKindParams() {
+      return {getScalar().convertToDouble()};
+    }
+  }];
+}
+
+def Graph_TanhOp : Graph_UnaryOp<"tanh", "tanh"> {
+  let summary = "elementwise hyperbolic tangent";
+}
+def Graph_SigmoidOp : Graph_UnaryOp<"sigmoid", "sigmoid"> {
+  let summary = "elementwise logistic sigmoid 1 / (1 + e^-x)";
+}
+
+def Graph_ScalarAddOp : Graph_UnaryOp<"scalar_add", "offset"> {
+  let summary = "elementwise x + scalar";
+  let description = [{
+    Adds a constant, such as the epsilon of a normalization
+    (`var + eps`) or a bias that is the same for every element.
+
+    ```mlir
+    %y = graph.scalar_add %x, 1.0e-05 : tensor<8x4096xf32>
+    ```
+  }];
+  let arguments = (ins MirageTensor:$input, F64Attr:$scalar);
+  let assemblyFormat = "$input `,` $scalar attr-dict `:` type($input)";
+  let extraClassDeclaration = [{
+    static constexpr ::mirage::UnaryKind getKind() {
+      return ::mirage::UnaryKind::offset;
     }
     ::llvm::SmallVector<double> getKindParams() {
       return {getScalar().convertToDouble()};

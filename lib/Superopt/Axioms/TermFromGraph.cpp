@@ -42,14 +42,15 @@ llvm::Expected<Term> mirage::superopt::termFromGraph(mlir::Value value) {
   return llvm::TypeSwitch<mlir::Operation *, llvm::Expected<Term>>(op)
       .Case<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp,
             graph::ExpOp, graph::SqrtOp, graph::SquareOp, graph::ReluOp,
-            graph::SiluOp, graph::GeluOp, graph::BroadcastOp>(
+            graph::SiluOp, graph::GeluOp, graph::TanhOp, graph::SigmoidOp,
+            graph::BroadcastOp>(
           [&](mlir::Operation *) { return apply({}, {}, op->getOperands()); })
       .Case<graph::ReduceSumOp, graph::ReduceMaxOp, graph::SoftmaxOp>(
           [&](auto typed) {
             return apply({static_cast<int64_t>(typed.getDim())}, {},
                          op->getOperands());
           })
-      .Case([&](graph::ScalarMulOp typed) {
+      .Case<graph::ScalarMulOp, graph::ScalarAddOp>([&](auto typed) {
         return apply({}, {typed.getScalar().convertToDouble()},
                      op->getOperands());
       })

@@ -290,7 +290,10 @@ static double unaryWeight(UnaryKind kind) {
   case UnaryKind::sqrt:
     return 4;
   case UnaryKind::silu:
+  case UnaryKind::sigmoid:
     return 6; // exp, add, div
+  case UnaryKind::tanh:
+    return 6; // exp-based, as the SFU computes it
   case UnaryKind::gelu:
     return 10; // tanh form
   case UnaryKind::pow:
@@ -300,6 +303,7 @@ static double unaryWeight(UnaryKind kind) {
   case UnaryKind::square:
   case UnaryKind::relu:
   case UnaryKind::scale:
+  case UnaryKind::offset:
     return 1;
   }
   return 1;
@@ -346,11 +350,10 @@ static Predefined classify(Operation *op) {
         return P{Family::Elementwise, "kernel.unary",
                  stringifyUnaryKind(u.getKind()), unaryWeight(u.getKind()), 0};
       })
-      .Case<graph::ExpOp, graph::SqrtOp, graph::SquareOp, graph::SiluOp,
-            graph::GeluOp, graph::ReluOp, graph::ClampOp, graph::ScalarMulOp,
-            graph::PowOp>([](auto u) {
+      .Case<graph::UnaryOpInterface>([](graph::UnaryOpInterface u) {
         return P{Family::Elementwise, "kernel.unary",
-                 stringifyUnaryKind(u.getKind()), unaryWeight(u.getKind()), 0};
+                 stringifyUnaryKind(u.getUnaryKind()),
+                 unaryWeight(u.getUnaryKind()), 0};
       })
       .Case<kernel::BinaryOp>([](kernel::BinaryOp b) {
         return P{Family::Elementwise, "kernel.binary",

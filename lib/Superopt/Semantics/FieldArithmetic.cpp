@@ -275,6 +275,14 @@ FieldTensor FieldArithmetic::unary(UnaryKind kind,
     map([&](uint64_t v, uint64_t m) { return mulm(v, m == p ? sp : sq, m); });
     return r;
   }
+  case UnaryKind::offset: {
+    // x + c: the constant's image is added in Z_p; in the exponent part
+    // (exp(x + c) = exp(x) exp(c)) it is added likewise, in Z_q.
+    uint64_t cp = constantImage(params[0], p, 0);
+    uint64_t cq = withQ ? constantImage(params[0], q, 1) : 0;
+    map([&](uint64_t v, uint64_t m) { return addm(v, m == p ? cp : cq, m); });
+    return r;
+  }
   case UnaryKind::pow:
     if (isIntegerExponent(params[0])) {
       int64_t e = static_cast<int64_t>(params[0]);
@@ -294,7 +302,9 @@ FieldTensor FieldArithmetic::unary(UnaryKind kind,
   case UnaryKind::silu:
   case UnaryKind::gelu:
   case UnaryKind::relu:
-  case UnaryKind::clamp: {
+  case UnaryKind::clamp:
+  case UnaryKind::tanh:
+  case UnaryKind::sigmoid: {
     // Uninterpreted: both parts are functions of the argument's Z_p value.
     r.p = x.p;
     for (uint64_t &v : r.p.data)

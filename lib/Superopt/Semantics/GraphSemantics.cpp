@@ -35,12 +35,9 @@ LogicalResult mirage::superopt::evalGraphOp(Operation *op, Arith &arith,
       .template Case<graph::MatmulOp>([&](auto mm) {
         return result(arith.matmul(in(mm.getLhs()), in(mm.getRhs())));
       })
-      .template Case<graph::ExpOp, graph::SqrtOp, graph::SquareOp,
-                     graph::SiluOp, graph::GeluOp, graph::ReluOp,
-                     graph::ClampOp, graph::ScalarMulOp, graph::PowOp>(
-          [&](auto u) {
-            return unary(u.getKind(), u.getKindParams(), u.getInput());
-          })
+      .template Case<graph::UnaryOpInterface>([&](auto u) {
+        return unary(u.getUnaryKind(), u.getUnaryParams(), u.getUnaryInput());
+      })
       .template Case<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp>(
           [&](auto b) {
             return result(

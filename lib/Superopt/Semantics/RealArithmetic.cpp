@@ -137,6 +137,17 @@ RealTensor RealArithmetic::unary(UnaryKind kind, llvm::ArrayRef<double> params,
     map([&](double v) { return std::pow(v, e); });
     break;
   }
+  case UnaryKind::offset: {
+    double c = params[0];
+    map([&](double v) { return v + c; });
+    break;
+  }
+  case UnaryKind::tanh:
+    map([](double v) { return std::tanh(v); });
+    break;
+  case UnaryKind::sigmoid:
+    map([](double v) { return 1.0 / (1.0 + std::exp(-v)); });
+    break;
   }
   return r;
 }

@@ -37,6 +37,7 @@ static FieldRole unaryRole(UnaryKind kind, ArrayRef<double> params,
     power = 2;
     return FieldRole::Power;
   case UnaryKind::scale:
+  case UnaryKind::offset:
     return FieldRole::Linear;
   case UnaryKind::pow:
     if (std::nearbyint(params[0]) == params[0] && std::fabs(params[0]) < 1e9) {
@@ -49,6 +50,8 @@ static FieldRole unaryRole(UnaryKind kind, ArrayRef<double> params,
   case UnaryKind::gelu:
   case UnaryKind::relu:
   case UnaryKind::clamp:
+  case UnaryKind::tanh:
+  case UnaryKind::sigmoid:
     return FieldRole::Uninterpreted;
   }
   llvm_unreachable("unknown unary kind");
@@ -59,12 +62,9 @@ static FieldRole classify(Operation *op, int64_t &power) {
     return p.value_or(ArrayRef<double>());
   };
   return TypeSwitch<Operation *, FieldRole>(op)
-      .template Case<graph::ExpOp, graph::SqrtOp, graph::SquareOp,
-                     graph::SiluOp, graph::GeluOp, graph::ReluOp,
-                     graph::ClampOp, graph::ScalarMulOp, graph::PowOp>(
-          [&](auto u) {
-            return unaryRole(u.getKind(), u.getKindParams(), power);
-          })
+      .template Case<graph::UnaryOpInterface>([&](auto u) {
+        return unaryRole(u.getUnaryKind(), u.getUnaryParams(), power);
+      })
       .template Case<kernel::UnaryOp, block::UnaryOp, thread::UnaryOp>(
           [&](auto u) {
             return unaryRole(u.getKind(), params(u.getParams()), power);

@@ -33,6 +33,12 @@ func.func @elementwise(%x: tensor<8x64xf32>, %r: tensor<8x1xf32>, %v: tensor<64x
   %7 = graph.scalar_mul %x, 2.44140625E-4 : tensor<8x64xf32>
   // CHECK: graph.pow %{{.*}}, 3.000000e+00 : tensor<8x64xf32>
   %8 = graph.pow %x, 3.0 : tensor<8x64xf32>
+  // CHECK: graph.scalar_add %{{.*}}, 9.9999999999999995E-7 : tensor<8x64xf32>
+  %s1 = graph.scalar_add %x, 1.0e-6 : tensor<8x64xf32>
+  // CHECK: graph.tanh %{{.*}} : tensor<8x64xf32>
+  %s2 = graph.tanh %x : tensor<8x64xf32>
+  // CHECK: graph.sigmoid %{{.*}} : tensor<8x64xf32>
+  %s3 = graph.sigmoid %x : tensor<8x64xf32>
   // CHECK: graph.add %{{.*}}, %{{.*}} : (tensor<8x64xf32>, tensor<8x1xf32>) -> tensor<8x64xf32>
   %9 = graph.add %x, %r : (tensor<8x64xf32>, tensor<8x1xf32>) -> tensor<8x64xf32>
   // CHECK: graph.sub %{{.*}}, %{{.*}} : (tensor<64xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>

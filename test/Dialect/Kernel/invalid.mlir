@@ -45,8 +45,8 @@ func.func @unary_type_mismatch(%a: tensor<4x8xf32>) {
 // -----
 
 func.func @unknown_kind(%a: tensor<4x8xf32>) {
-  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [exp, sqrt, square, silu, gelu, relu, clamp, scale, pow]}}
-  %0 = kernel.unary tanh %a : tensor<4x8xf32>
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [exp, sqrt, square, silu, gelu, relu, clamp, scale, pow, offset, tanh, sigmoid]}}
+  %0 = kernel.unary cosh %a : tensor<4x8xf32>
   return
 }
 
@@ -91,6 +91,22 @@ func.func @clamp_empty(%a: tensor<4x8xf32>) {
 func.func @scale_no_params(%a: tensor<4x8xf32>) {
   // expected-error @+1 {{unary kind 'scale' takes 1 parameter(s), got 0}}
   %0 = kernel.unary scale %a : tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @offset_no_params(%a: tensor<4x8xf32>) {
+  // expected-error @+1 {{unary kind 'offset' takes 1 parameter(s), got 0}}
+  %0 = kernel.unary offset %a : tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @tanh_with_params(%a: tensor<4x8xf32>) {
+  // expected-error @+1 {{unary kind 'tanh' takes 0 parameter(s), got 1}}
+  %0 = kernel.unary tanh %a params = [1.0] : tensor<4x8xf32>
   return
 }
 

@@ -47,5 +47,7 @@ LogicalResult BroadcastOp::verify() {
                            getType().getShape());
 }
 
+#include "Dialect/Graph/GraphInterfaces.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "Dialect/Graph/GraphOps.cpp.inc"

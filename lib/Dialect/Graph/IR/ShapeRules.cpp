@@ -304,6 +304,7 @@ LogicalResult verifyUnaryParams(OptLoc loc, UnaryKind kind,
     break;
   case UnaryKind::scale:
   case UnaryKind::pow:
+  case UnaryKind::offset:
     expected = 1;
     break;
   default:
