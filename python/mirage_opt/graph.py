@@ -21,6 +21,7 @@ program they reject raises ``MirageError`` with their diagnostics.
 from __future__ import annotations
 
 import math
+import re
 import struct
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
@@ -150,7 +151,7 @@ class Graph:
             head = f"{base}:{len(shapes)}"
             for i, s in enumerate(shapes):
                 results.append(Tensor(self, f"{base}#{i}", tuple(s), dtype))
-        loc = f" loc({_quote(location)})" if location else ""
+        loc = f" loc({_location(location)})" if location else ""
         self._lines.append(f"    {head} = {text}{loc}")
         return results
 
@@ -379,6 +380,15 @@ class Graph:
     def _same_dtype(a: Tensor, b: Tensor) -> None:
         if a.dtype != b.dtype:
             raise GraphError(f"operands of different dtypes: {a.type} and {b.type}")
+
+
+def _location(text: str) -> str:
+    """An MLIR location: "path:line" becomes a file location (so that
+    diagnostics read path:line:col), anything else a name."""
+    m = re.fullmatch(r"(.+):(\d+)", text)
+    if m:
+        return f"{_quote(m.group(1))}:{m.group(2)}:0"
+    return _quote(text)
 
 
 def _quote(text: str) -> str:

@@ -67,7 +67,10 @@ public:
   std::string print() {
     std::string text;
     llvm::raw_string_ostream os(text);
-    module->print(os);
+    // With locations, so that the source lines an importer recorded (and
+    // the positions of text a user wrote) survive every round trip.
+    module->print(os, OpPrintingFlags().enableDebugInfo(/*enable=*/true,
+                                                         /*prettyForm=*/false));
     return text;
   }
 

@@ -1,0 +1,695 @@
+"""PyTorch programs into the graph dialect, through ``torch.export``.
+
+``from_torch(module, example_inputs)`` exports the module (in eval mode, the
+way it runs for inference), walks the exported ATen graph and builds one
+graph-dialect function. Parameters, buffers and constant tensors become
+inputs of the function bound to their values, so ``Program.run`` takes only
+the module's own inputs. ATen ops without a graph counterpart are
+decomposed here into graph ops (linear, layer and batch norm,
+scaled_dot_product_attention, mean, slicing, adaptive pooling ...); an op
+that cannot be expressed raises ``MirageError`` naming the op and the
+source line that produced it. docs/Python.md lists the supported ops.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import re
+
+import numpy as np
+
+from ._mirage_opt import MirageError
+from .graph import Graph, GraphError, Tensor
+
+try:  # imported lazily by mirage_opt.from_torch
+    import torch
+    import torch.export
+except ImportError as e:  # pragma: no cover
+    raise ImportError("mirage_opt.from_torch needs PyTorch (pip install torch)") from e
+
+_DTYPES = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16"}
+
+
+def from_torch(module_or_fn, example_inputs, *, name: str | None = None,
+               decompose: bool = False, keep_weights_as_inputs: bool = False):
+    """Imports `module_or_fn` (an ``nn.Module`` or a function of tensors)
+    called on `example_inputs` (a tensor or a tuple of them).
+
+    `decompose` first runs ``torch.export``'s decompositions to core ATen.
+    With `keep_weights_as_inputs`, parameters and buffers are left unbound
+    (``Program.run`` then takes them after the module's inputs)."""
+    if isinstance(example_inputs, torch.Tensor):
+        example_inputs = (example_inputs,)
+    example_inputs = tuple(example_inputs)
+    if isinstance(module_or_fn, torch.nn.Module):
+        module = module_or_fn
+        default_name = type(module).__name__
+    elif callable(module_or_fn):
+        module = _FunctionModule(module_or_fn)
+        default_name = getattr(module_or_fn, "__name__", "main")
+    else:
+        raise MirageError(f"from_torch needs an nn.Module or a function, not {type(module_or_fn)}")
+    was_training = module.training
+    module.eval()
+    try:
+        with torch.no_grad():
+            ep = None
+            if not isinstance(module_or_fn, torch.nn.Module):
+                # Strict (TorchDynamo) export records the function's own
+                # source lines; the default records only a module's forward.
+                try:
+                    ep = torch.export.export(module, example_inputs, strict=True)
+                except Exception:  # noqa: BLE001 - fall back to the default
+                    ep = None
+            if ep is None:
+                ep = torch.export.export(module, example_inputs)
+    finally:
+        module.train(was_training)
+    if decompose:
+        ep = ep.run_decompositions()
+    fname = _identifier(name or default_name)
+    return _Importer(ep, fname, keep_weights_as_inputs).run()
+
+
+class _FunctionModule(torch.nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *args):
+        return self.fn(*args)
+
+
+def _identifier(name: str) -> str:
+    name = re.sub(r"\W", "_", name)
+    return name if name and not name[0].isdigit() else "f_" + name
+
+
+class _Unsupported(MirageError):
+    pass
+
+
+class _Importer:
+    def __init__(self, ep, name: str, keep_weights: bool):
+        self.ep = ep
+        self.g = Graph(name)
+        self.keep_weights = keep_weights
+        self.env: dict = {}
+        self.bound: dict = {}
+        self.loc = None
+        self.node = None
+
+    # -- driver ------------------------------------------------------------------
+
+    def run(self):
+        from .program import Program
+        nodes = list(self.ep.graph.nodes)
+        specs = {s.arg.name: s for s in self.ep.graph_signature.input_specs
+                 if hasattr(s.arg, "name")}
+        placeholders = [n for n in nodes if n.op == "placeholder"]
+        # The module's own inputs first, then the weights, so that run()
+        # takes inputs in the order the module does.
+        def is_user(n):
+            spec = specs.get(n.name)
+            return spec is None or spec.kind.name == "USER_INPUT"
+        ordered = [n for n in placeholders if is_user(n)] + \
+                  [n for n in placeholders if not is_user(n)]
+        names = []
+        for n in ordered:
+            val = n.meta.get("val")
+            if not isinstance(val, torch.Tensor):
+                raise self._error(n, f"input {n.name!r} is not a tensor ({type(val).__name__})")
+            if not n.users and not is_user(n):
+                continue  # an unused buffer (e.g. BatchNorm's num_batches_tracked)
+            if val.dtype not in _DTYPES:
+                raise self._error(n, f"input {n.name!r} has dtype {val.dtype}; the graph "
+                                     f"dialect computes in float32, float16 and bfloat16")
+            t = self.g.input(tuple(val.shape), _DTYPES[val.dtype], name=n.name)
+            self.env[n.name] = t
+            names.append(n.name)
+            if not is_user(n) and not self.keep_weights:
+                self.bound[n.name] = self._value(specs[n.name])
+        for n in nodes:
+            if n.op == "call_function":
+                self.node = n
+                self.loc = _source_location(n)
+                self.env[n.name] = self._call(n)
+            elif n.op == "output":
+                outs = n.args[0]
+                outs = outs if isinstance(outs, (tuple, list)) else (outs,)
+                for o in outs:
+                    v = self.env.get(getattr(o, "name", None))
+                    if not isinstance(v, Tensor):
+                        raise self._error(n, f"output {o} is not a tensor the graph computes")
+                    self.g.output(v)
+            elif n.op not in ("placeholder",):
+                raise self._error(n, f"unsupported FX node kind {n.op!r}")
+        return Program(self.g.mlir(), self.g.name, input_names=names, bound=self.bound,
+                       source=f"<torch {self.g.name}>")
+
+    def _value(self, spec) -> np.ndarray:
+        target = spec.target
+        if target in self.ep.state_dict:
+            value = self.ep.state_dict[target]
+        elif target in self.ep.constants:
+            value = self.ep.constants[target]
+        else:  # pragma: no cover
+            raise MirageError(f"no value for {spec.arg.name} ({target})")
+        return value.detach().to(torch.float64).cpu().numpy()
+
+    def _call(self, n):
+        target = n.target
+        if target is operator.getitem:
+            seq, index = n.args
+            return self.env[seq.name][index]
+        packet = getattr(target, "_overloadpacket", None)
+        opname = getattr(packet, "__name__", str(target))
+        handler = getattr(self, "op_" + opname.rstrip("_"), None)
+        if handler is None:
+            raise self._error(n, f"unsupported op {target}")
+        args = [self._arg(a) for a in n.args]
+        kwargs = {k: self._arg(v) for k, v in n.kwargs.items()}
+        try:
+            return handler(*args, **kwargs)
+        except (GraphError, _Unsupported) as e:
+            raise self._error(n, f"{target}: {e}") from None
+        except TypeError as e:
+            raise self._error(n, f"{target}: unsupported arguments ({e})") from None
+
+    def _arg(self, a):
+        if isinstance(a, torch.fx.Node):
+            if a.name not in self.env:
+                raise self._error(a, f"{a.name} is not available")
+            return self.env[a.name]
+        if isinstance(a, (list, tuple)):
+            return type(a)(self._arg(x) for x in a)
+        if isinstance(a, torch.dtype):
+            return a
+        return a
+
+    def _error(self, n, message: str) -> MirageError:
+        where = _source_location(n)
+        return MirageError(f"{message}" + (f" (at {where})" if where else "") +
+                           f" [FX node {n.name}]")
+
+    # -- helpers ---------------------------------------------------------------
+
+    def _t(self, x) -> Tensor:
+        if not isinstance(x, Tensor):
+            raise _Unsupported(f"expected a tensor operand, got {x!r}")
+        return x
+
+    def _dim(self, x: Tensor, d: int) -> int:
+        return d + x.rank if d < 0 else d
+
+    def _scalar_binary(self, op, a, b):
+        g, loc = self.g, self.loc
+        if isinstance(a, Tensor) and isinstance(b, Tensor):
+            return getattr(g, op)(a, b, loc=loc)
+        if isinstance(a, Tensor) and _is_number(b):
+            b = float(b)
+            if op == "add":
+                return g.scalar_add(a, b, loc=loc)
+            if op == "sub":
+                return g.scalar_add(a, -b, loc=loc)
+            if op == "mul":
+                return g.scalar_mul(a, b, loc=loc)
+            if op == "div":
+                return g.scalar_mul(a, 1.0 / b, loc=loc)
+        if _is_number(a) and isinstance(b, Tensor):
+            a = float(a)
+            if op == "add":
+                return g.scalar_add(b, a, loc=loc)
+            if op == "mul":
+                return g.scalar_mul(b, a, loc=loc)
+            if op == "sub":
+                return g.scalar_add(g.scalar_mul(b, -1.0, loc=loc), a, loc=loc)
+            if op == "div":
+                return g.scalar_mul(g.pow(b, -1.0, loc=loc), a, loc=loc)
+        raise _Unsupported(f"operands {a!r} and {b!r}")
+
+    def _reduce_dims(self, x: Tensor, dims, keepdim: bool, kind: str) -> Tensor:
+        g, loc = self.g, self.loc
+        if dims is None or (isinstance(dims, (list, tuple)) and len(dims) == 0):
+            dims = list(range(x.rank))
+        if isinstance(dims, int):
+            dims = [dims]
+        dims = sorted({self._dim(x, d) for d in dims})
+        if x.rank == 0:
+            return x
+        r = x
+        for d in dims:
+            r = (g.reduce_sum if kind == "sum" else g.reduce_max)(r, d, loc=loc)
+        if not keepdim:
+            shape = [s for i, s in enumerate(x.shape) if i not in dims]
+            r = g.reshape(r, shape, loc=loc)
+        return r
+
+    def _mean(self, x, dims, keepdim):
+        x = self._t(x)
+        if dims is None or (isinstance(dims, (list, tuple)) and len(dims) == 0):
+            dims = list(range(x.rank))
+        dims = [dims] if isinstance(dims, int) else list(dims)
+        count = math.prod(x.shape[self._dim(x, d)] for d in dims) if x.rank else 1
+        s = self._reduce_dims(x, dims, keepdim, "sum")
+        return self.g.scalar_mul(s, 1.0 / count, loc=self.loc)
+
+    def _matmul2d_weight(self, x: Tensor, wt: Tensor) -> Tensor:
+        """x [..., K] @ wt [K, N] for any rank of x."""
+        g, loc = self.g, self.loc
+        if x.rank == 2:
+            return g.matmul(x, wt, loc=loc)
+        lead = x.shape[:-1]
+        flat = g.reshape(x, (math.prod(lead), x.shape[-1]), loc=loc)
+        y = g.matmul(flat, wt, loc=loc)
+        return g.reshape(y, lead + (wt.shape[-1],), loc=loc)
+
+    # -- ATen ops ------------------------------------------------------------------
+    # Named op_<overload packet>; they receive the node's arguments with FX
+    # nodes replaced by graph tensors.
+
+    def op_linear(self, x, w, b=None):
+        g, loc = self.g, self.loc
+        y = self._matmul2d_weight(self._t(x), g.transpose(self._t(w), [1, 0], loc=loc))
+        return g.add(y, b, loc=loc) if b is not None else y
+
+    def op_addmm(self, b, x, w, beta=1, alpha=1):
+        g, loc = self.g, self.loc
+        y = g.matmul(x, w, loc=loc)
+        if alpha != 1:
+            y = g.scalar_mul(y, float(alpha), loc=loc)
+        if beta != 1:
+            b = g.scalar_mul(b, float(beta), loc=loc)
+        return g.add(y, b, loc=loc)
+
+    def op_mm(self, a, b):
+        return self.g.matmul(a, b, loc=self.loc)
+
+    def op_bmm(self, a, b):
+        return self.g.matmul(a, b, loc=self.loc)
+
+    def op_matmul(self, a, b):
+        g, loc = self.g, self.loc
+        a, b = self._t(a), self._t(b)
+        if a.rank == 1 or b.rank == 1:
+            raise _Unsupported("matmul of a vector (rank 1); reshape it to a matrix")
+        if b.rank == 2 and a.rank > 2:
+            return self._matmul2d_weight(a, b)
+        batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
+        a = g.broadcast(a, batch + a.shape[-2:], loc=loc) if a.shape[:-2] != batch else a
+        b = g.broadcast(b, batch + b.shape[-2:], loc=loc) if b.shape[:-2] != batch else b
+        return g.matmul(a, b, loc=loc)
+
+    def op_t(self, x):
+        x = self._t(x)
+        return x if x.rank < 2 else self.g.transpose(x, [1, 0], loc=self.loc)
+
+    def op_transpose(self, x, d0, d1):
+        x = self._t(x)
+        perm = list(range(x.rank))
+        d0, d1 = self._dim(x, d0), self._dim(x, d1)
+        perm[d0], perm[d1] = perm[d1], perm[d0]
+        return x if d0 == d1 else self.g.transpose(x, perm, loc=self.loc)
+
+    def op_permute(self, x, dims):
+        x = self._t(x)
+        dims = [self._dim(x, d) for d in dims]
+        return x if dims == list(range(x.rank)) else self.g.transpose(x, dims, loc=self.loc)
+
+    def _reshape_to(self, x, shape):
+        x = self._t(x)
+        shape = list(shape)
+        if -1 in shape:
+            known = math.prod(s for s in shape if s != -1)
+            shape[shape.index(-1)] = math.prod(x.shape) // known
+        return self.g.reshape(x, shape, loc=self.loc)
+
+    def op_view(self, x, shape):
+        return self._reshape_to(x, shape)
+
+    op_reshape = op_view
+    op__unsafe_view = op_view
+
+    def op_flatten(self, x, start=0, end=-1):
+        x = self._t(x)
+        if x.rank == 0:
+            return self.g.reshape(x, [1], loc=self.loc)
+        s, e = self._dim(x, start), self._dim(x, end)
+        shape = x.shape[:s] + (math.prod(x.shape[s:e + 1]),) + x.shape[e + 1:]
+        return self.g.reshape(x, shape, loc=self.loc)
+
+    def op_unsqueeze(self, x, d):
+        x = self._t(x)
+        d = d + x.rank + 1 if d < 0 else d
+        return self.g.reshape(x, x.shape[:d] + (1,) + x.shape[d:], loc=self.loc)
+
+    def op_squeeze(self, x, dims=None):
+        x = self._t(x)
+        if dims is None:
+            dims = [i for i, s in enumerate(x.shape) if s == 1]
+        dims = [dims] if isinstance(dims, int) else dims
+        dims = {self._dim(x, d) for d in dims if x.shape[self._dim(x, d)] == 1}
+        return self.g.reshape(x, [s for i, s in enumerate(x.shape) if i not in dims], loc=self.loc)
+
+    def op_expand(self, x, shape, implicit=False):
+        x = self._t(x)
+        shape = list(shape)
+        offset = len(shape) - x.rank
+        for i, s in enumerate(shape):
+            if s == -1:
+                shape[i] = x.shape[i - offset]
+        return self.g.broadcast(x, shape, loc=self.loc)
+
+    def _identity(self, x, *args, **kwargs):
+        return x
+
+    op_contiguous = _identity
+    op_clone = _identity
+    op_alias = _identity
+    op_detach = _identity
+    op_lift_fresh_copy = _identity
+
+    def op_dropout(self, x, p=0.5, train=False):
+        if train:
+            raise _Unsupported("dropout in training mode")
+        return x
+
+    def op_to(self, x, *args, **kwargs):
+        dtype = kwargs.get("dtype") or next((a for a in args if isinstance(a, torch.dtype)), None)
+        x = self._t(x)
+        if dtype is not None and _DTYPES.get(dtype) != x.dtype:
+            raise _Unsupported(f"a conversion from {x.dtype} to {dtype}: the graph dialect "
+                               f"has no cast; export the model in one dtype")
+        return x
+
+    op__to_copy = op_to
+    op_type_as = op_to
+
+    def op_add(self, a, b, alpha=1):
+        if alpha != 1:
+            b = self._scalar_binary("mul", b, alpha)
+        return self._scalar_binary("add", a, b)
+
+    def op_sub(self, a, b, alpha=1):
+        if alpha != 1:
+            b = self._scalar_binary("mul", b, alpha)
+        return self._scalar_binary("sub", a, b)
+
+    def op_rsub(self, a, b, alpha=1):
+        return self.op_sub(b, a, alpha) if not isinstance(b, Tensor) else self.op_sub(b, a, alpha)
+
+    def op_mul(self, a, b):
+        return self._scalar_binary("mul", a, b)
+
+    def op_div(self, a, b, rounding_mode=None):
+        if rounding_mode is not None:
+            raise _Unsupported(f"division with rounding_mode={rounding_mode!r}")
+        return self._scalar_binary("div", a, b)
+
+    def op_neg(self, x):
+        return self.g.scalar_mul(self._t(x), -1.0, loc=self.loc)
+
+    def op_pow(self, x, e):
+        if not isinstance(x, Tensor) or not _is_number(e):
+            raise _Unsupported("only tensor ** scalar")
+        e = float(e)
+        if e == 2.0:
+            return self.g.square(x, loc=self.loc)
+        if e == 1.0:
+            return x
+        return self.g.pow(x, e, loc=self.loc)
+
+    def op_rsqrt(self, x):
+        return self.g.pow(self._t(x), -0.5, loc=self.loc)
+
+    def op_reciprocal(self, x):
+        return self.g.pow(self._t(x), -1.0, loc=self.loc)
+
+    def op_sqrt(self, x): return self.g.sqrt(self._t(x), loc=self.loc)
+    def op_exp(self, x): return self.g.exp(self._t(x), loc=self.loc)
+    def op_relu(self, x): return self.g.relu(self._t(x), loc=self.loc)
+    def op_silu(self, x): return self.g.silu(self._t(x), loc=self.loc)
+    def op_sigmoid(self, x): return self.g.sigmoid(self._t(x), loc=self.loc)
+    def op_tanh(self, x): return self.g.tanh(self._t(x), loc=self.loc)
+
+    def op_gelu(self, x, approximate="none"):
+        g, loc, x = self.g, self.loc, self._t(x)
+        if approximate == "none":
+            return g.gelu(x, loc=loc)
+        if approximate == "tanh":
+            # 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+            inner = g.add(x, g.scalar_mul(g.pow(x, 3.0, loc=loc), 0.044715, loc=loc), loc=loc)
+            t = g.tanh(g.scalar_mul(inner, math.sqrt(2.0 / math.pi), loc=loc), loc=loc)
+            return g.mul(g.scalar_mul(x, 0.5, loc=loc), g.scalar_add(t, 1.0, loc=loc), loc=loc)
+        raise _Unsupported(f"gelu approximate={approximate!r}")
+
+    def op_hardtanh(self, x, lo=-1.0, hi=1.0):
+        return self.g.clamp(self._t(x), float(lo), float(hi), loc=self.loc)
+
+    def op_clamp(self, x, lo=None, hi=None):
+        if isinstance(lo, Tensor) or isinstance(hi, Tensor):
+            raise _Unsupported("clamp with tensor bounds")
+        lo = -math.inf if lo is None else float(lo)
+        hi = math.inf if hi is None else float(hi)
+        if lo == 0.0 and hi == math.inf:
+            return self.g.relu(self._t(x), loc=self.loc)
+        return self.g.clamp(self._t(x), lo, hi, loc=self.loc)
+
+    def op_softmax(self, x, dim, dtype=None):
+        if dtype is not None:
+            self.op_to(x, dtype=dtype)
+        return self.g.softmax(self._t(x), dim, loc=self.loc)
+
+    def op__softmax(self, x, dim, half_to_float=False):
+        return self.g.softmax(self._t(x), dim, loc=self.loc)
+
+    def op_sum(self, x, dims=None, keepdim=False, dtype=None):
+        return self._reduce_dims(self._t(x), dims, keepdim, "sum")
+
+    def op_mean(self, x, dims=None, keepdim=False, dtype=None):
+        return self._mean(x, dims, keepdim)
+
+    def op_amax(self, x, dims=(), keepdim=False):
+        return self._reduce_dims(self._t(x), list(dims) or None, keepdim, "max")
+
+    def op_layer_norm(self, x, shape, w=None, b=None, eps=1e-5, cudnn=True):
+        g, loc, x = self.g, self.loc, self._t(x)
+        dims = list(range(x.rank - len(shape), x.rank))
+        mean = self._mean(x, dims, True)
+        xc = g.sub(x, mean, loc=loc)
+        var = self._mean(g.square(xc, loc=loc), dims, True)
+        y = g.mul(xc, g.pow(g.scalar_add(var, float(eps), loc=loc), -0.5, loc=loc), loc=loc)
+        if w is not None:
+            y = g.mul(y, w, loc=loc)
+        if b is not None:
+            y = g.add(y, b, loc=loc)
+        return y
+
+    def op_native_layer_norm(self, x, shape, w, b, eps):
+        return (self.op_layer_norm(x, shape, w, b, eps), None, None)
+
+    def op_rms_norm(self, x, shape, w=None, eps=None):
+        g, loc, x = self.g, self.loc, self._t(x)
+        if len(shape) != 1:
+            raise _Unsupported("rms_norm over more than the last dimension")
+        if eps is None:
+            eps = float(torch.finfo(_torch_dtype(x.dtype)).eps)
+        y = g.rms_norm(x, float(eps), loc=loc)
+        return g.mul(y, w, loc=loc) if w is not None else y
+
+    def _batch_norm(self, x, w, b, mean, var, eps):
+        g, loc, x = self.g, self.loc, self._t(x)
+        if mean is None or var is None:
+            raise _Unsupported("batch norm without running statistics (training mode)")
+        channel = (x.shape[1],) + (1,) * (x.rank - 2)
+        def per_channel(t):
+            return g.reshape(t, channel, loc=loc)
+        inv = g.pow(g.scalar_add(var, float(eps), loc=loc), -0.5, loc=loc)
+        scale = g.mul(inv, w, loc=loc) if w is not None else inv
+        y = g.mul(g.sub(x, per_channel(mean), loc=loc), per_channel(scale), loc=loc)
+        return g.add(y, per_channel(b), loc=loc) if b is not None else y
+
+    def op_batch_norm(self, x, w, b, mean, var, training, momentum, eps, cudnn=True):
+        if training:
+            raise _Unsupported("batch norm in training mode")
+        return self._batch_norm(x, w, b, mean, var, eps)
+
+    def op__native_batch_norm_legit_no_training(self, x, w, b, mean, var, momentum, eps):
+        return (self._batch_norm(x, w, b, mean, var, eps), None, None)
+
+    def op_cat(self, xs, dim=0):
+        xs = [self._t(x) for x in xs if not (isinstance(x, Tensor) and 0 in x.shape)]
+        return self.g.concat(xs, dim, loc=self.loc)
+
+    op_concat = op_cat
+
+    def op_split(self, x, size, dim=0):
+        x = self._t(x)
+        d = self._dim(x, dim)
+        if isinstance(size, int):
+            n = x.shape[d]
+            sizes = [size] * (n // size) + ([n % size] if n % size else [])
+        else:
+            sizes = list(size)
+        return tuple(self.g.split(x, d, sizes, loc=self.loc))
+
+    op_split_with_sizes = op_split
+
+    def op_chunk(self, x, chunks, dim=0):
+        x = self._t(x)
+        n = x.shape[self._dim(x, dim)]
+        size = -(-n // chunks)
+        return self.op_split(x, size, dim)
+
+    def op_slice(self, x, dim=0, start=None, end=None, step=1):
+        x = self._t(x)
+        d = self._dim(x, dim)
+        n = x.shape[d]
+        start = 0 if start is None else (start + n if start < 0 else start)
+        end = n if end is None else (end + n if end < 0 else end)
+        start, end = max(0, min(start, n)), max(0, min(end, n))
+        if step != 1:
+            raise _Unsupported(f"a slice with step {step}")
+        if start == 0 and end == n:
+            return x
+        if end <= start:
+            raise _Unsupported("an empty slice")
+        sizes = [s for s in (start, end - start, n - end) if s > 0]
+        parts = self.g.split(x, d, sizes, loc=self.loc)
+        return parts[1 if start > 0 else 0]
+
+    def op_select(self, x, dim, index):
+        x = self._t(x)
+        d = self._dim(x, dim)
+        index = index + x.shape[d] if index < 0 else index
+        part = self.op_slice(x, d, index, index + 1)
+        return self.g.reshape(part, x.shape[:d] + x.shape[d + 1:], loc=self.loc)
+
+    def op_conv2d(self, x, w, b=None, stride=(1, 1), padding=(0, 0), dilation=(1, 1), groups=1):
+        g, loc = self.g, self.loc
+        if isinstance(padding, str):
+            raise _Unsupported(f"padding={padding!r}; give the padding as numbers")
+        stride, padding, dilation = (_pair(stride), _pair(padding), _pair(dilation))
+        y = g.conv2d(self._t(x), self._t(w), stride, padding, dilation, groups, loc=loc)
+        if b is not None:
+            y = g.add(y, g.reshape(b, (b.shape[0], 1, 1), loc=loc), loc=loc)
+        return y
+
+    def op_convolution(self, x, w, b, stride, padding, dilation, transposed, output_padding, groups):
+        if transposed:
+            raise _Unsupported("transposed convolution")
+        if len(w.shape) != 4:
+            raise _Unsupported(f"a {len(w.shape) - 2}-d convolution (only 2-d)")
+        return self.op_conv2d(x, w, b, stride, padding, dilation, groups)
+
+    def op_max_pool2d(self, x, kernel, stride=(), padding=(0, 0), dilation=(1, 1), ceil_mode=False):
+        g, loc, x = self.g, self.loc, self._t(x)
+        kernel, padding = _pair(kernel), _pair(padding)
+        stride = _pair(stride) if stride else kernel
+        if _pair(dilation) != (1, 1):
+            raise _Unsupported("dilated max pooling")
+        if ceil_mode:
+            for size, k, s, p in zip(x.shape[2:], kernel, stride, padding):
+                floor = (size + 2 * p - k) // s + 1
+                ceil = -(-(size + 2 * p - k) // s) + 1
+                if (ceil - 1) * s >= size + p:
+                    ceil -= 1
+                if ceil != floor:
+                    raise _Unsupported(f"ceil_mode pooling that adds a partial window "
+                                       f"(size {size}, kernel {k}, stride {s}); choose an input size "
+                                       f"where floor and ceil modes agree")
+        return g.max_pool2d(x, kernel, stride, padding, loc=loc)
+
+    def op_max_pool2d_with_indices(self, *args, **kwargs):
+        return (self.op_max_pool2d(*args, **kwargs), None)
+
+    def op_avg_pool2d(self, x, kernel, stride=(), padding=(0, 0), ceil_mode=False,
+                      count_include_pad=True, divisor_override=None):
+        g, loc, x = self.g, self.loc, self._t(x)
+        kernel, padding = _pair(kernel), _pair(padding)
+        stride = _pair(stride) if stride else kernel
+        if ceil_mode:
+            raise _Unsupported("avg_pool2d with ceil_mode")
+        if divisor_override:
+            raise _Unsupported("avg_pool2d with divisor_override")
+        if not count_include_pad and padding != (0, 0):
+            raise _Unsupported("avg_pool2d with count_include_pad=False and padding")
+        return g.avg_pool2d(x, kernel, stride, padding, loc=loc)
+
+    def op_adaptive_avg_pool2d(self, x, size):
+        g, loc, x = self.g, self.loc, self._t(x)
+        (h, w), (oh, ow) = x.shape[2:], _pair(size)
+        if h % oh == 0 and w % ow == 0:
+            if (h, w) == (oh, ow):
+                return x
+            return g.avg_pool2d(x, (h // oh, w // ow), (h // oh, w // ow), loc=loc)
+        if oh % h == 0 and ow % w == 0:
+            # Each output cell's window is one input cell: repeat each cell.
+            n, c = x.shape[:2]
+            rh, rw = oh // h, ow // w
+            y = g.reshape(x, (n, c, h, 1, w, 1), loc=loc)
+            y = g.broadcast(y, (n, c, h, rh, w, rw), loc=loc)
+            return g.reshape(y, (n, c, oh, ow), loc=loc)
+        raise _Unsupported(f"adaptive pooling from {h}x{w} to {oh}x{ow} (windows of unequal size)")
+
+    def op_mean_dim(self, *args, **kwargs):  # pragma: no cover - alias
+        return self.op_mean(*args, **kwargs)
+
+    def op_scaled_dot_product_attention(self, q, k, v, attn_mask=None, dropout_p=0.0,
+                                        is_causal=False, scale=None, enable_gqa=False):
+        g, loc = self.g, self.loc
+        q, k, v = self._t(q), self._t(k), self._t(v)
+        if dropout_p:
+            raise _Unsupported("attention dropout")
+        if enable_gqa and q.shape[-3] != k.shape[-3]:
+            groups = q.shape[-3] // k.shape[-3]
+            k = self._repeat_heads(k, groups)
+            v = self._repeat_heads(v, groups)
+        if is_causal:
+            raise _Unsupported("is_causal=True: pass the causal mask as attn_mask "
+                               "(a buffer of 0 and -inf) instead")
+        scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else float(scale)
+        kt = g.transpose(k, list(range(k.rank - 2)) + [k.rank - 1, k.rank - 2], loc=loc)
+        s = self.op_matmul(q, kt)
+        s = g.scalar_mul(s, scale, loc=loc)
+        if attn_mask is not None:
+            if not isinstance(attn_mask, Tensor):
+                raise _Unsupported("a non-tensor attention mask")
+            s = g.add(s, attn_mask, loc=loc)
+        p = g.softmax(s, -1, loc=loc)
+        return self.op_matmul(p, v)
+
+    def _repeat_heads(self, x, groups):
+        g, loc = self.g, self.loc
+        *lead, h, s, d = x.shape
+        y = g.reshape(x, tuple(lead) + (h, 1, s, d), loc=loc)
+        y = g.broadcast(y, tuple(lead) + (h, groups, s, d), loc=loc)
+        return g.reshape(y, tuple(lead) + (h * groups, s, d), loc=loc)
+
+
+def _pair(v):
+    if isinstance(v, int):
+        return (v, v)
+    v = tuple(v)
+    return v * 2 if len(v) == 1 else v
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _torch_dtype(dtype: str):
+    return {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[dtype]
+
+
+def _source_location(n) -> str | None:
+    """The user's source line that produced an FX node, from its stack trace."""
+    trace = n.meta.get("stack_trace") if hasattr(n, "meta") else None
+    if not trace:
+        return None
+    frames = re.findall(r'File "([^"]+)", line (\d+)', trace)
+    for path, line in reversed(frames):
+        if not re.search(r"[/\\](torch|mirage_opt)[/\\]", path):
+            return f"{path}:{line}"
+    return f"{frames[-1][0]}:{frames[-1][1]}" if frames else None
