@@ -339,6 +339,35 @@ class _Importer:
         shape = x.shape[:s] + (math.prod(x.shape[s:e + 1]),) + x.shape[e + 1:]
         return self.g.reshape(x, shape, loc=self.loc)
 
+    def op_unflatten(self, x, dim, sizes):
+        x = self._t(x)
+        d = self._dim(x, dim)
+        sizes = list(sizes)
+        if -1 in sizes:
+            known = math.prod(v for v in sizes if v != -1)
+            sizes[sizes.index(-1)] = x.shape[d] // known
+        return self.g.reshape(x, x.shape[:d] + tuple(sizes) + x.shape[d + 1:], loc=self.loc)
+
+    def op_unbind(self, x, dim=0):
+        x = self._t(x)
+        d = self._dim(x, dim)
+        parts = self.g.split(x, d, [1] * x.shape[d], loc=self.loc)
+        shape = x.shape[:d] + x.shape[d + 1:]
+        return tuple(self.g.reshape(p, shape, loc=self.loc) for p in parts)
+
+    def op_repeat(self, x, repeats):
+        x = self._t(x)
+        repeats = list(repeats)
+        if len(repeats) > x.rank:
+            x = self.g.reshape(x, (1,) * (len(repeats) - x.rank) + x.shape, loc=self.loc)
+        return self.g.repeat(x, repeats, loc=self.loc)
+
+    def op_expand_as(self, x, other):
+        return self.g.broadcast(self._t(x), self._t(other).shape, loc=self.loc)
+
+    def op_view_as(self, x, other):
+        return self.g.reshape(self._t(x), self._t(other).shape, loc=self.loc)
+
     def op_unsqueeze(self, x, d):
         x = self._t(x)
         d = d + x.rank + 1 if d < 0 else d
