@@ -47,6 +47,15 @@ if os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
 config.substitutions.append(("%ptxas", "/usr/local/cuda/bin/ptxas"))
 
+# The Python package's pytest suite (test/Python) runs with the virtual
+# environment's interpreter that CMake was given (MIRAGE_PYTHON_EXECUTABLE,
+# set by scripts/setup.sh); without one it is UNSUPPORTED.
+config.substitutions.append(("%mirage_python", config.mirage_python or "false"))
+if config.mirage_python:
+    config.available_features.add("python-package")
+quick = lit_config.params.get("quick", "0") not in ("0", "")
+config.substitutions.append(("%pytest_markers", '-m "not slow"' if quick else ""))
+
 # check-mirage-quick passes quick=1: tests marked `REQUIRES: slow` (the
 # full-size benchmark sweeps through ptxas, the install test) then report
 # UNSUPPORTED; check-mirage runs them.

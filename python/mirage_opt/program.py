@@ -214,7 +214,7 @@ class Program:
         with the differing position if they differ."""
         a = _rename(self.text, self.function, "mirage_original")
         b = _rename(other.text, other.function, "mirage_candidate")
-        text = _merge_modules(a, b)
+        text = _native.merge_modules(a, b, self.source)
         opts = " ".join(f"{k.replace('_', '-')}={_option(v)}" for k, v in options.items())
         pipeline = f"verify-equivalence{{original=mirage_original candidate=mirage_candidate {opts}}}"
         _, diags = _native.run_pipeline(text, f"builtin.module({pipeline})",
@@ -286,14 +286,3 @@ def _rename(text: str, old: str, new: str) -> str:
     return re.sub(r"@" + re.escape(old) + r"\b", "@" + new, text)
 
 
-_MODULE_HEAD = re.compile(r"^\s*module\b[^{]*(?:attributes\s*\{[^{}]*\}\s*)?\{")
-
-
-def _merge_modules(a: str, b: str) -> str:
-    """Both modules' bodies in one module (function names must differ)."""
-    def body(t: str) -> str:
-        m = _MODULE_HEAD.match(t)
-        if not m:
-            raise MirageError("expected a module")
-        return t[m.end():t.rindex("}")]
-    return "module {" + body(a) + "\n" + body(b) + "}\n"

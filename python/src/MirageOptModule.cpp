@@ -225,6 +225,27 @@ std::vector<Array> interpret(const std::string &text,
   return outputs;
 }
 
+/// One module holding the functions of both (their names must differ):
+/// what --verify-equivalence needs to compare two programs.
+std::string mergeModules(const std::string &first, const std::string &second,
+                         const std::string &name) {
+  std::unique_ptr<Session> a = open(first, name);
+  // The second module parses in the first one's context, so its ops can
+  // move over.
+  ParserConfig config(&a->getContext());
+  OwningOpRef<ModuleOp> b =
+      parseSourceString<ModuleOp>(second, config, name + " (second)");
+  if (!b)
+    raise("cannot parse the second module", a->takeDiagnostics());
+  Block *body = a->getModule().getBody();
+  for (Operation &op : llvm::make_early_inc_range(*b->getBody()))
+    op.moveBefore(body, body->end());
+  if (failed(mlir::verify(a->getModule())))
+    raise("the merged module does not verify (do function names clash?)",
+          a->takeDiagnostics());
+  return a->print();
+}
+
 /// The names of the functions of a module, in order.
 std::vector<std::string> functionNames(const std::string &text,
                                        const std::string &name) {
@@ -256,6 +277,9 @@ NB_MODULE(_mirage_opt, m) {
         nb::arg("inputs"), nb::arg("mode") = "fp64",
         nb::arg("memory_bytes") = 0, nb::arg("name") = "<python>",
         "Runs a function in the reference interpreter on float64 arrays.");
+  m.def("merge_modules", &mergeModules, nb::arg("first"), nb::arg("second"),
+        nb::arg("name") = "<python>",
+        "One module with the functions of both.");
   m.def("function_names", &functionNames, nb::arg("text"),
         nb::arg("name") = "<python>");
 }
