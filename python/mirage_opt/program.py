@@ -80,9 +80,15 @@ class Program:
         with open(path, encoding="utf-8") as f:
             return cls(f.read(), function, source=str(path))
 
-    def save(self, path: str | os.PathLike) -> None:
+    def save(self, path: str | os.PathLike, locations: bool = True) -> None:
+        """Writes the module; without `locations`, in the form a file meant
+        for other machines takes (no source paths)."""
         with open(path, "w", encoding="utf-8") as f:
-            f.write(self.text)
+            f.write(self.mlir(locations))
+
+    def mlir(self, locations: bool = True) -> str:
+        """The module text, with or without its source locations."""
+        return self.text if locations else _native.parse_module(self.text, self.source, False)
 
     def _derive(self, text: str, function: str | None = None) -> "Program":
         """A program for new module text with the same inputs and bindings."""

@@ -64,9 +64,13 @@ public:
     return text;
   }
 
-  std::string print() {
+  std::string print(bool locations = true) {
     std::string text;
     llvm::raw_string_ostream os(text);
+    if (!locations) {
+      module->print(os);
+      return text;
+    }
     // With locations, so that the source lines an importer recorded (and
     // the positions of text a user wrote) survive every round trip.
     module->print(os, OpPrintingFlags().enableDebugInfo(/*enable=*/true,
@@ -110,9 +114,11 @@ std::unique_ptr<Session> open(const std::string &text,
   return session;
 }
 
-/// Parses and verifies `text`; returns it printed in MLIR's form.
-std::string parseModule(const std::string &text, const std::string &name) {
-  return open(text, name)->print();
+/// Parses and verifies `text`; returns it printed in MLIR's form, with or
+/// without its locations.
+std::string parseModule(const std::string &text, const std::string &name,
+                        bool locations) {
+  return open(text, name)->print(locations);
 }
 
 /// Runs a textual pass pipeline, as `mirage-opt --pass-pipeline=...` does;
@@ -267,7 +273,7 @@ NB_MODULE(_mirage_opt, m) {
       PyExc_RuntimeError, nullptr));
   m.attr("MirageError") = mirageError;
   m.def("parse_module", &parseModule, nb::arg("text"),
-        nb::arg("name") = "<python>",
+        nb::arg("name") = "<python>", nb::arg("locations") = true,
         "Parses and verifies a module; returns it as MLIR prints it.");
   m.def("run_pipeline", &runPipeline, nb::arg("text"), nb::arg("pipeline"),
         nb::arg("name") = "<python>",
