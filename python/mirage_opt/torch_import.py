@@ -115,6 +115,15 @@ class _Importer:
             return spec is None or spec.kind.name == "USER_INPUT"
         ordered = [n for n in placeholders if is_user(n)] + \
                   [n for n in placeholders if not is_user(n)]
+        # Weights read only as the weight of linear layers are bound
+        # transposed, [in, out], so that the program multiplies by them
+        # directly (no transpose kernel in front of every matmul).
+        linear = torch.ops.aten.linear.default
+        self.pre_transposed = {
+            n.name for n in ordered
+            if not is_user(n) and not self.keep_weights and n.users and
+            all(u.target is linear and len(u.args) > 1 and u.args[1] is n and
+                u.args[0] is not n for u in n.users)}
         names = []
         for n in ordered:
             val = n.meta.get("val")
@@ -125,11 +134,15 @@ class _Importer:
             if val.dtype not in _DTYPES:
                 raise self._error(n, f"input {n.name!r} has dtype {val.dtype}; the graph "
                                      f"dialect computes in float32, float16 and bfloat16")
-            t = self.g.input(tuple(val.shape), _DTYPES[val.dtype], name=n.name)
+            shape = tuple(val.shape)
+            if n.name in self.pre_transposed:
+                shape = shape[::-1]
+            t = self.g.input(shape, _DTYPES[val.dtype], name=n.name)
             self.env[n.name] = t
             names.append(n.name)
             if not is_user(n) and not self.keep_weights:
-                self.bound[n.name] = self._value(specs[n.name])
+                value = self._value(specs[n.name])
+                self.bound[n.name] = value.T.copy() if n.name in self.pre_transposed else value
         for n in nodes:
             if n.op == "call_function":
                 self.node = n
@@ -271,7 +284,10 @@ class _Importer:
 
     def op_linear(self, x, w, b=None):
         g, loc = self.g, self.loc
-        y = self._matmul2d_weight(self._t(x), g.transpose(self._t(w), [1, 0], loc=loc))
+        w = self._t(w)
+        if self.node.args[1].name not in self.pre_transposed:
+            w = g.transpose(w, [1, 0], loc=loc)
+        y = self._matmul2d_weight(self._t(x), w)
         return g.add(y, b, loc=loc) if b is not None else y
 
     def op_addmm(self, b, x, w, beta=1, alpha=1):
