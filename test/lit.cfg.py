@@ -2,6 +2,7 @@
 # lit configuration for mirage-opt's regression tests.
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -46,6 +47,11 @@ llvm_config.add_tool_substitutions(
 if os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
 config.substitutions.append(("%ptxas", "/usr/local/cuda/bin/ptxas"))
+
+# Graphviz's `dot`, when on PATH, checks that --print-mugraph-dot's output
+# is a graph it draws (REQUIRES: graphviz); it is not needed otherwise.
+if shutil.which("dot", path=config.environment.get("PATH")):
+    config.available_features.add("graphviz")
 
 # check-mirage-quick passes quick=1: tests marked `REQUIRES: slow` (the
 # full-size benchmark sweeps through ptxas, the install test) then report
