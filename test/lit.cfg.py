@@ -2,6 +2,7 @@
 # lit configuration for mirage-opt's regression tests.
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -55,6 +56,11 @@ if config.mirage_python:
     config.available_features.add("python-package")
 quick = lit_config.params.get("quick", "0") not in ("0", "")
 config.substitutions.append(("%pytest_markers", '-m "not slow"' if quick else ""))
+
+# Graphviz's `dot`, when on PATH, checks that --print-mugraph-dot's output
+# is a graph it draws (REQUIRES: graphviz); it is not needed otherwise.
+if shutil.which("dot", path=config.environment.get("PATH")):
+    config.available_features.add("graphviz")
 
 # check-mirage-quick passes quick=1: tests marked `REQUIRES: slow` (the
 # full-size benchmark sweeps through ptxas, the install test) then report

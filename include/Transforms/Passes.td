@@ -245,6 +245,56 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def PrintMugraphDot : Pass<"print-mugraph-dot", "::mlir::ModuleOp"> {
+  let summary = "Writes each µGraph function as a Graphviz DOT graph";
+  let description = [{
+    Writes one `digraph` per function of the module (or only `function`),
+    in module order, in the spirit of MLIR's `--view-op-graph` but at the
+    µGraph's levels; the module is not changed.
+
+    - The function's arguments and results are nodes, and so is every
+      kernel-level op (a predefined kernel, a graph op before
+      `--graph-to-kernel`, any other op of the body), labelled with its op,
+      its kind and attributes and its result shapes and dtypes.
+    - With `block-graphs` (the default), the n-th graph-defined kernel is
+      a `subgraph cluster_k<n>` labelled `kernel.graph_def #<n>` with its
+      grid and for-loop range and holding its block graph: `block.input`
+      nodes with their imap, fmap and tile, the shared-memory ops,
+      `block.accum` with its kind, `thread.fused` with the scalar ops of its
+      body (`#i` its i-th input, `t<k>` the k-th value it computes) and
+      `block.output` with its omap and device tensor. The for-loop body
+      (the ops before the first accumulator) is a dashed cluster inside it,
+      `cluster_k<n>_body`, with the input iterators on one row and the
+      accumulators on one row below it. Without `block-graphs`, the kernel
+      is one node with its grid and for-loop range.
+    - Edges carry the shape and dtype of what flows along them: the device
+      tensor from a kernel-level producer into a cluster's `block.input` and
+      from a `block.output` to its consumers, the tile inside a block graph.
+      The label of an edge into an op with several operands starts with the
+      operand's number (`1: 16x1xf32`).
+
+    Nodes are numbered in walk order (`n0`, `n1`, ... per function), so the
+    same module gives the same text. `output` is `-` (the default) for
+    stderr, as `--view-op-graph` does, or a file to write. A file that
+    cannot be opened and a `function` that the module does not define, or
+    only declares, are errors, and then nothing is written.
+
+    ```
+    $ mirage-opt f.mlir --superoptimize="target=sm_90" \
+          --print-mugraph-dot="output=f.dot" -o /dev/null
+    $ dot -Tsvg f.dot -o f.svg
+    ```
+  }];
+  let options = [
+    Option<"output", "output", "std::string", "\"-\"",
+           "File to write the DOT text to (-: stderr)">,
+    Option<"function", "function", "std::string", "\"\"",
+           "Draw only this function (default: every function with a body)">,
+    Option<"blockGraphs", "block-graphs", "bool", "true",
+           "Draw the block graph inside each graph-defined kernel">,
+  ];
+}
+
 
 //===----------------------------------------------------------------------===//
 // Lowering to the GPU (docs/GpuLowering.md)

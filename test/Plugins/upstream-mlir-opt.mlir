@@ -5,6 +5,12 @@
 // The equivalence check runs there too (the lowered copy of @f against @f).
 // RUN: %upstream_mlir_opt --load-dialect-plugin=%mirage_libs/MirageDialectPlugin.so --load-pass-plugin=%mirage_libs/MiragePassPlugin.so --pass-pipeline='builtin.module(verify-equivalence{original=f candidate=f_kernels})' %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV
 // EQUIV: remark: @f_kernels is equivalent to @f: finite-field test
+// So does --print-mugraph-dot, with its options.
+// RUN: %upstream_mlir_opt --load-dialect-plugin=%mirage_libs/MirageDialectPlugin.so --load-pass-plugin=%mirage_libs/MiragePassPlugin.so --pass-pipeline='builtin.module(print-mugraph-dot{function=custom})' %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=DOT
+// DOT: digraph "custom" {
+// DOT: subgraph cluster_k0 {
+// DOT: label = "thread.fused\nt0 = relu(#0)\nyield t0\n8x64xf32"
+// DOT-NOT: digraph
 // Its verifier runs too: a broken block graph is rejected.
 // RUN: not %upstream_mlir_opt --load-dialect-plugin=%mirage_libs/MirageDialectPlugin.so %S/Inputs/bad-omap.mlir 2>&1 | FileCheck %S/Inputs/bad-omap.mlir --check-prefix=VERIFY
 
