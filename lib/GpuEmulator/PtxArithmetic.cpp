@@ -13,8 +13,9 @@
 //    ignore (no FENV_ACCESS).
 //  - f16 add/sub/mul are exact in double before their one rounding, and
 //    bf16 mul is; bf16 add/sub round to double harmlessly: see "Half
-//    precision" and "bf16" below. f16 and bf16 fma use APFloat's fused
-//    operation. sqrt has no APFloat operation: see sqrtF32.
+//    precision" and "bf16" below. f16 and bf16 fma round an exact double
+//    sum, or use APFloat's fused operation when the sum is not exact: see
+//    fused16. sqrt has no APFloat operation: see sqrtF32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -196,16 +197,34 @@ uint16_t roundDoubleToBF16(double value) {
   return sign | uint16_t(units);
 }
 
-/// a * b + c in the 16-bit format `semantics`, rounded once to nearest
-/// even; a NaN result is the canonical NaN.
-uint16_t fused16(const llvm::fltSemantics &semantics, uint16_t a, uint16_t b,
-                 uint16_t c) {
-  APFloat x(semantics, APInt(16, a));
-  x.fusedMultiplyAdd(APFloat(semantics, APInt(16, b)),
-                     APFloat(semantics, APInt(16, c)),
-                     APFloat::rmNearestTiesToEven);
-  return x.isNaN() ? kCanonicalNanF16
-                   : static_cast<uint16_t>(x.bitcastToAPInt().getZExtValue());
+/// a * b + c in f16 (BF16 false) or bf16, rounded once to nearest even; a
+/// NaN result is the canonical NaN. The product is exact in double (at most
+/// 22 significant bits, far inside double's range). When the sum is exact
+/// in double too -- Knuth's TwoSum gives its rounding error exactly, and it
+/// is 0 -- rounding that double is the single rounding: the common case,
+/// where the addends' exponents are close. Otherwise the exact value needs
+/// more than 53 bits, and rounding it to double first could turn it into a
+/// tie it is not; then APFloat's fused operation rounds it in the format
+/// itself. Infinite and NaN operands make the error NaN and take that path
+/// as well.
+template <bool BF16> uint16_t fused16(uint16_t a, uint16_t b, uint16_t c) {
+  double x = BF16 ? bf16ToDouble(a) : f16ToDouble(a);
+  double y = BF16 ? bf16ToDouble(b) : f16ToDouble(b);
+  double z = BF16 ? bf16ToDouble(c) : f16ToDouble(c);
+  double product = x * y, sum = product + z;
+  double zPart = sum - product, productPart = sum - zPart;
+  double error = (product - productPart) + (z - zPart);
+  if (error == 0)
+    return BF16 ? roundDoubleToBF16(sum) : hostRoundToF16(sum);
+  const llvm::fltSemantics &semantics =
+      BF16 ? APFloat::BFloat() : APFloat::IEEEhalf();
+  APFloat fused(semantics, APInt(16, a));
+  fused.fusedMultiplyAdd(APFloat(semantics, APInt(16, b)),
+                         APFloat(semantics, APInt(16, c)),
+                         APFloat::rmNearestTiesToEven);
+  return fused.isNaN()
+             ? kCanonicalNanF16
+             : static_cast<uint16_t>(fused.bitcastToAPInt().getZExtValue());
 }
 
 /// Applies `op` to each 16-bit half of the packed operands (element 0 in
@@ -517,7 +536,7 @@ float maxF32(float a, float b, bool propagateNan, bool ftz) {
 //  - a product of two 11-bit significands has at most 22 bits, and its
 //    exponent (2^-48 to 2^32) is far inside double's range.
 // fma's exact value can span more than 53 bits (a*b near 2^32 plus c near
-// 2^-24), so it uses APFloat's fused operation in f16 itself.
+// 2^-24): see fused16.
 
 uint16_t addF16(uint16_t a, uint16_t b, F16Modifiers modifiers) {
   if (modifiers.ftz) {
@@ -547,7 +566,7 @@ uint16_t fmaF16(uint16_t a, uint16_t b, uint16_t c, F16Modifiers modifiers) {
     b = flushF16(b);
     c = flushF16(c);
   }
-  return finishF16(fused16(APFloat::IEEEhalf(), a, b, c), modifiers);
+  return finishF16(fused16<false>(a, b, c), modifiers);
 }
 
 uint16_t minF16(uint16_t a, uint16_t b, bool propagateNan, bool ftz) {
@@ -595,11 +614,12 @@ uint16_t mulBF16(uint16_t a, uint16_t b) {
   return roundDoubleToBF16(bf16ToDouble(a) * bf16ToDouble(b));
 }
 
-// fma cannot take the double route: a * b has 16 bits, so a * b + c can be
-// a 16-bit midpoint between two bf16 values plus a c far below its last
-// bit, which rounding to double would drop, leaving a tie.
+// fma cannot take the double route alone: a * b has 16 bits, so a * b + c
+// can be a 16-bit midpoint between two bf16 values plus a c far below its
+// last bit, which rounding to double would drop, leaving a tie. fused16
+// detects the inexact sum.
 uint16_t fmaBF16(uint16_t a, uint16_t b, uint16_t c, bool relu) {
-  uint16_t bits = fused16(APFloat::BFloat(), a, b, c);
+  uint16_t bits = fused16<true>(a, b, c);
   return relu ? relu16(bits) : bits;
 }
 

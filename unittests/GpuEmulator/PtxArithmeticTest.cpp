@@ -842,19 +842,29 @@ TEST(PtxRandomizedTest, BF16AddSubMulMatchApFloat) {
   }
 }
 
-TEST(PtxRandomizedTest, BF16FmaMatchesOracle) {
-  // The exact a * b + c as an unevaluated sum hi + lo of two doubles: the
-  // product of two bf16 values is exact in double, and Knuth's TwoSum gives
-  // the rounding error of the sum exactly. The rounding to bf16 is that of
-  // hi, unless hi is itself a tie (a midpoint, or the overflow threshold),
-  // which a nonzero lo breaks: the one case a plain double sum gets wrong.
-  RoundingOracle oracle = bf16Oracle();
+/// Checks `fma` (f16 or bf16: `infBits` +inf, `fraction` stored significand
+/// bits) against `oracle` fed the exact a * b + c as an unevaluated sum
+/// hi + lo of two doubles: the product of two 16-bit values is exact in
+/// double, and Knuth's TwoSum gives the rounding error of the sum exactly.
+/// The rounding is that of hi, unless hi is itself a tie (a midpoint, or
+/// the overflow threshold), which a nonzero lo breaks: the one case a plain
+/// double sum gets wrong. Half of the c's lie far below the product, a
+/// quarter of the b's are +-1.5 * 2^k, so that a * b is often a midpoint.
+/// With `bigProducts` (f16, whose whole range spans fewer bits than a
+/// double), a and b are at least 2^11 when c is small, so that the exact
+/// sum can need more than 53 bits. In f16 that happens only when the result
+/// overflows or c dwarfs the product, never next to a tie, so only bf16
+/// reaches the tie case.
+void checkFmaAgainstOracle(const RoundingOracle &oracle, uint16_t infBits,
+                           int fraction, bool bigProducts,
+                           uint16_t (*fma)(uint16_t, uint16_t, uint16_t),
+                           uint32_t seed) {
   auto value = [&](uint16_t h) {
     double magnitude = oracle.values[h & 0x7fff];
     return (h & 0x8000) ? -magnitude : magnitude;
   };
   auto expected = [&](double hi, double lo) {
-    uint32_t rounded = oracle.round(hi, Rounding::Rn, 0x8000, 0x7f80);
+    uint32_t rounded = oracle.round(hi, Rounding::Rn, 0x8000, infBits);
     if (lo == 0)
       return rounded;
     double magnitude = std::fabs(hi);
@@ -863,7 +873,7 @@ TEST(PtxRandomizedTest, BF16FmaMatchesOracle) {
     const std::vector<double> &values = oracle.values;
     if (magnitude > values.back())
       return magnitude == oracle.overflowThreshold
-                 ? sign | (away ? 0x7f80 : uint32_t(values.size() - 1))
+                 ? sign | (away ? infBits : uint32_t(values.size() - 1))
                  : rounded;
     size_t above = std::lower_bound(values.begin(), values.end(), magnitude) -
                    values.begin();
@@ -874,39 +884,65 @@ TEST(PtxRandomizedTest, BF16FmaMatchesOracle) {
       return rounded;
     return sign | uint32_t(away ? above : below);
   };
-  std::mt19937 rng(5);
-  std::uniform_int_distribution<int> gap(9, 140);
-  std::uniform_int_distribution<uint32_t> fraction(0, 0x7f);
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<uint32_t> finite(0, infBits - 1);
+  std::uniform_int_distribution<uint32_t> significand(0, (1u << fraction) - 1);
+  std::uniform_int_distribution<int> gap(fraction + 2, 140);
   std::bernoulli_distribution negative(0.5);
-  int ties = 0;
+  auto draw = [&] {
+    return uint16_t((negative(rng) ? 0x8000 : 0) | finite(rng));
+  };
+  int minExponent = fraction == 10 ? -14 : -126;
+  int ties = 0, inexact = 0;
+  std::uniform_int_distribution<uint32_t> bigField(26, 30);
   for (int n = 0; n < 50000; ++n) {
-    uint16_t a = randomFiniteBF16(rng), b = randomFiniteBF16(rng),
-             c = randomFiniteBF16(rng);
-    // A quarter of the b's are +-1.5 * 2^k: with an odd 8-bit significand
-    // of a below 171, a * b is a midpoint of bf16.
-    if (n % 4 == 1)
-      b = uint16_t((b & 0xff80) | 0x40);
+    uint16_t a = draw(), b = draw(), c = draw();
+    if (bigProducts && n % 2) {
+      uint16_t mask = uint16_t(0x8000 | ((1u << fraction) - 1));
+      a = uint16_t((a & mask) | (bigField(rng) << fraction));
+      b = uint16_t((b & mask) | (bigField(rng) << fraction));
+    }
+    if (n % 4 == 1) // significand 1.5
+      b = uint16_t((b & ~((1u << fraction) - 1)) | (1u << (fraction - 1)));
     double product = value(a) * value(b);
-    // Half of the c's lie 9 to 140 binades below the product.
     if (n % 2 && product != 0) {
-      int exponent = std::ilogb(product) + 127 - gap(rng);
-      if (exponent >= 1 && exponent <= 0xfe)
-        c = uint16_t((negative(rng) ? 0x8000 : 0) | (exponent << 7) |
-                     fraction(rng));
-      else if (exponent < 1)
-        c = uint16_t((negative(rng) ? 0x8000 : 0) | (fraction(rng) | 1));
+      int exponent = std::ilogb(product) - gap(rng);
+      uint16_t sign = negative(rng) ? 0x8000 : 0;
+      int field = exponent - minExponent + 1;
+      if (field >= 1 && field < int(infBits >> fraction))
+        c = uint16_t(sign | (field << fraction) | significand(rng));
+      else if (field < 1)
+        c = uint16_t(sign | significand(rng) | 1); // subnormal
     }
     double addend = value(c);
     double hi = product + addend;
     double virtualAddend = hi - product;
     double lo = (product - (hi - virtualAddend)) + (addend - virtualAddend);
     uint32_t want = expected(hi, lo);
-    if (lo != 0 && want != oracle.round(hi, Rounding::Rn, 0x8000, 0x7f80))
+    inexact += lo != 0;
+    if (lo != 0 && want != oracle.round(hi, Rounding::Rn, 0x8000, infBits))
       ++ties;
-    ASSERT_EQ(fmaBF16(a, b, c), want) << std::hex << a << " " << b << " " << c;
+    ASSERT_EQ(fma(a, b, c), want) << std::hex << a << " " << b << " " << c;
   }
-  // The test must reach the case it is for.
-  EXPECT_GT(ties, 100);
+  // The test must reach both routes of the library, and for bf16 the tie
+  // case.
+  EXPECT_GT(inexact, 2000);
+  EXPECT_LT(inexact, 45000);
+  if (!bigProducts) {
+    EXPECT_GT(ties, 100);
+  }
+}
+
+TEST(PtxRandomizedTest, BF16FmaMatchesOracle) {
+  checkFmaAgainstOracle(
+      bf16Oracle(), 0x7f80, 7, /*bigProducts=*/false,
+      [](uint16_t a, uint16_t b, uint16_t c) { return fmaBF16(a, b, c); }, 5);
+}
+
+TEST(PtxRandomizedTest, F16FmaMatchesOracle) {
+  checkFmaAgainstOracle(
+      f16Oracle(), 0x7c00, 10, /*bigProducts=*/true,
+      [](uint16_t a, uint16_t b, uint16_t c) { return fmaF16(a, b, c); }, 6);
 }
 
 TEST(PtxRandomizedTest, F32DirectedRoundingMatchesOracle) {
