@@ -103,8 +103,10 @@ struct EmulatorOptions {
 
 /// The classes the profile counts warp-level instructions in.
 enum class InstructionClass {
-  IntegerArithmetic, // add/sub/mul/mad/shift/logic/bfe/min/max on integers
-  FloatArithmetic,   // the same and fma/div/neg/abs on f32, f16, bf16
+  IntegerArithmetic, // add/sub/mul/mad/shift/logic/min/max on integers, and
+                     // bfe/bfi/popc/clz/bfind/brev/prmt/shf
+  FloatArithmetic,   // the same and fma/div/neg/abs/copysign on f32, f16,
+                     // bf16, f16x2, bf16x2
   SpecialFunction,   // ex2, lg2, sqrt, rsqrt, rcp, sin, cos, tanh
   Conversion,        // cvt, cvta
   Move,              // mov, selp, setp

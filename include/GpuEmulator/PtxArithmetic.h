@@ -1,9 +1,10 @@
 //===- PtxArithmetic.h - numeric semantics of PTX instructions --*- C++ -*-===//
 //
 // The values PTX instructions compute, on host integers and bit patterns, for
-// the GPU emulator: conversions (cvt), f32 and f16 arithmetic with their
-// rounding, flush-to-zero and saturation modifiers, min/max, the .approx
-// functions and the integer bit instructions. Section numbers are those of
+// the GPU emulator: conversions (cvt), f32, f16 and bf16 arithmetic (scalar
+// and packed .f16x2/.bf16x2) with their rounding, flush-to-zero, saturation
+// and relu modifiers, min/max, copysign, the .approx functions and the
+// integer bit instructions. Section numbers are those of
 // the current online "Parallel Thread Execution ISA" (8.8 and later); earlier
 // editions number the shift, prmt and cvt sections one lower (9.7.7.x,
 // 9.7.8.x).
@@ -40,7 +41,7 @@ enum class Rounding { Rn, Rz, Rm, Rp };
 enum class IntRounding { Rni, Rzi, Rmi, Rpi };
 
 /// The modifiers of the f32 arithmetic instructions add/sub/mul/fma
-/// (§9.7.3.1-9.7.3.4): rounding, .ftz (subnormal inputs and results become
+/// (§9.7.3.3-9.7.3.6): rounding, .ftz (subnormal inputs and results become
 /// sign-preserving zeros) and .sat (result clamped to [0, 1], NaN to +0).
 struct F32Modifiers {
   Rounding rounding = Rounding::Rn;
@@ -48,10 +49,15 @@ struct F32Modifiers {
   bool sat = false;
 };
 
-/// The modifiers of the half-precision instructions (§9.7.4): always .rn.
+/// The modifiers of the f16 instructions (§9.7.4): always .rn. .relu
+/// (fma only, exclusive with .sat, §9.7.4.4) "clamps the result to 0 if
+/// negative" and makes a NaN result the canonical NaN; -0 counts as
+/// negative here (the result is max(x, +0) with the ISA's +0 > -0), a case
+/// the ISA's text leaves open.
 struct F16Modifiers {
   bool ftz = false;
   bool sat = false;
+  bool relu = false;
 };
 
 //===----------------------------------------------------------------------===//
@@ -155,6 +161,86 @@ uint16_t maxF16(uint16_t a, uint16_t b, bool propagateNan = false,
                 bool ftz = false);
 
 //===----------------------------------------------------------------------===//
+// bf16 arithmetic on bit patterns (§9.7.4), .rn only
+//===----------------------------------------------------------------------===//
+
+// add, sub, mul (sm_90) and fma (sm_80; the ISA gives bf16 no .ftz or .sat;
+// nvcc writes bf16 add and mul for sm_80 as fma with 1.0 and -0.0).
+uint16_t addBF16(uint16_t a, uint16_t b);
+uint16_t subBF16(uint16_t a, uint16_t b);
+uint16_t mulBF16(uint16_t a, uint16_t b);
+/// fma.rn{.relu}.bf16: a * b + c with a single rounding; .relu as in
+/// F16Modifiers.
+uint16_t fmaBF16(uint16_t a, uint16_t b, uint16_t c, bool relu = false);
+/// min/max{.NaN}.bf16 (§9.7.4.7, §9.7.4.8), as minF16/maxF16.
+uint16_t minBF16(uint16_t a, uint16_t b, bool propagateNan = false);
+uint16_t maxBF16(uint16_t a, uint16_t b, bool propagateNan = false);
+
+//===----------------------------------------------------------------------===//
+// neg, abs (§9.7.3.9, §9.7.3.10, §9.7.4.5, §9.7.4.6) and copysign (§9.7.3.2)
+//===----------------------------------------------------------------------===//
+
+// Sign-bit operations: the ISA says "NaN inputs yield an unspecified NaN"
+// for neg and abs; these keep the payload and change only the sign, as IEEE
+// 754 does. .ftz first flushes a subnormal input to a zero of its sign.
+// Inline: the executor runs them per lane.
+inline uint32_t flushF32Bits(uint32_t bits) {
+  return (bits & 0x7f800000u) == 0 ? bits & 0x80000000u : bits;
+}
+inline uint16_t flushF16Bits(uint16_t bits) {
+  return (bits & 0x7c00) == 0 ? bits & 0x8000 : bits;
+}
+inline float negF32(float a, bool ftz = false) {
+  uint32_t bits = f32Bits(a);
+  return f32FromBits((ftz ? flushF32Bits(bits) : bits) ^ 0x80000000u);
+}
+inline float absF32(float a, bool ftz = false) {
+  uint32_t bits = f32Bits(a);
+  return f32FromBits((ftz ? flushF32Bits(bits) : bits) & 0x7fffffffu);
+}
+inline uint16_t negF16(uint16_t a, bool ftz = false) {
+  return (ftz ? flushF16Bits(a) : a) ^ 0x8000;
+}
+inline uint16_t absF16(uint16_t a, bool ftz = false) {
+  return (ftz ? flushF16Bits(a) : a) & 0x7fff;
+}
+inline uint16_t negBF16(uint16_t a) { return a ^ 0x8000; }
+inline uint16_t absBF16(uint16_t a) { return a & 0x7fff; }
+
+/// copysign.f32 d, a, b: "Copy sign bit of a into value of b" (the first
+/// operand gives the sign). A NaN b keeps its payload.
+inline float copysignF32(float a, float b) {
+  return f32FromBits((f32Bits(a) & 0x80000000u) | (f32Bits(b) & 0x7fffffffu));
+}
+
+//===----------------------------------------------------------------------===//
+// Packed .f16x2 and .bf16x2 (§9.7.4)
+//===----------------------------------------------------------------------===//
+
+// Each half separately, as the scalar operation: element 0 is bits 15:0
+// and element 1 bits 31:16 (the ISA: "fA[0] = a[0:15]; fA[1] = a[16:31]").
+uint32_t addF16x2(uint32_t a, uint32_t b, F16Modifiers modifiers = {});
+uint32_t subF16x2(uint32_t a, uint32_t b, F16Modifiers modifiers = {});
+uint32_t mulF16x2(uint32_t a, uint32_t b, F16Modifiers modifiers = {});
+uint32_t fmaF16x2(uint32_t a, uint32_t b, uint32_t c,
+                  F16Modifiers modifiers = {});
+uint32_t minF16x2(uint32_t a, uint32_t b, bool propagateNan = false,
+                  bool ftz = false);
+uint32_t maxF16x2(uint32_t a, uint32_t b, bool propagateNan = false,
+                  bool ftz = false);
+uint32_t negF16x2(uint32_t a, bool ftz = false);
+uint32_t absF16x2(uint32_t a, bool ftz = false);
+
+uint32_t addBF16x2(uint32_t a, uint32_t b);
+uint32_t subBF16x2(uint32_t a, uint32_t b);
+uint32_t mulBF16x2(uint32_t a, uint32_t b);
+uint32_t fmaBF16x2(uint32_t a, uint32_t b, uint32_t c, bool relu = false);
+uint32_t minBF16x2(uint32_t a, uint32_t b, bool propagateNan = false);
+uint32_t maxBF16x2(uint32_t a, uint32_t b, bool propagateNan = false);
+inline uint32_t negBF16x2(uint32_t a) { return a ^ 0x80008000u; }
+inline uint32_t absBF16x2(uint32_t a) { return a & 0x7fff7fffu; }
+
+//===----------------------------------------------------------------------===//
 // .approx functions (§9.7.3.8 div, §9.7.3.13-§9.7.3.22)
 //===----------------------------------------------------------------------===//
 
@@ -221,10 +307,16 @@ int64_t bfeS64(int64_t a, uint32_t pos, uint32_t len);
 uint32_t bfiB32(uint32_t a, uint32_t b, uint32_t pos, uint32_t len);
 uint64_t bfiB64(uint64_t a, uint64_t b, uint32_t pos, uint32_t len);
 
-/// prmt.b32 d, a, b, c in the default mode (§9.7.9.7): byte i of d
-/// is byte (c >> 4i) & 7 of {b, a} (a is bytes 0-3), or, if bit 3 of that
-/// selector is set, the selected byte's sign replicated over 8 bits.
-uint32_t prmtB32(uint32_t a, uint32_t b, uint32_t c);
+/// The modes of prmt: the default (generic) form and .f4e, .b4e, .rc8,
+/// .ecl, .ecr, .rc16.
+enum class PrmtMode { Default, F4e, B4e, Rc8, Ecl, Ecr, Rc16 };
+
+/// prmt.b32{.mode} d, a, b, c (§9.7.9.7). The source bytes are {b, a}
+/// (a is bytes 0-3). Default mode: byte i of d is byte (c >> 4i) & 7, or,
+/// if bit 3 of that selector is set, the selected byte's sign replicated
+/// over 8 bits. The other modes pick by c & 3 from the ISA's table.
+uint32_t prmtB32(uint32_t a, uint32_t b, uint32_t c,
+                 PrmtMode mode = PrmtMode::Default);
 
 /// popc, clz, brev (§9.7.1.14, §9.7.1.15, §9.7.1.18).
 uint32_t popcB32(uint32_t a);
@@ -233,6 +325,23 @@ uint32_t clzB32(uint32_t a);
 uint32_t clzB64(uint64_t a);
 uint32_t brevB32(uint32_t a);
 uint64_t brevB64(uint64_t a);
+
+/// bfind{.shiftamt}.{u32,s32,u64,s64} (§9.7.1.16): the position of the most
+/// significant non-sign bit (the highest 1, or for a negative signed value
+/// the highest 0), 0xffffffff if there is none; with .shiftamt, the left
+/// shift that moves it to the msb (msb - position), still 0xffffffff if
+/// there is none.
+uint32_t bfindU32(uint32_t a, bool shiftAmount = false);
+uint32_t bfindS32(int32_t a, bool shiftAmount = false);
+uint32_t bfindU64(uint64_t a, bool shiftAmount = false);
+uint32_t bfindS64(int64_t a, bool shiftAmount = false);
+
+/// shf.{l,r}.{clamp,wrap}.b32 d, a, b, c (§9.7.8.7): the 64-bit value
+/// {b, a} (b the upper word) shifted by n = min(c, 32) (.clamp) or c & 31
+/// (.wrap); shf.l returns the upper 32 bits of the left shift, shf.r the
+/// lower 32 bits of the right shift.
+uint32_t shfLB32(uint32_t a, uint32_t b, uint32_t c, bool clamp);
+uint32_t shfRB32(uint32_t a, uint32_t b, uint32_t c, bool clamp);
 
 /// mul.hi, mul.wide and mad.lo/mad.hi (§9.7.1.3, §9.7.1.4): the high half
 /// of the double-width product; the full product; the low or high half of

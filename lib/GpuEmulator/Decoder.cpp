@@ -57,6 +57,15 @@ bool isUnsignedOrSigned(ScalarType t) { return isInt(t) && !isBits(t); }
 bool isF32OrF16(ScalarType t) {
   return t == ScalarType::F32 || t == ScalarType::F16;
 }
+/// f32 and the half-precision types (scalar and packed).
+bool isFloat(ScalarType t) { return t == ScalarType::F32 || isHalfFamily(t); }
+bool isBF16OrBF16x2(ScalarType t) {
+  return t == ScalarType::BF16 || t == ScalarType::BF16x2;
+}
+/// The types with a .ftz modifier (bf16 and bf16x2 have none, §9.7.4).
+bool hasFtz(ScalarType t) {
+  return t == ScalarType::F32 || t == ScalarType::F16 || t == ScalarType::F16x2;
+}
 
 /// The modifiers of one instruction, consumed one by one; whatever is left
 /// over at the end makes the instruction unsupported.
@@ -315,6 +324,33 @@ bool shapeIs(const DecodedInstruction &d, llvm::StringRef shape) {
   return true;
 }
 
+/// Whether the executor runs `d` out of line (DecodedInstruction::rare).
+bool isRare(const DecodedInstruction &d) {
+  switch (d.opcode) {
+  case Opcode::Bfi:
+  case Opcode::Popc:
+  case Opcode::Clz:
+  case Opcode::Bfind:
+  case Opcode::Brev:
+  case Opcode::Prmt:
+  case Opcode::Shf:
+  case Opcode::Copysign:
+    return true;
+  case Opcode::Add:
+  case Opcode::Sub:
+  case Opcode::Mul:
+  case Opcode::Fma:
+  case Opcode::Min:
+  case Opcode::Max:
+    return (isHalfFamily(d.type) && d.type != ScalarType::F16) || d.relu;
+  case Opcode::Neg:
+  case Opcode::Abs:
+    return (isHalfFamily(d.type) && d.type != ScalarType::F16) || d.ftz;
+  default:
+    return false;
+  }
+}
+
 /// Decodes the modifiers and checks the operands of one instruction;
 /// false when the combination is not supported.
 bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
@@ -356,21 +392,28 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
     d.approx = mods.take("approx");
     d.ftz = mods.take("ftz");
     d.sat = mods.take("sat");
+    d.relu = mods.take("relu");
     if (!takeType([](ScalarType) { return true; }))
       return false;
     bool ternary = d.opcode == Opcode::Mad || d.opcode == Opcode::Fma;
     if (!shapeIs(d, ternary ? "dvvv" : "dvv"))
       return false;
-    if (isF32OrF16(d.type)) {
+    if (isFloat(d.type)) {
       // The float forms the executor implements: div needs a rounding
-      // modifier or .approx (.full is not implemented); f16 has no rounding
-      // choice but .rn and no div.
+      // modifier or .approx (.full is not implemented).
       if (hasMulMode || d.opcode == Opcode::Rem)
         return false;
-      if (d.type == ScalarType::F16)
+      // .relu: fma on the half-precision types, without .sat (§9.7.4.4).
+      if (d.relu &&
+          (d.opcode != Opcode::Fma || d.type == ScalarType::F32 || d.sat))
+        return false;
+      if (isHalfFamily(d.type))
+        // The half-precision add, sub, mul and fma (§9.7.4.1-9.7.4.4): .rn
+        // only, no div or mad; .ftz and .sat on f16 and f16x2 only.
         return finish(d.opcode != Opcode::Div && d.opcode != Opcode::Mad &&
                       !d.approx &&
-                      (!d.rounding || *d.rounding == Rounding::Rn));
+                      (!d.rounding || *d.rounding == Rounding::Rn) &&
+                      !(isBF16OrBF16x2(d.type) && (d.ftz || d.sat)));
       if (d.opcode == Opcode::Div)
         return finish(d.approx != d.rounding.has_value() && !d.sat);
       if (d.opcode == Opcode::Fma || d.opcode == Opcode::Mad)
@@ -378,7 +421,8 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
         return finish(d.rounding.has_value() && !d.approx);
       return finish(!d.approx);
     }
-    if (!isInt(d.type) || isBits(d.type) || d.rounding || d.approx || d.ftz)
+    if (!isInt(d.type) || isBits(d.type) || d.rounding || d.approx || d.ftz ||
+        d.relu)
       return false;
     if (d.sat) // add.sat.s32 and friends: not implemented.
       return false;
@@ -393,22 +437,22 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
     d.opcode = op == "neg" ? Opcode::Neg : Opcode::Abs;
     d.ftz = mods.take("ftz");
     if (!takeType([](ScalarType t) {
-          return isF32OrF16(t) || (isSignedInt(t) && bitWidth(t) >= 16);
+          return isFloat(t) || (isSignedInt(t) && bitWidth(t) >= 16);
         }))
       return false;
-    // The executor flips or clears the sign bit; .ftz would also need a
-    // flush, which it does not implement.
-    return finish(!d.ftz && shapeIs(d, "dv"));
+    // Float neg and abs flip or clear the sign bit, after .ftz flushed a
+    // subnormal input (§9.7.3.9, §9.7.3.10, §9.7.4.5, §9.7.4.6).
+    return finish((!d.ftz || hasFtz(d.type)) && shapeIs(d, "dv"));
   }
   if (op == "min" || op == "max") {
+    // .xorsign.abs (sm_86) is not implemented: nvcc does not emit it.
     d.opcode = op == "min" ? Opcode::Min : Opcode::Max;
     d.ftz = mods.take("ftz");
     d.propagateNan = mods.take("NaN");
-    if (!takeType([](ScalarType t) {
-          return isF32OrF16(t) || isUnsignedOrSigned(t);
-        }))
+    if (!takeType(
+            [](ScalarType t) { return isFloat(t) || isUnsignedOrSigned(t); }))
       return false;
-    if (!isF32OrF16(d.type) && (d.ftz || d.propagateNan))
+    if ((d.ftz && !hasFtz(d.type)) || (d.propagateNan && !isFloat(d.type)))
       return false;
     return finish(shapeIs(d, "dvv"));
   }
@@ -438,6 +482,74 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
         }))
       return false;
     return finish(shapeIs(d, "dvvv"));
+  }
+  if (op == "bfi") {
+    // bfi.{b32,b64} f, a, b, c, d (§9.7.1.20).
+    d.opcode = Opcode::Bfi;
+    if (!takeType([](ScalarType t) {
+          return t == ScalarType::B32 || t == ScalarType::B64;
+        }))
+      return false;
+    return finish(shapeIs(d, "dvvvv"));
+  }
+  if (op == "popc" || op == "clz" || op == "brev") {
+    // §9.7.1.14, §9.7.1.15, §9.7.1.18: .b32 and .b64; popc and clz write a
+    // .u32.
+    d.opcode = llvm::StringSwitch<Opcode>(op)
+                   .Case("popc", Opcode::Popc)
+                   .Case("clz", Opcode::Clz)
+                   .Case("brev", Opcode::Brev);
+    if (!takeType([](ScalarType t) {
+          return t == ScalarType::B32 || t == ScalarType::B64;
+        }))
+      return false;
+    return finish(shapeIs(d, "dv"));
+  }
+  if (op == "bfind") {
+    // bfind{.shiftamt}.{u32,s32,u64,s64} (§9.7.1.16), writing a .u32.
+    d.opcode = Opcode::Bfind;
+    d.shiftAmount = mods.take("shiftamt");
+    if (!takeType([](ScalarType t) {
+          return isUnsignedOrSigned(t) && bitWidth(t) >= 32;
+        }))
+      return false;
+    return finish(shapeIs(d, "dv"));
+  }
+  if (op == "prmt") {
+    // prmt.b32{.mode} (§9.7.9.7).
+    d.opcode = Opcode::Prmt;
+    if (!takeType([](ScalarType t) { return t == ScalarType::B32; }))
+      return false;
+    if (auto mode =
+            mods.takeNextOf({"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"}))
+      d.prmtMode = llvm::StringSwitch<PrmtMode>(*mode)
+                       .Case("f4e", PrmtMode::F4e)
+                       .Case("b4e", PrmtMode::B4e)
+                       .Case("rc8", PrmtMode::Rc8)
+                       .Case("ecl", PrmtMode::Ecl)
+                       .Case("ecr", PrmtMode::Ecr)
+                       .Case("rc16", PrmtMode::Rc16);
+    return finish(shapeIs(d, "dvvv"));
+  }
+  if (op == "shf") {
+    // shf.{l,r}.{clamp,wrap}.b32 (§9.7.8.7): direction and mode required.
+    d.opcode = Opcode::Shf;
+    auto direction = mods.takeNextOf({"l", "r"});
+    auto mode = mods.takeNextOf({"clamp", "wrap"});
+    if (!direction || !mode)
+      return false;
+    d.shiftLeft = *direction == "l";
+    d.clamp = *mode == "clamp";
+    if (!takeType([](ScalarType t) { return t == ScalarType::B32; }))
+      return false;
+    return finish(shapeIs(d, "dvvv"));
+  }
+  if (op == "copysign") {
+    // copysign.f32 (§9.7.3.2); .f64 is not implemented (no f64).
+    d.opcode = Opcode::Copysign;
+    if (!takeType([](ScalarType t) { return t == ScalarType::F32; }))
+      return false;
+    return finish(shapeIs(d, "dvv"));
   }
   if (op == "setp") {
     d.opcode = Opcode::Setp;
@@ -852,6 +964,7 @@ llvm::Expected<DecodedKernel> detail::decodeKernel(const PtxModule &module,
     }
     if (!decodeModifiers(inst, d))
       return unsupported(inst);
+    d.rare = isRare(d);
     if (d.opcode == Opcode::Bra)
       d.target = d.operands[0].imm;
     out.code.push_back(std::move(d));

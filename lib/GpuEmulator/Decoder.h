@@ -64,6 +64,15 @@ enum class Opcode {
   CpAsyncCommit,
   CpAsyncWait,
   CpAsyncWaitAll,
+  // Rare instructions (DecodedInstruction::rare), last.
+  Bfi,
+  Popc,
+  Clz,
+  Bfind,
+  Brev,
+  Prmt,
+  Shf,
+  Copysign,
 };
 
 /// The instruction types of §5.2.2 that the executor handles.
@@ -116,6 +125,13 @@ inline unsigned bitWidth(ScalarType type) {
     return 64;
   }
   llvm_unreachable("unknown type");
+}
+
+/// f16, bf16, f16x2 or bf16x2: the types of the half-precision instructions
+/// (§9.7.4).
+inline bool isHalfFamily(ScalarType type) {
+  return type == ScalarType::F16 || type == ScalarType::BF16 ||
+         type == ScalarType::F16x2 || type == ScalarType::BF16x2;
 }
 
 inline bool isSignedInt(ScalarType type) {
@@ -206,6 +222,18 @@ struct DecodedInstruction {
   bool sat = false;
   bool propagateNan = false;
   bool approx = false;
+  /// fma.relu on the half-precision types.
+  bool relu = false;
+  /// bfind.shiftamt.
+  bool shiftAmount = false;
+  /// shf: .l (else .r) and .clamp (else .wrap).
+  bool shiftLeft = false;
+  bool clamp = false;
+  PrmtMode prmtMode = PrmtMode::Default;
+  /// Run by Cta::executeRareLanes, out of line of the common opcodes: the
+  /// bf16, f16x2 and bf16x2 arithmetic, neg/abs with .ftz, the bit
+  /// instructions (bfi, popc, clz, bfind, brev, prmt, shf) and copysign.
+  bool rare = false;
   MulMode mulMode = MulMode::Lo;
   Compare compare = Compare::Eq;
   Space space = Space::Global;

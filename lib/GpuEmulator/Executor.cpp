@@ -17,6 +17,7 @@
 #include "Profile.h"
 #include "Checkers.h"
 #include "llvm/ADT/bit.h"
+#include "llvm/Support/Compiler.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
 #include <cstring>
@@ -156,6 +157,14 @@ private:
   /// Runs a lane-local instruction for each of `lanes`.
   llvm::Error executeLanes(const DecodedInstruction &inst,
                            llvm::ArrayRef<unsigned> lanes);
+  /// The same for the instructions few kernels use (DecodedInstruction::
+  /// rare), out of line: kept out of executeLanes and executeLane, they
+  /// leave the common opcodes' code as small, and as inlined, as it was.
+  LLVM_ATTRIBUTE_NOINLINE llvm::Error
+  executeRareLanes(const DecodedInstruction &inst,
+                   llvm::ArrayRef<unsigned> lanes);
+  template <Opcode Op>
+  llvm::Error executeRareLane(const DecodedInstruction &inst, unsigned t);
   /// One lane of an instruction whose opcode is Op: instantiated per
   /// opcode so that the opcode switch folds away inside the lane loop.
   template <Opcode Op>
@@ -542,7 +551,9 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
   case Opcode::Mma:
     return executeMma(inst, lanes, warp, executing);
   default:
-    if (llvm::Error err = executeLanes(inst, lanes))
+    if (llvm::Error err = LLVM_UNLIKELY(inst.rare)
+                              ? executeRareLanes(inst, lanes)
+                              : executeLanes(inst, lanes))
       return err;
     if (uniform) {
       warpUniform[warp] = true;
@@ -1071,6 +1082,15 @@ llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
   }
   case Opcode::CpAsyncWait:
     return waitCopies(inst, t, operand(0));
+  case Opcode::Bfi:
+  case Opcode::Popc:
+  case Opcode::Clz:
+  case Opcode::Bfind:
+  case Opcode::Brev:
+  case Opcode::Prmt:
+  case Opcode::Shf:
+  case Opcode::Copysign:
+    llvm_unreachable("the decoder marks these rare: executeRareLane");
   case Opcode::Bra:
   case Opcode::Ret:
   case Opcode::BarSync:
@@ -1128,6 +1148,15 @@ llvm::Error Cta::executeLanes(const DecodedInstruction &inst,
     MIRAGE_LANE_LOOP(CpAsyncWait)
     MIRAGE_LANE_LOOP(CpAsyncWaitAll)
 #undef MIRAGE_LANE_LOOP
+  case Opcode::Bfi:
+  case Opcode::Popc:
+  case Opcode::Clz:
+  case Opcode::Bfind:
+  case Opcode::Brev:
+  case Opcode::Prmt:
+  case Opcode::Shf:
+  case Opcode::Copysign:
+    llvm_unreachable("the decoder marks these rare: executeRareLanes");
   case Opcode::Bra:
   case Opcode::Ret:
   case Opcode::BarSync:
@@ -1136,6 +1165,176 @@ llvm::Error Cta::executeLanes(const DecodedInstruction &inst,
     break;
   }
   llvm_unreachable("warp-level opcodes are executed by stepWarp");
+}
+
+llvm::Error Cta::executeRareLanes(const DecodedInstruction &inst,
+                                  llvm::ArrayRef<unsigned> lanes) {
+  switch (inst.opcode) {
+#define MIRAGE_LANE_LOOP(OP)                                                   \
+  case Opcode::OP:                                                             \
+    for (unsigned t : lanes)                                                   \
+      if (llvm::Error err = executeRareLane<Opcode::OP>(inst, t))              \
+        return err;                                                            \
+    return llvm::Error::success();
+    MIRAGE_LANE_LOOP(Add)
+    MIRAGE_LANE_LOOP(Sub)
+    MIRAGE_LANE_LOOP(Mul)
+    MIRAGE_LANE_LOOP(Fma)
+    MIRAGE_LANE_LOOP(Neg)
+    MIRAGE_LANE_LOOP(Abs)
+    MIRAGE_LANE_LOOP(Min)
+    MIRAGE_LANE_LOOP(Max)
+    MIRAGE_LANE_LOOP(Bfi)
+    MIRAGE_LANE_LOOP(Popc)
+    MIRAGE_LANE_LOOP(Clz)
+    MIRAGE_LANE_LOOP(Bfind)
+    MIRAGE_LANE_LOOP(Brev)
+    MIRAGE_LANE_LOOP(Prmt)
+    MIRAGE_LANE_LOOP(Shf)
+    MIRAGE_LANE_LOOP(Copysign)
+#undef MIRAGE_LANE_LOOP
+  default:
+    break;
+  }
+  llvm_unreachable("the decoder marks no other opcode rare");
+}
+
+// The rare forms (DecodedInstruction::rare): the half-precision arithmetic
+// on bf16, f16x2 and bf16x2 (§9.7.4; packed forms per 16-bit half), fma
+// .relu, neg/abs .ftz, the bit instructions and copysign.
+template <Opcode Op>
+llvm::Error Cta::executeRareLane(const DecodedInstruction &inst, unsigned t) {
+  const auto &ops = inst.operands;
+  ScalarType type = inst.type;
+  unsigned bits = bitWidth(type);
+  auto operand = [&](unsigned i) { return value(ops[i], t); };
+  auto result = [&](uint64_t v) {
+    set(t, ops[0].reg, maskBits(v, bits));
+    return llvm::Error::success();
+  };
+  bool nan = inst.propagateNan, ftz = inst.ftz;
+  F16Modifiers mods{inst.ftz, inst.sat, inst.relu};
+  using T = ScalarType;
+
+  switch (Op) {
+  case Opcode::Add:
+  case Opcode::Sub:
+  case Opcode::Mul:
+  case Opcode::Min:
+  case Opcode::Max: {
+    uint64_t a = operand(1), b = operand(2);
+    uint16_t x = uint16_t(a), y = uint16_t(b);
+    uint32_t p = uint32_t(a), q = uint32_t(b);
+    switch (type) {
+    case T::BF16:
+      return result(Op == Opcode::Add   ? addBF16(x, y)
+                    : Op == Opcode::Sub ? subBF16(x, y)
+                    : Op == Opcode::Mul ? mulBF16(x, y)
+                    : Op == Opcode::Min ? minBF16(x, y, nan)
+                                        : maxBF16(x, y, nan));
+    case T::F16x2:
+      return result(Op == Opcode::Add   ? addF16x2(p, q, mods)
+                    : Op == Opcode::Sub ? subF16x2(p, q, mods)
+                    : Op == Opcode::Mul ? mulF16x2(p, q, mods)
+                    : Op == Opcode::Min ? minF16x2(p, q, nan, ftz)
+                                        : maxF16x2(p, q, nan, ftz));
+    case T::BF16x2:
+      return result(Op == Opcode::Add   ? addBF16x2(p, q)
+                    : Op == Opcode::Sub ? subBF16x2(p, q)
+                    : Op == Opcode::Mul ? mulBF16x2(p, q)
+                    : Op == Opcode::Min ? minBF16x2(p, q, nan)
+                                        : maxBF16x2(p, q, nan));
+    default:
+      break;
+    }
+    break;
+  }
+  case Opcode::Fma: {
+    uint64_t a = operand(1), b = operand(2), c = operand(3);
+    switch (type) {
+    case T::F16:
+      return result(fmaF16(uint16_t(a), uint16_t(b), uint16_t(c), mods));
+    case T::BF16:
+      return result(fmaBF16(uint16_t(a), uint16_t(b), uint16_t(c), inst.relu));
+    case T::F16x2:
+      return result(fmaF16x2(uint32_t(a), uint32_t(b), uint32_t(c), mods));
+    case T::BF16x2:
+      return result(
+          fmaBF16x2(uint32_t(a), uint32_t(b), uint32_t(c), inst.relu));
+    default:
+      break;
+    }
+    break;
+  }
+  case Opcode::Neg:
+  case Opcode::Abs: {
+    // The sign bit alone, after .ftz (§9.7.3.9, §9.7.3.10, §9.7.4.5,
+    // §9.7.4.6).
+    uint64_t a = operand(1);
+    bool neg = Op == Opcode::Neg;
+    switch (type) {
+    case T::F32:
+      return result(
+          fromF32(neg ? negF32(asF32(a), ftz) : absF32(asF32(a), ftz)));
+    case T::F16:
+      return result(neg ? negF16(uint16_t(a), ftz) : absF16(uint16_t(a), ftz));
+    case T::BF16:
+      return result(neg ? negBF16(uint16_t(a)) : absBF16(uint16_t(a)));
+    case T::F16x2:
+      return result(neg ? negF16x2(uint32_t(a), ftz)
+                        : absF16x2(uint32_t(a), ftz));
+    case T::BF16x2:
+      return result(neg ? negBF16x2(uint32_t(a)) : absBF16x2(uint32_t(a)));
+    default:
+      break;
+    }
+    break;
+  }
+  case Opcode::Bfi: {
+    uint64_t a = operand(1), b = operand(2);
+    uint32_t pos = operand(3), len = operand(4);
+    return result(bits == 32 ? bfiB32(uint32_t(a), uint32_t(b), pos, len)
+                             : bfiB64(a, b, pos, len));
+  }
+  // popc, clz and bfind write a .u32 whatever their source type.
+  case Opcode::Popc: {
+    uint64_t a = operand(1);
+    set(t, ops[0].reg, bits == 32 ? popcB32(uint32_t(a)) : popcB64(a));
+    return llvm::Error::success();
+  }
+  case Opcode::Clz: {
+    uint64_t a = operand(1);
+    set(t, ops[0].reg, bits == 32 ? clzB32(uint32_t(a)) : clzB64(a));
+    return llvm::Error::success();
+  }
+  case Opcode::Bfind: {
+    uint64_t a = operand(1);
+    bool shift = inst.shiftAmount, isSigned = isSignedInt(type);
+    uint32_t r = bits == 32 ? (isSigned ? bfindS32(int32_t(a), shift)
+                                        : bfindU32(uint32_t(a), shift))
+                            : (isSigned ? bfindS64(int64_t(a), shift)
+                                        : bfindU64(a, shift));
+    set(t, ops[0].reg, r);
+    return llvm::Error::success();
+  }
+  case Opcode::Brev: {
+    uint64_t a = operand(1);
+    return result(bits == 32 ? brevB32(uint32_t(a)) : brevB64(a));
+  }
+  case Opcode::Prmt:
+    return result(prmtB32(uint32_t(operand(1)), uint32_t(operand(2)),
+                          uint32_t(operand(3)), inst.prmtMode));
+  case Opcode::Shf: {
+    uint32_t a = operand(1), b = operand(2), c = operand(3);
+    return result(inst.shiftLeft ? shfLB32(a, b, c, inst.clamp)
+                                 : shfRB32(a, b, c, inst.clamp));
+  }
+  case Opcode::Copysign:
+    return result(fromF32(copysignF32(asF32(operand(1)), asF32(operand(2)))));
+  default:
+    break;
+  }
+  llvm_unreachable("the decoder marks no other form rare");
 }
 
 llvm::Expected<uint8_t *> Cta::global(const DecodedInstruction &inst,

@@ -100,6 +100,19 @@ InstructionClass detail::classify(const DecodedInstruction &inst) {
   case Opcode::Cvt:
   case Opcode::Cvta:
     return InstructionClass::Conversion;
+  // The bit instructions, whatever their type (bfind's is .u32 or .s32,
+  // the others' .b32 or .b64).
+  case Opcode::Bfe:
+  case Opcode::Bfi:
+  case Opcode::Popc:
+  case Opcode::Clz:
+  case Opcode::Bfind:
+  case Opcode::Brev:
+  case Opcode::Prmt:
+  case Opcode::Shf:
+    return InstructionClass::IntegerArithmetic;
+  case Opcode::Copysign:
+    return InstructionClass::FloatArithmetic;
   case Opcode::Mov:
   case Opcode::Selp:
   case Opcode::Setp:

@@ -11,8 +11,11 @@
 //    modes. It needs no change of the host's rounding mode, which
 //    fesetround would make global to the thread and which compilers may
 //    ignore (no FENV_ACCESS).
-//  - f16 add/sub/mul are exact in double before their one rounding: see
-//    "Half precision" below. sqrt has no APFloat operation: see sqrtF32.
+//  - f16 add/sub/mul are exact in double before their one rounding, and
+//    bf16 mul is; bf16 add/sub round to double harmlessly: see "Half
+//    precision" and "bf16" below. f16 and bf16 fma round an exact double
+//    sum, or use APFloat's fused operation when the sum is not exact: see
+//    fused16. sqrt has no APFloat operation: see sqrtF32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,9 +97,14 @@ bool isNanF16(uint16_t bits) {
   return (bits & 0x7c00) == 0x7c00 && (bits & 0x03ff) != 0;
 }
 
-uint16_t flushF16(uint16_t bits) {
-  return (bits & 0x7c00) == 0 ? (bits & 0x8000) : bits;
+uint16_t flushF16(uint16_t bits) { return flushF16Bits(bits); }
+
+bool isNanBF16(uint16_t bits) {
+  return (bits & 0x7f80) == 0x7f80 && (bits & 0x007f) != 0;
 }
+
+// bf16 is the upper half of an f32: widening is exact.
+double bf16ToDouble(uint16_t bits) { return f32FromBits(uint32_t(bits) << 16); }
 
 // Every f16 value is exactly an f32, so one table of the 2^16 conversions,
 // made once by APFloat, serves every widening; kernels widen f16 operands
@@ -149,10 +157,83 @@ uint16_t saturateF16(uint16_t bits) {
   return bits > 0x3c00 ? 0x3c00 : bits; // positive halves order as integers
 }
 
+/// .relu: a negative result (-0 included) becomes +0. NaN results reach
+/// here as the canonical NaN, which is positive and stays.
+uint16_t relu16(uint16_t bits) { return (bits & 0x8000) ? 0x0000 : bits; }
+
 uint16_t finishF16(uint16_t bits, F16Modifiers modifiers) {
   if (modifiers.ftz)
     bits = flushF16(bits);
+  if (modifiers.relu)
+    bits = relu16(bits);
   return modifiers.sat ? saturateF16(bits) : bits;
+}
+
+/// Rounds `value` to the nearest bf16, ties to even, in one step, overflow
+/// to infinity and bf16's subnormals (multiples of 2^-133 below 2^-126)
+/// included. NaN gives the canonical NaN.
+uint16_t roundDoubleToBF16(double value) {
+  if (std::isnan(value))
+    return kCanonicalNanF16;
+  uint64_t bits = llvm::bit_cast<uint64_t>(value);
+  uint16_t sign = uint16_t(bits >> 48) & 0x8000;
+  bits &= ~(uint64_t(1) << 63);
+  if ((bits >> 52) >= 1023 - 126) {
+    // |value| >= 2^-126, bf16's normal range: keep 7 of double's 52
+    // fraction bits, rounding the 45 dropped ones to nearest even (add just
+    // under half, plus the kept lowest bit). A carry runs into the exponent
+    // as it should.
+    uint64_t rounded =
+        (bits + ((uint64_t(1) << 44) - 1) + ((bits >> 45) & 1)) >> 45;
+    int64_t exponent = int64_t(rounded >> 7) - 1023 + 127; // bf16's bias
+    if (exponent >= 0xff)
+      return sign | 0x7f80; // past the largest finite value (or inf)
+    return sign | uint16_t(exponent << 7) | uint16_t(rounded & 0x7f);
+  }
+  // Below 2^-126: a whole number of 2^-133 (exact scaling by a power of
+  // two), rounded to nearest even in the host's default mode. 128 units is
+  // 2^-126, whose encoding 0x0080 is that same number.
+  double units = std::nearbyint(llvm::bit_cast<double>(bits) * 0x1p133);
+  return sign | uint16_t(units);
+}
+
+/// a * b + c in f16 (BF16 false) or bf16, rounded once to nearest even; a
+/// NaN result is the canonical NaN. The product is exact in double (at most
+/// 22 significant bits, far inside double's range). When the sum is exact
+/// in double too -- Knuth's TwoSum gives its rounding error exactly, and it
+/// is 0 -- rounding that double is the single rounding: the common case,
+/// where the addends' exponents are close. Otherwise the exact value needs
+/// more than 53 bits, and rounding it to double first could turn it into a
+/// tie it is not; then APFloat's fused operation rounds it in the format
+/// itself. Infinite and NaN operands make the error NaN and take that path
+/// as well.
+template <bool BF16> uint16_t fused16(uint16_t a, uint16_t b, uint16_t c) {
+  double x = BF16 ? bf16ToDouble(a) : f16ToDouble(a);
+  double y = BF16 ? bf16ToDouble(b) : f16ToDouble(b);
+  double z = BF16 ? bf16ToDouble(c) : f16ToDouble(c);
+  double product = x * y, sum = product + z;
+  double zPart = sum - product, productPart = sum - zPart;
+  double error = (product - productPart) + (z - zPart);
+  if (error == 0)
+    return BF16 ? roundDoubleToBF16(sum) : hostRoundToF16(sum);
+  const llvm::fltSemantics &semantics =
+      BF16 ? APFloat::BFloat() : APFloat::IEEEhalf();
+  APFloat fused(semantics, APInt(16, a));
+  fused.fusedMultiplyAdd(APFloat(semantics, APInt(16, b)),
+                         APFloat(semantics, APInt(16, c)),
+                         APFloat::rmNearestTiesToEven);
+  return fused.isNaN()
+             ? kCanonicalNanF16
+             : static_cast<uint16_t>(fused.bitcastToAPInt().getZExtValue());
+}
+
+/// Applies `op` to each 16-bit half of the packed operands (element 0 in
+/// bits 15:0).
+template <typename Op>
+uint32_t perHalf(uint32_t a, uint32_t b, uint32_t c, Op op) {
+  uint16_t low = op(uint16_t(a), uint16_t(b), uint16_t(c));
+  uint16_t high = op(uint16_t(a >> 16), uint16_t(b >> 16), uint16_t(c >> 16));
+  return uint32_t(high) << 16 | low;
 }
 
 /// -0 < +0, as the ISA's min/max state.
@@ -219,20 +300,25 @@ float minMaxF32(float a, float b, bool propagateNan, bool ftz, bool isMax) {
   return orderedLess(a, b) != isMax ? a : b;
 }
 
-uint16_t minMaxF16(uint16_t a, uint16_t b, bool propagateNan, bool ftz,
-                   bool isMax) {
+/// min/max on f16 (BF16 false) or bf16 bit patterns.
+template <bool BF16>
+uint16_t minMax16(uint16_t a, uint16_t b, bool propagateNan, bool ftz,
+                  bool isMax) {
   if (ftz) {
     a = flushF16(a);
     b = flushF16(b);
   }
-  bool aNan = isNanF16(a), bNan = isNanF16(b);
+  bool aNan = BF16 ? isNanBF16(a) : isNanF16(a);
+  bool bNan = BF16 ? isNanBF16(b) : isNanF16(b);
   if ((aNan && bNan) || (propagateNan && (aNan || bNan)))
     return kCanonicalNanF16;
   if (aNan)
     return b;
   if (bNan)
     return a;
-  return orderedLess(f16ToDouble(a), f16ToDouble(b)) != isMax ? a : b;
+  double x = BF16 ? bf16ToDouble(a) : f16ToDouble(a);
+  double y = BF16 ? bf16ToDouble(b) : f16ToDouble(b);
+  return orderedLess(x, y) != isMax ? a : b;
 }
 
 /// The .approx functions: exact in double, one rounding to f32.
@@ -450,7 +536,7 @@ float maxF32(float a, float b, bool propagateNan, bool ftz) {
 //  - a product of two 11-bit significands has at most 22 bits, and its
 //    exponent (2^-48 to 2^32) is far inside double's range.
 // fma's exact value can span more than 53 bits (a*b near 2^32 plus c near
-// 2^-24), so it uses APFloat's fused operation in f16 itself.
+// 2^-24): see fused16.
 
 uint16_t addF16(uint16_t a, uint16_t b, F16Modifiers modifiers) {
   if (modifiers.ftz) {
@@ -480,22 +566,140 @@ uint16_t fmaF16(uint16_t a, uint16_t b, uint16_t c, F16Modifiers modifiers) {
     b = flushF16(b);
     c = flushF16(c);
   }
-  APFloat x(APFloat::IEEEhalf(), APInt(16, a));
-  x.fusedMultiplyAdd(APFloat(APFloat::IEEEhalf(), APInt(16, b)),
-                     APFloat(APFloat::IEEEhalf(), APInt(16, c)),
-                     APFloat::rmNearestTiesToEven);
-  uint16_t bits =
-      x.isNaN() ? kCanonicalNanF16
-                : static_cast<uint16_t>(x.bitcastToAPInt().getZExtValue());
-  return finishF16(bits, modifiers);
+  return finishF16(fused16<false>(a, b, c), modifiers);
 }
 
 uint16_t minF16(uint16_t a, uint16_t b, bool propagateNan, bool ftz) {
-  return minMaxF16(a, b, propagateNan, ftz, /*isMax=*/false);
+  return minMax16<false>(a, b, propagateNan, ftz, /*isMax=*/false);
 }
 
 uint16_t maxF16(uint16_t a, uint16_t b, bool propagateNan, bool ftz) {
-  return minMaxF16(a, b, propagateNan, ftz, /*isMax=*/true);
+  return minMax16<false>(a, b, propagateNan, ftz, /*isMax=*/true);
+}
+
+//===----------------------------------------------------------------------===//
+// bf16
+//===----------------------------------------------------------------------===//
+
+// mul computes in double and rounds once: a product of two 8-bit
+// significands has at most 16 bits, and its magnitude (2^-266 to 2^256) is
+// inside double's normal range, so it is exact in double.
+//
+// add and sub compute in double too, but the exact sum s = a + b need not
+// be a double (2^127 + 2^-133 needs 261 bits). Rounding it to double first
+// still gives the correctly rounded bf16 result:
+//  - Let |a| >= |b|, with ulps 2^ea >= 2^eb (bf16 values are multiples of
+//    their ulp, 2^-133 at the least, with significands below 2^8). If
+//    ea - eb <= 44, s is a multiple of 2^eb below 2^(eb + 53): a double,
+//    and the final rounding is the only one.
+//  - Otherwise |b| < 2^(eb + 8) <= 2^(ea - 37). Rounding to double can
+//    only change the bf16 result if it moves s onto or across a midpoint m
+//    between two neighbouring bf16 values (or the overflow threshold
+//    2^128 - 2^119, which acts as one); midpoints are doubles, and
+//    rounding to nearest is monotonic, so it must land exactly on m, which
+//    needs |s - m| <= half a double ulp of m <= 2^(ea - 45). But a is
+//    a bf16 value and m is not, and the midpoints next to a lie 2^(ea-1)
+//    away from it (2^(ea-2) below a power of two), so
+//    |s - m| >= 2^(ea-2) - |b| > 2^(ea-3): far more.
+// Sums that land below 2^-126 are exact (multiples of 2^-133 below 2^-126
+// are bf16 subnormals), and overflow is decided on the same rounded value.
+
+uint16_t addBF16(uint16_t a, uint16_t b) {
+  return roundDoubleToBF16(bf16ToDouble(a) + bf16ToDouble(b));
+}
+
+uint16_t subBF16(uint16_t a, uint16_t b) { return addBF16(a, b ^ 0x8000); }
+
+uint16_t mulBF16(uint16_t a, uint16_t b) {
+  return roundDoubleToBF16(bf16ToDouble(a) * bf16ToDouble(b));
+}
+
+// fma cannot take the double route alone: a * b has 16 bits, so a * b + c
+// can be a 16-bit midpoint between two bf16 values plus a c far below its
+// last bit, which rounding to double would drop, leaving a tie. fused16
+// detects the inexact sum.
+uint16_t fmaBF16(uint16_t a, uint16_t b, uint16_t c, bool relu) {
+  uint16_t bits = fused16<true>(a, b, c);
+  return relu ? relu16(bits) : bits;
+}
+
+uint16_t minBF16(uint16_t a, uint16_t b, bool propagateNan) {
+  return minMax16<true>(a, b, propagateNan, /*ftz=*/false, /*isMax=*/false);
+}
+
+uint16_t maxBF16(uint16_t a, uint16_t b, bool propagateNan) {
+  return minMax16<true>(a, b, propagateNan, /*ftz=*/false, /*isMax=*/true);
+}
+
+//===----------------------------------------------------------------------===//
+// Packed .f16x2 and .bf16x2
+//===----------------------------------------------------------------------===//
+
+uint32_t addF16x2(uint32_t a, uint32_t b, F16Modifiers modifiers) {
+  return perHalf(a, b, 0, [&](uint16_t x, uint16_t y, uint16_t) {
+    return addF16(x, y, modifiers);
+  });
+}
+uint32_t subF16x2(uint32_t a, uint32_t b, F16Modifiers modifiers) {
+  return perHalf(a, b, 0, [&](uint16_t x, uint16_t y, uint16_t) {
+    return subF16(x, y, modifiers);
+  });
+}
+uint32_t mulF16x2(uint32_t a, uint32_t b, F16Modifiers modifiers) {
+  return perHalf(a, b, 0, [&](uint16_t x, uint16_t y, uint16_t) {
+    return mulF16(x, y, modifiers);
+  });
+}
+uint32_t fmaF16x2(uint32_t a, uint32_t b, uint32_t c, F16Modifiers modifiers) {
+  return perHalf(a, b, c, [&](uint16_t x, uint16_t y, uint16_t z) {
+    return fmaF16(x, y, z, modifiers);
+  });
+}
+uint32_t minF16x2(uint32_t a, uint32_t b, bool propagateNan, bool ftz) {
+  return perHalf(a, b, 0, [&](uint16_t x, uint16_t y, uint16_t) {
+    return minF16(x, y, propagateNan, ftz);
+  });
+}
+uint32_t maxF16x2(uint32_t a, uint32_t b, bool propagateNan, bool ftz) {
+  return perHalf(a, b, 0, [&](uint16_t x, uint16_t y, uint16_t) {
+    return maxF16(x, y, propagateNan, ftz);
+  });
+}
+uint32_t negF16x2(uint32_t a, bool ftz) {
+  return perHalf(
+      a, 0, 0, [&](uint16_t x, uint16_t, uint16_t) { return negF16(x, ftz); });
+}
+uint32_t absF16x2(uint32_t a, bool ftz) {
+  return perHalf(
+      a, 0, 0, [&](uint16_t x, uint16_t, uint16_t) { return absF16(x, ftz); });
+}
+
+uint32_t addBF16x2(uint32_t a, uint32_t b) {
+  return perHalf(
+      a, b, 0, [](uint16_t x, uint16_t y, uint16_t) { return addBF16(x, y); });
+}
+uint32_t subBF16x2(uint32_t a, uint32_t b) {
+  return perHalf(
+      a, b, 0, [](uint16_t x, uint16_t y, uint16_t) { return subBF16(x, y); });
+}
+uint32_t mulBF16x2(uint32_t a, uint32_t b) {
+  return perHalf(
+      a, b, 0, [](uint16_t x, uint16_t y, uint16_t) { return mulBF16(x, y); });
+}
+uint32_t fmaBF16x2(uint32_t a, uint32_t b, uint32_t c, bool relu) {
+  return perHalf(a, b, c, [&](uint16_t x, uint16_t y, uint16_t z) {
+    return fmaBF16(x, y, z, relu);
+  });
+}
+uint32_t minBF16x2(uint32_t a, uint32_t b, bool propagateNan) {
+  return perHalf(a, b, 0, [&](uint16_t x, uint16_t y, uint16_t) {
+    return minBF16(x, y, propagateNan);
+  });
+}
+uint32_t maxBF16x2(uint32_t a, uint32_t b, bool propagateNan) {
+  return perHalf(a, b, 0, [&](uint16_t x, uint16_t y, uint16_t) {
+    return maxBF16(x, y, propagateNan);
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -614,16 +818,35 @@ uint64_t bfiB64(uint64_t a, uint64_t b, uint32_t pos, uint32_t len) {
   return bfiBits<uint64_t>(a, b, pos, len);
 }
 
-uint32_t prmtB32(uint32_t a, uint32_t b, uint32_t c) {
+uint32_t prmtB32(uint32_t a, uint32_t b, uint32_t c, PrmtMode mode) {
   uint64_t source = uint64_t(b) << 32 | a;
+  auto byteAt = [&](unsigned index) {
+    return uint32_t(source >> (8 * index)) & 0xff;
+  };
   uint32_t d = 0;
-  for (unsigned i = 0; i < 4; ++i) {
-    unsigned selector = (c >> (4 * i)) & 0xf;
-    uint32_t byte = (source >> (8 * (selector & 7))) & 0xff;
-    if (selector & 8)
-      byte = (byte & 0x80) ? 0xff : 0x00;
-    d |= byte << (8 * i);
+  if (mode == PrmtMode::Default) {
+    for (unsigned i = 0; i < 4; ++i) {
+      unsigned selector = (c >> (4 * i)) & 0xf;
+      uint32_t byte = byteAt(selector & 7);
+      if (selector & 8)
+        byte = (byte & 0x80) ? 0xff : 0x00;
+      d |= byte << (8 * i);
+    }
+    return d;
   }
+  // The ISA's table, row by row as printed: for each selector c[1:0], the
+  // source bytes of d.b3, d.b2, d.b1, d.b0.
+  static constexpr uint8_t table[6][4][4] = {
+      {{3, 2, 1, 0}, {4, 3, 2, 1}, {5, 4, 3, 2}, {6, 5, 4, 3}}, // f4e
+      {{5, 6, 7, 0}, {6, 7, 0, 1}, {7, 0, 1, 2}, {0, 1, 2, 3}}, // b4e
+      {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}}, // rc8
+      {{3, 2, 1, 0}, {3, 2, 1, 1}, {3, 2, 2, 2}, {3, 3, 3, 3}}, // ecl
+      {{0, 0, 0, 0}, {1, 1, 1, 0}, {2, 2, 1, 0}, {3, 2, 1, 0}}, // ecr
+      {{1, 0, 1, 0}, {3, 2, 3, 2}, {1, 0, 1, 0}, {3, 2, 3, 2}}, // rc16
+  };
+  const uint8_t *row = table[unsigned(mode) - 1][c & 3];
+  for (unsigned i = 0; i < 4; ++i)
+    d |= byteAt(row[3 - i]) << (8 * i);
   return d;
 }
 
@@ -633,6 +856,42 @@ uint32_t clzB32(uint32_t a) { return llvm::countl_zero(a); }
 uint32_t clzB64(uint64_t a) { return llvm::countl_zero(a); }
 uint32_t brevB32(uint32_t a) { return llvm::reverseBits(a); }
 uint64_t brevB64(uint64_t a) { return llvm::reverseBits(a); }
+
+namespace {
+template <typename UInt>
+uint32_t bfindBits(UInt a, bool isSigned, bool shiftAmount) {
+  constexpr unsigned msb = sizeof(UInt) * 8 - 1;
+  if (isSigned && ((a >> msb) & 1))
+    a = ~a; // a negative value's highest 0 is the highest 1 of ~a
+  if (a == 0)
+    return 0xffffffffu;
+  uint32_t position = msb - llvm::countl_zero(a);
+  return shiftAmount ? msb - position : position;
+}
+} // namespace
+
+uint32_t bfindU32(uint32_t a, bool shiftAmount) {
+  return bfindBits<uint32_t>(a, false, shiftAmount);
+}
+uint32_t bfindS32(int32_t a, bool shiftAmount) {
+  return bfindBits<uint32_t>(uint32_t(a), true, shiftAmount);
+}
+uint32_t bfindU64(uint64_t a, bool shiftAmount) {
+  return bfindBits<uint64_t>(a, false, shiftAmount);
+}
+uint32_t bfindS64(int64_t a, bool shiftAmount) {
+  return bfindBits<uint64_t>(uint64_t(a), true, shiftAmount);
+}
+
+// n is at most 32, so shifting the 64-bit {b, a} is defined.
+uint32_t shfLB32(uint32_t a, uint32_t b, uint32_t c, bool clamp) {
+  uint32_t n = clamp ? std::min(c, 32u) : c & 31;
+  return uint32_t(((uint64_t(b) << 32 | a) << n) >> 32);
+}
+uint32_t shfRB32(uint32_t a, uint32_t b, uint32_t c, bool clamp) {
+  uint32_t n = clamp ? std::min(c, 32u) : c & 31;
+  return uint32_t((uint64_t(b) << 32 | a) >> n);
+}
 
 // The products are formed in twice the width (APInt for 64 bits); sums wrap
 // modulo 2^width, computed unsigned to stay defined.

@@ -4,9 +4,11 @@
 // -arch=sm_80`; the .cu and .ptx files are in Inputs/) run by launchKernel
 // on pseudo-random inputs and compared with host references computed here
 // in double, without the emulator's arithmetic helpers: a vector add, a
-// shared-memory tiled matmul in f32 and with f16 inputs, and mma.sync
-// m16n8k16 products in f16 and bf16. Each kernel also has a launch that
-// breaks one of its assumptions, which a checker must report.
+// shared-memory tiled matmul in f32 and with f16 inputs, mma.sync m16n8k16
+// products in f16 and bf16, and half, bf16 and packed arithmetic, copysign
+// and the integer bit instructions (half_bf16_int.cu, for sm_80 and
+// sm_90). The first kernels each have a launch that breaks one of their
+// assumptions, which a checker must report.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -424,6 +427,615 @@ TEST(CudaKernelsTest, MmaWithHalfAWarpIsAnError) {
                            {aAddr, bAddr, cAddr, dAddr, k}, memory));
   EXPECT_NE(message.find("mma.sync.aligned needs all 32 lanes but lanes "
                          "0x0000ffff execute together"),
+            std::string::npos)
+      << message;
+}
+
+//===----------------------------------------------------------------------===//
+// half_bf16_int.cu
+//===----------------------------------------------------------------------===//
+
+// The 16-bit formats, written here from their definitions: `fraction`
+// stored significand bits, `minExponent` the exponent of the smallest
+// normal binade, `infinity` the encoding of +inf.
+struct Half16Format {
+  int fraction, minExponent;
+  uint16_t infinity;
+
+  bool isNan(uint16_t bits) const { return (bits & 0x7fff) > infinity; }
+  double value(uint16_t bits) const {
+    int exponentField = (bits & 0x7fff) >> fraction;
+    int significand = bits & ((1 << fraction) - 1);
+    double magnitude =
+        exponentField == 0
+            ? std::ldexp(double(significand), minExponent - fraction)
+            : std::ldexp(double(significand + (1 << fraction)),
+                         exponentField - 1 + minExponent - fraction);
+    return (bits & 0x8000) ? -magnitude : magnitude;
+  }
+  /// `exact` rounded once to the nearest value of the format, ties to the
+  /// even significand, as the multiple of the spacing of its binade
+  /// (2^(e - fraction) in [2^e, 2^(e+1)), the subnormal spacing below the
+  /// normal range) nearest to it; infinity when that is 2^(emax + 1).
+  uint16_t nearest(double exact) const {
+    uint16_t sign = std::signbit(exact) ? 0x8000 : 0;
+    double magnitude = std::fabs(exact);
+    if (magnitude == 0)
+      return sign;
+    int exponent = std::max(std::ilogb(magnitude), minExponent);
+    double spacing = std::ldexp(1.0, exponent - fraction);
+    double units = magnitude / spacing; // exact: a power of two
+    double below = std::floor(units), excess = units - below;
+    if (excess > 0.5 || (excess == 0.5 && std::fmod(below, 2.0) == 1.0))
+      below += 1;
+    double rounded = below * spacing;
+    int maxExponent = (infinity >> fraction) - 2 + minExponent;
+    if (rounded >= std::ldexp(1.0, maxExponent + 1))
+      return sign | infinity;
+    if (rounded < std::ldexp(1.0, minExponent))
+      return sign | uint16_t(below); // subnormal (or the smallest normal)
+    int e = std::ilogb(rounded);
+    double significand = rounded / std::ldexp(1.0, e - fraction);
+    return sign | uint16_t((e - minExponent + 1) << fraction) |
+           uint16_t(significand - (1 << fraction));
+  }
+};
+
+constexpr Half16Format kF16{10, -14, 0x7c00};
+constexpr Half16Format kBF16{7, -126, 0x7f80};
+
+/// The ISA's min/max for one half (§9.7.4.7, §9.7.4.8): a NaN operand is
+/// ignored unless `nanModifier`, -0 < +0. nullopt for a NaN result.
+std::optional<uint16_t> minMaxRef(const Half16Format &format, uint16_t a,
+                                  uint16_t b, bool isMax, bool nanModifier) {
+  bool aNan = format.isNan(a), bNan = format.isNan(b);
+  if ((aNan && bNan) || (nanModifier && (aNan || bNan)))
+    return std::nullopt;
+  if (aNan)
+    return b;
+  if (bNan)
+    return a;
+  double x = format.value(a), y = format.value(b);
+  bool aLess = x < y || (x == 0 && y == 0 && (a & 0x8000) && !(b & 0x8000));
+  return aLess != isMax ? a : b;
+}
+
+/// The expected result of one half: a bit pattern, or a NaN (`canonical`
+/// where the ISA says the result is the canonical NaN, else any NaN).
+struct HalfExpectation {
+  std::optional<uint16_t> bits;
+  bool canonical = false;
+};
+
+HalfExpectation exactly(uint16_t bits) { return {bits, false}; }
+HalfExpectation anyNan() { return {std::nullopt, false}; }
+HalfExpectation canonicalNan() { return {std::nullopt, true}; }
+
+/// An arithmetic result rounded once; NaN if the exact result is.
+HalfExpectation rounded(const Half16Format &format, double exact) {
+  return std::isnan(exact) ? anyNan() : exactly(format.nearest(exact));
+}
+
+void expectHalf(const Half16Format &format, uint16_t got, HalfExpectation want,
+                const std::string &where) {
+  if (want.bits)
+    EXPECT_EQ(got, *want.bits)
+        << where << std::hex << ": got " << got << ", want " << *want.bits;
+  else if (want.canonical)
+    EXPECT_EQ(got, 0x7fff) << where << ": want the canonical NaN";
+  else
+    EXPECT_TRUE(format.isNan(got))
+        << where << std::hex << ": got " << got << ", want a NaN";
+}
+
+/// .sat: clamped to [0, 1], NaN to +0 (the ISA, §9.7.4).
+HalfExpectation saturated(const Half16Format &format, double exact) {
+  if (std::isnan(exact))
+    return exactly(0);
+  uint16_t bits = format.nearest(exact);
+  double value = format.value(bits);
+  if (value <= 0) // -0 too
+    return exactly(0);
+  return exactly(value >= 1 ? format.nearest(1.0) : bits);
+}
+
+/// .relu: negative results clamp to +0, a NaN result is the canonical NaN.
+HalfExpectation relu(const Half16Format &format, double exact) {
+  if (std::isnan(exact))
+    return canonicalNan();
+  uint16_t bits = format.nearest(exact);
+  return exactly(format.value(bits) < 0 ? 0 : bits);
+}
+
+/// Test data for one 16-bit format: values whose sums and products the
+/// host computes exactly in double, so that rounding once here is the
+/// correctly rounded result; ties to even come up often. f16 values are
+/// multiples of 2^-10 in [-1, 1]; bf16 values are m * 2^e with |m| < 256
+/// and e in [-10, 0].
+std::vector<uint16_t> halfData(const Half16Format &format, Random &random,
+                               size_t count) {
+  std::vector<uint16_t> data;
+  for (size_t i = 0; i < count; ++i) {
+    double value = format.fraction == 10
+                       ? double(random.halfGrid())
+                       : std::ldexp(double(int(random.next() % 511) - 255),
+                                    -int(random.next() % 11));
+    uint16_t bits = format.nearest(value);
+    EXPECT_EQ(format.value(bits), value); // exact
+    data.push_back(bits);
+  }
+  return data;
+}
+
+/// Puts NaNs and signed zeros into the x (operand 0), y (1) or z (2) data
+/// of the *_more kernels: both x and y are NaNs at every 13th element, one
+/// of them at every 17th or 19th; x and y are zeros of opposite signs at
+/// every 7th. z is never -0, so that no fma result is -0 (.relu's -0 is a
+/// case the ISA's text leaves open).
+void addSpecials(const Half16Format &format, std::vector<uint16_t> &data,
+                 unsigned operand) {
+  bool f16 = format.fraction == 10;
+  const uint16_t nans[3] = {uint16_t(f16 ? 0x7e00 : 0x7fc0),
+                            uint16_t(f16 ? 0xfe01 : 0xffc1),
+                            uint16_t(f16 ? 0x7c01 : 0x7f81)};
+  for (size_t i = 0; i < data.size(); ++i) {
+    bool nan = operand == 0   ? i % 13 == 0 || i % 17 == 0
+               : operand == 1 ? i % 13 == 0 || i % 19 == 0
+                              : i % 23 == 0;
+    if (nan)
+      data[i] = nans[operand];
+    else if (i % 7 == 0 && operand < 2)
+      data[i] = ((i % 14 == 0) == (operand == 0)) ? 0x8000 : 0x0000;
+  }
+}
+
+/// Packs element pairs of `low` and `high` into .f16x2/.bf16x2 words.
+std::vector<uint32_t> packPairs(llvm::ArrayRef<uint16_t> low,
+                                llvm::ArrayRef<uint16_t> high) {
+  std::vector<uint32_t> words;
+  for (size_t i = 0; i < low.size(); ++i)
+    words.push_back(uint32_t(high[i]) << 16 | low[i]);
+  return words;
+}
+
+constexpr const char *kHalfBf16IntPtx[] = {"half_bf16_int.sm_80.ptx",
+                                           "half_bf16_int.sm_90.ptx"};
+
+/// Launches `kernel` of `file` over n elements (CTAs of 128 threads, the
+/// last one partly past n) on the given buffers and n.
+void launchElementwise(llvm::StringRef file, llvm::StringRef kernel,
+                       DeviceMemory &memory, std::vector<uint64_t> args,
+                       unsigned n) {
+  auto module = parsePtx(readInput(file));
+  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
+  args.push_back(n);
+  auto report =
+      launchKernel(*module, kernel,
+                   launch({(n + 127) / 128, 1, 1}, {128, 1, 1}), args, memory);
+  ASSERT_TRUE(bool(report)) << file.str() << " " << kernel.str() << ": "
+                            << llvm::toString(report.takeError());
+}
+
+template <typename T>
+uint64_t upload(DeviceMemory &memory, const std::vector<T> &values) {
+  uint64_t address = memory.allocate(values.size() * sizeof(T));
+  expectSuccess(memory.writeArray<T>(address, values));
+  return address;
+}
+
+TEST(CudaKernelsTest, Half2OpsMatchHostBitForBit) {
+  // z = x + y; z = z * y; z = fma(x, y, z) per half, each rounded once.
+  const unsigned n = 1000;
+  for (const char *file : kHalfBf16IntPtx) {
+    Random random(21);
+    auto x = halfData(kF16, random, 2 * n), y = halfData(kF16, random, 2 * n);
+    DeviceMemory memory;
+    uint64_t aAddr =
+                 upload(memory, packPairs({x.data(), n}, {x.data() + n, n})),
+             bAddr =
+                 upload(memory, packPairs({y.data(), n}, {y.data() + n, n})),
+             cAddr = memory.allocate(n * 4);
+    launchElementwise(file, "half2_ops", memory, {aAddr, bAddr, cAddr}, n);
+    auto c = readBack<uint32_t>(memory, cAddr, n);
+    for (unsigned i = 0; i < n; ++i)
+      for (unsigned half = 0; half < 2; ++half) {
+        double a = kF16.value(x[i + half * n]), b = kF16.value(y[i + half * n]);
+        double z = kF16.value(kF16.nearest(a + b));
+        z = kF16.value(kF16.nearest(z * b));
+        expectHalf(kF16, uint16_t(c[i] >> (16 * half)),
+                   rounded(kF16, a * b + z),
+                   llvm::formatv("{0} element {1}.{2}", file, i, half));
+      }
+  }
+}
+
+TEST(CudaKernelsTest, BF16OpsMatchHostBitForBit) {
+  const unsigned n = 1000;
+  for (const char *file : kHalfBf16IntPtx) {
+    Random random(22);
+    auto x = halfData(kBF16, random, n), y = halfData(kBF16, random, n);
+    DeviceMemory memory;
+    uint64_t aAddr = upload(memory, x), bAddr = upload(memory, y),
+             cAddr = memory.allocate(n * 2);
+    launchElementwise(file, "bf16_ops", memory, {aAddr, bAddr, cAddr}, n);
+    auto c = readBack<uint16_t>(memory, cAddr, n);
+    int ties = 0;
+    for (unsigned i = 0; i < n; ++i) {
+      double a = kBF16.value(x[i]), b = kBF16.value(y[i]);
+      double sum = a + b, z = kBF16.value(kBF16.nearest(sum));
+      // A tie: the values just below and just above it round apart.
+      ties += kBF16.nearest(std::nextafter(sum, -INFINITY)) !=
+              kBF16.nearest(std::nextafter(sum, INFINITY));
+      z = kBF16.value(kBF16.nearest(z * b));
+      expectHalf(kBF16, c[i], rounded(kBF16, a * b + z),
+                 llvm::formatv("{0} element {1}", file, i));
+    }
+    EXPECT_GT(ties, 20) << "the data should exercise ties to even";
+  }
+}
+
+TEST(CudaKernelsTest, BF162OpsMatchHostBitForBit) {
+  // fma(x, y, x + y) per half.
+  const unsigned n = 1000;
+  for (const char *file : kHalfBf16IntPtx) {
+    Random random(23);
+    auto x = halfData(kBF16, random, 2 * n), y = halfData(kBF16, random, 2 * n);
+    DeviceMemory memory;
+    uint64_t aAddr =
+                 upload(memory, packPairs({x.data(), n}, {x.data() + n, n})),
+             bAddr =
+                 upload(memory, packPairs({y.data(), n}, {y.data() + n, n})),
+             cAddr = memory.allocate(n * 4);
+    launchElementwise(file, "bf162_ops", memory, {aAddr, bAddr, cAddr}, n);
+    auto c = readBack<uint32_t>(memory, cAddr, n);
+    for (unsigned i = 0; i < n; ++i)
+      for (unsigned half = 0; half < 2; ++half) {
+        double a = kBF16.value(x[i + half * n]),
+               b = kBF16.value(y[i + half * n]);
+        double sum = kBF16.value(kBF16.nearest(a + b));
+        expectHalf(kBF16, uint16_t(c[i] >> (16 * half)),
+                   rounded(kBF16, a * b + sum),
+                   llvm::formatv("{0} element {1}.{2}", file, i, half));
+      }
+  }
+}
+
+/// The operations of half2_more, bf16_more and bf162_more, in their output
+/// order.
+enum class HalfOp {
+  Sub,
+  Min,
+  Max,
+  MinNan,
+  MaxNan,
+  Neg,
+  Abs,
+  AddSat,
+  FmaRelu,
+  FmaSat,
+  Mul
+};
+
+HalfExpectation expectedHalfOp(const Half16Format &format, HalfOp op,
+                               uint16_t a, uint16_t b, uint16_t c) {
+  double x = format.value(a), y = format.value(b), z = format.value(c);
+  bool nan = format.isNan(a) || format.isNan(b);
+  auto fromMinMax = [&](bool isMax, bool nanModifier) {
+    auto r = minMaxRef(format, a, b, isMax, nanModifier);
+    return r ? exactly(*r) : nanModifier ? canonicalNan() : anyNan();
+  };
+  switch (op) {
+  case HalfOp::Sub:
+    return rounded(format, nan ? NAN : x - y);
+  case HalfOp::Mul:
+    return rounded(format, nan ? NAN : x * y);
+  case HalfOp::Min:
+    return fromMinMax(false, false);
+  case HalfOp::Max:
+    return fromMinMax(true, false);
+  case HalfOp::MinNan:
+    return fromMinMax(false, true);
+  case HalfOp::MaxNan:
+    return fromMinMax(true, true);
+  // neg and abs of a NaN give an unspecified NaN; otherwise the sign bit.
+  case HalfOp::Neg:
+    return format.isNan(a) ? anyNan() : exactly(a ^ 0x8000);
+  case HalfOp::Abs:
+    return format.isNan(a) ? anyNan() : exactly(a & 0x7fff);
+  case HalfOp::AddSat:
+    return saturated(format, nan ? NAN : x + y);
+  case HalfOp::FmaRelu:
+    return relu(format, nan || format.isNan(c) ? NAN : x * y + z);
+  case HalfOp::FmaSat:
+    return saturated(format, nan || format.isNan(c) ? NAN : x * y + z);
+  }
+  return anyNan();
+}
+
+/// Runs one of the *_more kernels on data with NaNs and signed zeros and
+/// checks each of its ten results per element (per half when packed).
+void checkHalfMore(const Half16Format &format, llvm::StringRef kernel,
+                   bool packed, llvm::ArrayRef<HalfOp> ops, uint32_t seed) {
+  const unsigned n = 600, lanes = packed ? 2 : 1;
+  for (const char *file : kHalfBf16IntPtx) {
+    Random random(seed);
+    auto x = halfData(format, random, lanes * n),
+         y = halfData(format, random, lanes * n),
+         z = halfData(format, random, lanes * n);
+    addSpecials(format, x, 0);
+    addSpecials(format, y, 1);
+    addSpecials(format, z, 2);
+    DeviceMemory memory;
+    uint64_t aAddr, bAddr, cAddr;
+    if (packed) {
+      aAddr = upload(memory, packPairs({x.data(), n}, {x.data() + n, n}));
+      bAddr = upload(memory, packPairs({y.data(), n}, {y.data() + n, n}));
+      cAddr = upload(memory, packPairs({z.data(), n}, {z.data() + n, n}));
+    } else {
+      aAddr = upload(memory, x);
+      bAddr = upload(memory, y);
+      cAddr = upload(memory, z);
+    }
+    uint64_t outAddr = memory.allocate(ops.size() * n * 2 * lanes);
+    launchElementwise(file, kernel, memory, {aAddr, bAddr, cAddr, outAddr}, n);
+    auto out = readBack<uint16_t>(memory, outAddr, ops.size() * n * lanes);
+    for (unsigned k = 0; k < ops.size(); ++k)
+      for (unsigned i = 0; i < n; ++i)
+        for (unsigned half = 0; half < lanes; ++half) {
+          unsigned e = i + half * n;
+          expectHalf(format, out[(k * n + i) * lanes + half],
+                     expectedHalfOp(format, ops[k], x[e], y[e], z[e]),
+                     llvm::formatv("{0} {1} op {2} element {3}.{4}", file,
+                                   kernel, k, i, half));
+        }
+  }
+}
+
+TEST(CudaKernelsTest, Half2MoreMatchesHost) {
+  using O = HalfOp;
+  checkHalfMore(kF16, "half2_more", true,
+                {O::Sub, O::Min, O::Max, O::MinNan, O::MaxNan, O::Neg, O::Abs,
+                 O::AddSat, O::FmaRelu, O::FmaSat},
+                31);
+}
+
+TEST(CudaKernelsTest, BF16MoreMatchesHost) {
+  using O = HalfOp;
+  checkHalfMore(kBF16, "bf16_more", false,
+                {O::Sub, O::Min, O::Max, O::MinNan, O::MaxNan, O::Neg, O::Abs,
+                 O::AddSat, O::FmaRelu, O::FmaSat},
+                32);
+}
+
+TEST(CudaKernelsTest, BF162MoreMatchesHost) {
+  using O = HalfOp;
+  checkHalfMore(kBF16, "bf162_more", true,
+                {O::Sub, O::Min, O::Max, O::MinNan, O::MaxNan, O::Neg, O::Abs,
+                 O::Mul, O::FmaRelu, O::AddSat},
+                33);
+}
+
+TEST(CudaKernelsTest, GeluTanhMatchesHost) {
+  // tanhf becomes ex2.approx.ftz, rcp.approx.ftz and copysign.f32 for
+  // |u| >= 0.6 and an odd polynomial below: approximate, so compared with
+  // the double result within a bound. The tanh is within a few f32 ulps of
+  // 1 (2^-24 each), and the f32 roundings of the argument and of the
+  // products add a few 2^-24 relative: far inside 1e-6 * (1 + |v|). A
+  // wrong sign from copysign would be off by about |v|.
+  const unsigned n = 1000;
+  for (const char *file : kHalfBf16IntPtx) {
+    Random random(24);
+    std::vector<float> x(n);
+    for (float &v : x)
+      v = 5 * random.unit();
+    DeviceMemory memory;
+    uint64_t xAddr = upload(memory, x), yAddr = memory.allocate(n * 4);
+    launchElementwise(file, "gelu_tanh", memory, {xAddr, yAddr}, n);
+    auto y = readBack<float>(memory, yAddr, n);
+    for (unsigned i = 0; i < n; ++i) {
+      double v = x[i];
+      double u = double(0.79788456f) * (v + double(0.044715f) * v * v * v);
+      double expected = 0.5 * v * (1 + std::tanh(u));
+      EXPECT_NEAR(y[i], expected, 1e-6 * (1 + std::fabs(v)))
+          << file << " element " << i << ": v = " << v;
+    }
+  }
+}
+
+// The integer references, from the ISA's and CUDA's definitions, bit by
+// bit.
+uint32_t popcount64(uint64_t a) {
+  uint32_t count = 0;
+  for (; a; a >>= 1)
+    count += a & 1;
+  return count;
+}
+uint32_t leadingZeros(uint64_t a, unsigned width) {
+  uint32_t count = 0;
+  while (count < width && !((a >> (width - 1 - count)) & 1))
+    ++count;
+  return count;
+}
+uint64_t reversed(uint64_t a, unsigned width) {
+  uint64_t d = 0;
+  for (unsigned i = 0; i < width; ++i)
+    d |= ((a >> (width - 1 - i)) & 1) << i;
+  return d;
+}
+uint32_t bfindRef(uint64_t a, unsigned width, bool isSigned, bool shiftAmount) {
+  unsigned msb = width - 1;
+  if (isSigned && ((a >> msb) & 1))
+    a = ~a;
+  for (int i = int(msb); i >= 0; --i)
+    if ((a >> i) & 1)
+      return shiftAmount ? msb - i : uint32_t(i);
+  return 0xffffffffu;
+}
+uint64_t bfiRef(uint64_t a, uint64_t b, uint32_t c, uint32_t d,
+                unsigned width) {
+  unsigned pos = c & 0xff, len = d & 0xff;
+  uint64_t f = b;
+  for (unsigned i = 0; i < len && pos + i <= width - 1; ++i)
+    f = (f & ~(uint64_t(1) << (pos + i))) | (((a >> i) & 1) << (pos + i));
+  return f;
+}
+uint32_t byteOf(uint32_t a, uint32_t b, unsigned index) {
+  return index < 4 ? (a >> (8 * index)) & 0xff
+                   : (b >> (8 * (index - 4))) & 0xff;
+}
+/// prmt's modes by the pattern of the ISA's table: for selector s = c & 3,
+/// byte i of d is source byte s + i (f4e), s - i mod 8 (b4e), s (rc8),
+/// max(i, s) (ecl), min(i, s) (ecr), or (i & 1) + 2 (s & 1) (rc16).
+uint32_t prmtModeRef(uint32_t a, uint32_t b, uint32_t c, llvm::StringRef mode) {
+  unsigned s = c & 3;
+  uint32_t d = 0;
+  for (unsigned i = 0; i < 4; ++i) {
+    unsigned index = mode == "f4e"   ? s + i
+                     : mode == "b4e" ? (s - i) & 7
+                     : mode == "rc8" ? s
+                     : mode == "ecl" ? std::max(i, s)
+                     : mode == "ecr" ? std::min(i, s)
+                                     : (i & 1) + 2 * (s & 1);
+    d |= byteOf(a, b, index) << (8 * i);
+  }
+  return d;
+}
+
+TEST(CudaKernelsTest, IntOpsMatchHost) {
+  const unsigned n = 1000;
+  for (const char *file : kHalfBf16IntPtx) {
+    Random random(25);
+    std::vector<int32_t> a(n);
+    for (int32_t &v : a)
+      v = int32_t(random.next());
+    a[0] = 0;
+    a[1] = -1;
+    a[2] = INT32_MIN;
+    DeviceMemory memory;
+    uint64_t aAddr = upload(memory, a), outAddr = memory.allocate(n * 4);
+    launchElementwise(file, "int_ops", memory, {aAddr, outAddr}, n);
+    auto out = readBack<uint32_t>(memory, outAddr, n);
+    for (unsigned i = 0; i < n; ++i) {
+      int32_t v = a[i];
+      uint32_t u = uint32_t(v);
+      // __byte_perm(v, i, 0x3210) is v; __funnelshift_l(v, i, 3) the upper
+      // word of {i, v} << 3; abs and the sum wrap.
+      uint32_t expected =
+          popcount64(u) + leadingZeros(u, 32) + uint32_t(reversed(u, 32)) +
+          uint32_t(v / 7) + uint32_t(v % 5) + u + ((i << 3) | (u >> 29)) +
+          (v < 0 ? 0u - u : u) + uint32_t(std::min(v, int32_t(i)));
+      EXPECT_EQ(out[i], expected) << file << " element " << i << ": " << v;
+    }
+  }
+}
+
+TEST(CudaKernelsTest, IntMoreMatchesHost) {
+  const unsigned n = 1000, ops = 10;
+  for (const char *file : kHalfBf16IntPtx) {
+    Random random(26);
+    std::vector<uint32_t> a(n), b(n);
+    for (unsigned i = 0; i < n; ++i) {
+      a[i] = random.next();
+      b[i] = random.next();
+    }
+    a[0] = 0;          // __ffs(0) = 0
+    a[2] = 0x7fc00001; // copysign keeps a NaN's payload
+    DeviceMemory memory;
+    uint64_t aAddr = upload(memory, a), bAddr = upload(memory, b),
+             outAddr = memory.allocate(ops * n * 4);
+    launchElementwise(file, "int_more", memory, {aAddr, bAddr, outAddr}, n);
+    auto out = readBack<uint32_t>(memory, outAddr, ops * n);
+    for (unsigned i = 0; i < n; ++i) {
+      uint32_t x = a[i], y = b[i];
+      uint64_t w = uint64_t(x) << 32 | y, pair = uint64_t(y) << 32 | x;
+      unsigned clamped = std::min(y >> 26, 32u);
+      uint32_t lowest = 0;
+      while (x && !((x >> lowest) & 1))
+        ++lowest;
+      uint32_t expected[ops] = {
+          // __byte_perm uses three bits per selector (CUDA's definition).
+          byteOf(x, y, y & 7) | byteOf(x, y, (y >> 4) & 7) << 8 |
+              byteOf(x, y, (y >> 8) & 7) << 16 |
+              byteOf(x, y, (y >> 12) & 7) << 24,
+          byteOf(x, y, 0) | byteOf(x, y, 4) << 8 | byteOf(x, y, 1) << 16 |
+              byteOf(x, y, 5) << 24,
+          uint32_t(pair >> (y & 31)),
+          uint32_t((pair << clamped) >> 32),
+          uint32_t(pair >> clamped),
+          x ? lowest + 1 : 0,
+          popcount64(w),
+          leadingZeros(w >> (y & 63), 64),
+          uint32_t(reversed(w, 64) >> 7),
+          (x & 0x7fffffffu) | (y & 0x80000000u),
+      };
+      for (unsigned k = 0; k < ops; ++k)
+        EXPECT_EQ(out[k * n + i], expected[k])
+            << file << " op " << k << " element " << i << std::hex << ": x "
+            << x << " y " << y;
+    }
+  }
+}
+
+TEST(CudaKernelsTest, AsmBitsMatchHost) {
+  const unsigned n = 500, ops = 11;
+  for (const char *file : kHalfBf16IntPtx) {
+    Random random(27);
+    std::vector<uint32_t> a(n), b(n);
+    for (unsigned i = 0; i < n; ++i) {
+      a[i] = random.next();
+      b[i] = random.next();
+    }
+    a[0] = 0xffffffffu; // bfind.s32 of -1: no non-sign bit
+    a[1] = 0;
+    DeviceMemory memory;
+    uint64_t aAddr = upload(memory, a), bAddr = upload(memory, b),
+             outAddr = memory.allocate(ops * n * 4);
+    launchElementwise(file, "asm_bits", memory, {aAddr, bAddr, outAddr}, n);
+    auto out = readBack<uint32_t>(memory, outAddr, ops * n);
+    for (unsigned i = 0; i < n; ++i) {
+      uint32_t x = a[i], y = b[i];
+      uint64_t bfi64 = bfiRef(uint64_t(y) << 32 | x, x, y >> 25, x & 0x7f, 64);
+      uint32_t expected[ops] = {
+          uint32_t(bfiRef(x, y, y & 0x3f, x >> 26, 32)),
+          bfindRef(x, 32, true, false),
+          bfindRef(x >> (y & 31), 32, false, true),
+          prmtModeRef(x, y, i, "f4e"),
+          prmtModeRef(x, y, i, "b4e"),
+          prmtModeRef(x, y, i, "rc8"),
+          prmtModeRef(x, y, i, "ecl"),
+          prmtModeRef(x, y, i, "ecr"),
+          prmtModeRef(x, y, i, "rc16"),
+          bfindRef(uint64_t(x) << 32 | y, 64, true, false),
+          uint32_t(bfi64 >> 32) ^ uint32_t(bfi64),
+      };
+      for (unsigned k = 0; k < ops; ++k)
+        EXPECT_EQ(out[k * n + i], expected[k])
+            << file << " op " << k << " element " << i << std::hex << ": x "
+            << x << " y " << y;
+    }
+  }
+}
+
+TEST(CudaKernelsTest, IntOpsPastTheirBuffersIsAMemcheckError) {
+  // n larger than the buffers: thread 1000 passes the bounds check and
+  // reads a[1000], just past a's 4000 bytes.
+  auto module = parsePtx(readInput("half_bf16_int.sm_80.ptx"));
+  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
+  const unsigned n = 1000;
+  DeviceMemory memory;
+  uint64_t aAddr = upload(memory, std::vector<int32_t>(n, 5)),
+           outAddr = memory.allocate(n * 4);
+  std::string message =
+      failure(launchKernel(*module, "int_ops", launch({8, 1, 1}, {128, 1, 1}),
+                           {aAddr, outAddr, 1024}, memory));
+  EXPECT_NE(message.find("kernel 'int_ops' CTA (7,0,0) thread (104,0,0)"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find(llvm::formatv("'ld.global.u32': memcheck: outside "
+                                       "every device buffer: global read of "
+                                       "4 bytes at {0:x}",
+                                       aAddr + n * 4)
+                             .str()),
             std::string::npos)
       << message;
 }

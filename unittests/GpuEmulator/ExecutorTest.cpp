@@ -668,12 +668,12 @@ TEST(ExecutorTest, UnsupportedInstructionsAreNamed) {
   std::string message = failure(run(R"(
 .visible .entry k() {
   .reg .b32 %r<3>;
-  popc.b32 %r1, %r2;
+  fns.b32 %r1, %r2, %r2, %r2;
   ret;
 }
 )",
                                     threads(1), {}, memory));
-  EXPECT_EQ(message, "PTX line 7: unsupported instruction 'popc.b32'");
+  EXPECT_EQ(message, "PTX line 7: unsupported instruction 'fns.b32'");
   message = failure(run(R"(
 .visible .entry k() {
   .reg .b32 %r<3>;
@@ -683,6 +683,235 @@ TEST(ExecutorTest, UnsupportedInstructionsAreNamed) {
 )",
                         threads(1), {}, memory));
   EXPECT_EQ(message, "PTX line 7: unsupported instruction 'add.sat.s32'");
+}
+
+TEST(ExecutorTest, ModifiersTheIsaOrTheEmulatorLacksAreRejected) {
+  // Each is either not in the ISA (bf16 has no .ftz or .sat, .relu is for
+  // fma on half types without .sat, f32 has none) or not implemented
+  // (.xorsign.abs, .oob, fns, f64, 16-bit bit instructions).
+  const char *instructions[] = {
+      "add.sat.bf16 %h1, %h2, %h3",
+      "add.ftz.bf16x2 %r1, %r2, %r3",
+      "mul.rz.f16x2 %r1, %r2, %r3",
+      "fma.rn.sat.relu.f16 %h1, %h2, %h3, %h1",
+      "fma.rn.relu.f32 %f1, %f2, %f3, %f1",
+      "add.relu.f16 %h1, %h2, %h3",
+      "fma.rn.oob.bf16 %h1, %h2, %h3, %h1",
+      "fma.rz.bf16 %h1, %h2, %h3, %h1",
+      "mad.rn.f16x2 %r1, %r2, %r3, %r1",
+      "div.rn.bf16 %h1, %h2, %h3",
+      "min.xorsign.abs.f16 %h1, %h2, %h3",
+      "min.ftz.bf16 %h1, %h2, %h3",
+      "neg.ftz.bf16x2 %r1, %r2",
+      "abs.ftz.bf16 %h1, %h2",
+      "popc.b16 %h1, %h2",
+      "bfind.u16 %h1, %h2",
+      "bfi.b16 %h1, %h2, %h3, 1, 2",
+      "shf.l.b32 %r1, %r2, %r3, 4",
+      "shf.wrap.b32 %r1, %r2, %r3, 4",
+      "shf.l.wrap.b64 %rd1, %rd2, %rd3, 4",
+      "prmt.b32.f4x %r1, %r2, %r3, 4",
+      "copysign.f64 %rd1, %rd2, %rd3",
+      "add.relu.s32 %r1, %r2, %r3",
+  };
+  for (const char *instruction : instructions) {
+    DeviceMemory memory;
+    std::string ptx = std::string(R"(
+.visible .entry k() {
+  .reg .b32 %r<4>;
+  .reg .b16 %h<4>;
+  .reg .b64 %rd<4>;
+  .reg .f32 %f<4>;
+  )") + instruction + ";\n  ret;\n}\n";
+    std::string opcode = llvm::StringRef(instruction).split(' ').first.str();
+    EXPECT_EQ(failure(run(ptx, threads(1), {}, memory)),
+              "PTX line 10: unsupported instruction '" + opcode + "'");
+  }
+}
+
+TEST(ExecutorTest, BitInstructions) {
+  // Expected values worked out by hand from the ISA's pseudo-code (see
+  // PtxArithmeticTest), on register and immediate operands.
+  const char *ptx = R"(
+.visible .entry k(.param .u64 out) {
+  .reg .b32 %r<32>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  mov.b32 %r1, 0x12345678;
+  mov.b64 %rd2, 0xf0f0f0f0f0f0f0f0;
+  popc.b32 %r2, %r1;
+  st.global.u32 [%rd1], %r2;
+  popc.b64 %r3, %rd2;
+  st.global.u32 [%rd1+4], %r3;
+  clz.b32 %r4, 1;
+  st.global.u32 [%rd1+8], %r4;
+  mov.b64 %rd3, 0x100000000;
+  clz.b64 %r5, %rd3;
+  st.global.u32 [%rd1+12], %r5;
+  brev.b32 %r6, %r1;
+  st.global.u32 [%rd1+16], %r6;
+  bfind.u32 %r7, 0xf0;
+  st.global.u32 [%rd1+20], %r7;
+  bfind.shiftamt.u32 %r8, 0xf0;
+  st.global.u32 [%rd1+24], %r8;
+  bfind.s32 %r9, -2;
+  st.global.u32 [%rd1+28], %r9;
+  bfind.u32 %r10, 0;
+  st.global.u32 [%rd1+32], %r10;
+  bfind.s64 %r11, %rd3;
+  st.global.u32 [%rd1+36], %r11;
+  bfi.b32 %r12, 0xff, %r1, 8, 8;
+  st.global.u32 [%rd1+40], %r12;
+  mov.b32 %r13, 0x33221100;
+  mov.b32 %r14, 0x77665544;
+  prmt.b32 %r15, %r13, %r14, 0x0123;
+  st.global.u32 [%rd1+44], %r15;
+  prmt.b32.f4e %r16, %r13, %r14, 1;
+  st.global.u32 [%rd1+48], %r16;
+  mov.b32 %r17, 3;
+  prmt.b32.rc16 %r18, %r13, %r14, %r17;
+  st.global.u32 [%rd1+52], %r18;
+  mov.b32 %r19, 0x89abcdef;
+  mov.b32 %r20, 0x01234567;
+  shf.l.wrap.b32 %r21, %r19, %r20, 40;
+  st.global.u32 [%rd1+56], %r21;
+  shf.r.wrap.b32 %r22, %r19, %r20, 8;
+  st.global.u32 [%rd1+60], %r22;
+  shf.r.clamp.b32 %r23, %r19, %r20, 40;
+  st.global.u32 [%rd1+64], %r23;
+  shf.l.clamp.b32 %r24, %r19, %r20, 40;
+  st.global.u32 [%rd1+68], %r24;
+  brev.b64 %rd4, 1;
+  st.global.u64 [%rd1+72], %rd4;
+  bfi.b64 %rd5, 1, 0, 63, 1;
+  st.global.u64 [%rd1+80], %rd5;
+  ret;
+}
+)";
+  DeviceMemory memory;
+  uint64_t out = memory.allocate(88);
+  auto report = run(ptx, threads(1), {out}, memory);
+  ASSERT_TRUE(bool(report)) << llvm::toString(report.takeError());
+  auto words = readBack<uint32_t>(memory, out, 18);
+  const uint32_t expected[] = {
+      13,          32,          31,          31,          0x1e6a2c48u,
+      7,           24,          0,           0xffffffffu, 32,
+      0x1234ff78u, 0x00112233u, 0x44332211u, 0x33223322u, 0x23456789u,
+      0x6789abcdu, 0x01234567u, 0x89abcdefu};
+  for (unsigned i = 0; i < 18; ++i)
+    EXPECT_EQ(words[i], expected[i]) << "word " << i;
+  auto doubles = readBack<uint64_t>(memory, out + 72, 2);
+  EXPECT_EQ(doubles[0], 0x8000000000000000u);
+  EXPECT_EQ(doubles[1], 0x8000000000000000u);
+}
+
+TEST(ExecutorTest, HalfPrecisionScalarAndPackedOps) {
+  // Bit patterns as in PtxArithmeticTest: f16 1.0 = 0x3c00, bf16 1.0 =
+  // 0x3f80, 1.5 = 0x3fc0, 2^-8 = 0x3b80; packed pairs put element 0 in the
+  // low half.
+  const char *kernel = R"(
+.visible .entry k(.param .u64 out, .param .u64 out16) {
+  .reg .b32 %r<24>;
+  .reg .b16 %h<24>;
+  .reg .f32 %f<6>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [out16];
+  mov.b32 %r1, 0x3c004000;
+  add.f16x2 %r2, %r1, 0x3c003c00;
+  st.global.u32 [%rd1], %r2;
+  add.sat.f16x2 %r3, 0x3c00c000, 0x3c003c00;
+  st.global.u32 [%rd1+4], %r3;
+  mul.rn.f16x2 %r4, 0x40005c00, 0x42005c00;
+  st.global.u32 [%rd1+8], %r4;
+  fma.rn.f16x2 %r5, 0x40003c01, 0x42003c01, 0x3c00bc02;
+  st.global.u32 [%rd1+12], %r5;
+  fma.rn.relu.f16x2 %r6, 0xbc003c00, 0x3c003c00, 0;
+  st.global.u32 [%rd1+16], %r6;
+  min.NaN.f16x2 %r7, 0x7e003c00, 0x3c004000;
+  st.global.u32 [%rd1+20], %r7;
+  sub.ftz.f16x2 %r8, 0x00013c00, 0x80013c00;
+  st.global.u32 [%rd1+24], %r8;
+  abs.ftz.f16x2 %r9, 0x80013c00;
+  st.global.u32 [%rd1+28], %r9;
+  neg.f16x2 %r10, 0x3c008001;
+  st.global.u32 [%rd1+32], %r10;
+  add.bf16x2 %r11, 0x3f803f80, 0x3b803c00;
+  st.global.u32 [%rd1+36], %r11;
+  fma.rn.bf16x2 %r12, 0x3f813f81, 0x3fc03fc0, 0x00018001;
+  st.global.u32 [%rd1+40], %r12;
+  max.bf16x2 %r13, 0x7c010001, 0x3f800000;
+  st.global.u32 [%rd1+44], %r13;
+  neg.bf16x2 %r14, 0x3f808001;
+  st.global.u32 [%rd1+48], %r14;
+  neg.ftz.f32 %f1, 0f00000001;
+  mov.b32 %r15, %f1;
+  st.global.u32 [%rd1+52], %r15;
+  abs.ftz.f32 %f2, 0f807FFFFF;
+  mov.b32 %r16, %f2;
+  st.global.u32 [%rd1+56], %r16;
+  copysign.f32 %f3, 0fBF800000, 0f40000000;
+  mov.b32 %r17, %f3;
+  st.global.u32 [%rd1+60], %r17;
+  mov.b16 %h1, 0x3f81;
+  mov.b16 %h2, 0x3fc0;
+  add.bf16 %h3, 0x3f80, 0x3b81;
+  st.global.u16 [%rd2], %h3;
+  sub.rn.bf16 %h4, 0x3f80, 0x4000;
+  st.global.u16 [%rd2+2], %h4;
+  mul.bf16 %h5, %h1, %h2;
+  st.global.u16 [%rd2+4], %h5;
+  fma.rn.bf16 %h6, %h1, %h2, 0x8001;
+  st.global.u16 [%rd2+6], %h6;
+  fma.rn.relu.bf16 %h7, 0xbf80, 0x3f80, 0;
+  st.global.u16 [%rd2+8], %h7;
+  min.bf16 %h8, 0xbf80, 0xc000;
+  st.global.u16 [%rd2+10], %h8;
+  max.NaN.bf16 %h9, 0x7fc0, 0x3f80;
+  st.global.u16 [%rd2+12], %h9;
+  abs.bf16 %h10, 0xbf80;
+  st.global.u16 [%rd2+14], %h10;
+  fma.rn.relu.f16 %h11, 0xbc00, 0x3c00, 0;
+  st.global.u16 [%rd2+16], %h11;
+  neg.ftz.f16 %h12, 0x0001;
+  st.global.u16 [%rd2+18], %h12;
+  {.reg .b16 c;
+  mov.b16 c, 0x3f80U;
+  fma.rn.bf16 %h13, %h1, c, 0x3b80;}
+  st.global.u16 [%rd2+20], %h13;
+  ret;
+}
+)";
+  DeviceMemory memory;
+  uint64_t out = memory.allocate(64), out16 = memory.allocate(22);
+  auto report = run(kernel, threads(1), {out, out16}, memory);
+  ASSERT_TRUE(bool(report)) << llvm::toString(report.takeError());
+  auto words = readBack<uint32_t>(memory, out, 16);
+  const uint32_t expected[] = {
+      0x40004200u, // 2 + 1 and 1 + 1
+      0x3c000000u, // -2 + 1 saturates to 0, 1 + 1 to 1
+      0x46007c00u, // 256 * 256 overflows, 2 * 3
+      0x47000010u, // the f16 single-rounding case, 2 * 3 + 1
+      0x00003c00u, // relu: 1 stays, -1 clamps
+      0x7fff3c00u, // .NaN in the high half
+      0x00000000u, // flushed 2^-24 - -2^-24 and 1 - 1
+      0x00003c00u, // |flushed -2^-24|, |1|
+      0xbc000001u,
+      0x3f803f81u, // the bf16 tie 1 + 2^-8, and 1 + 2^-7
+      0x3fc23fc1u, // the bf16 fma tie broken down (low) and up (high)
+      0x7c010001u, // 0x7c01 is a finite bf16
+      0xbf800001u,
+      0x80000000u, // neg.ftz of a subnormal: -0
+      0x00000000u,
+      0xc0000000u, // copysign: -2
+  };
+  for (unsigned i = 0; i < 16; ++i)
+    EXPECT_EQ(words[i], expected[i]) << "word " << i;
+  auto halves = readBack<uint16_t>(memory, out16, 11);
+  const uint16_t expected16[] = {0x3f81, 0xbf80, 0x3fc2, 0x3fc1, 0x0000, 0xc000,
+                                 0x7fff, 0x3f80, 0x0000, 0x8000, 0x3f82};
+  for (unsigned i = 0; i < 11; ++i)
+    EXPECT_EQ(halves[i], expected16[i]) << "half " << i;
 }
 
 TEST(ExecutorTest, BarrierAfterAnExitIsADeadlock) {

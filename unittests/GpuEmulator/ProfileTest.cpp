@@ -125,6 +125,37 @@ TEST(ProfileTest, InstructionClassesAreCountedPerWarp) {
   EXPECT_EQ(sum, report->warpInstructions);
 }
 
+TEST(ProfileTest, BitAndHalfPrecisionInstructionsHaveTheirClasses) {
+  // The bit instructions count as integer arithmetic whatever their type
+  // (bfind's is .u32); copysign and the bf16 and packed forms as float.
+  const char *ptx = R"(
+.visible .entry k() {
+  .reg .b32 %r<10>;
+  .reg .b16 %h<4>;
+  .reg .f32 %f<2>;
+  popc.b32 %r1, 7;
+  clz.b32 %r2, 7;
+  bfind.u32 %r3, 7;
+  brev.b32 %r4, 7;
+  bfi.b32 %r5, 1, 2, 3, 4;
+  prmt.b32 %r6, 1, 2, 0x3210;
+  shf.l.wrap.b32 %r7, 1, 2, 3;
+  copysign.f32 %f1, 0fBF800000, 0f40000000;
+  add.bf16x2 %r8, 0x3f803f80, 0x3f803f80;
+  fma.rn.bf16 %h1, 0x3f80, 0x3f80, 0x3f80;
+  neg.f16x2 %r9, 0x3c003c00;
+  ret;
+}
+)";
+  DeviceMemory memory;
+  auto report = run(ptx, grid(32, 1), {}, memory, profiled());
+  ASSERT_TRUE(bool(report)) << llvm::toString(report.takeError());
+  EXPECT_EQ(count(*report, InstructionClass::IntegerArithmetic), 7u);
+  EXPECT_EQ(count(*report, InstructionClass::FloatArithmetic), 4u);
+  EXPECT_EQ(count(*report, InstructionClass::Control), 1u);
+  EXPECT_EQ(report->warpInstructions, 12u);
+}
+
 // Each thread stores its tid to shared memory at tid * stride bytes as a
 // `.v` vector of `width` b32 values, then loads it back.
 std::string sharedKernel(unsigned width) {

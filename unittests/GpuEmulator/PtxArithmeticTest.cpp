@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GpuEmulator/PtxArithmetic.h"
+#include "llvm/ADT/APFloat.h"
 #include "gtest/gtest.h"
 #include <cmath>
 #include <cstdint>
@@ -339,6 +340,209 @@ TEST(PtxF16Test, MinMax) {
   EXPECT_EQ(minF16(0x8001, 0x0000, false, /*ftz=*/true), 0x8000);
 }
 
+TEST(PtxF16Test, FmaRelu) {
+  F16Modifiers relu{/*ftz=*/false, /*sat=*/false, /*relu=*/true};
+  F16Modifiers ftzRelu{/*ftz=*/true, /*sat=*/false, /*relu=*/true};
+  EXPECT_EQ(fmaF16(0xbc00, 0x3c00, 0x0000, relu), 0x0000); // -1 clamps
+  EXPECT_EQ(fmaF16(0x3c00, 0x3c00, 0x3c00, relu), 0x4000); // 2 passes
+  EXPECT_EQ(fmaF16(0x7c00, 0x0000, 0x0000, relu), 0x7fff); // NaN stays
+  EXPECT_EQ(fmaF16(0x8000, 0x3c00, 0x8000, relu), 0x0000); // -0 clamps
+  EXPECT_EQ(fmaF16(0x8001, 0x3c00, 0x0000, relu), 0x0000);
+  // .ftz flushes the subnormal result 2^-24 first; relu keeps the +0.
+  EXPECT_EQ(fmaF16(0x0001, 0x3c00, 0x0000, ftzRelu), 0x0000);
+  EXPECT_EQ(fmaF16(0x0001, 0x3c00, 0x0000, relu), 0x0001);
+}
+
+TEST(PtxF16Test, NegAbsChangeTheSignBitOnly) {
+  EXPECT_EQ(negF16(0x3c00), 0xbc00);
+  EXPECT_EQ(negF16(0x8000), 0x0000);
+  EXPECT_EQ(negF16(0x0001), 0x8001);
+  EXPECT_EQ(absF16(0xbc00), 0x3c00);
+  EXPECT_EQ(absF16(0xfe01), 0x7e01); // the NaN's payload stays
+  // .ftz: a subnormal input is a zero of its sign first.
+  EXPECT_EQ(negF16(0x0001, /*ftz=*/true), 0x8000);
+  EXPECT_EQ(negF16(0x83ff, /*ftz=*/true), 0x0000);
+  EXPECT_EQ(absF16(0x8001, /*ftz=*/true), 0x0000);
+  EXPECT_EQ(negF16(0x0400, /*ftz=*/true), 0x8400); // smallest normal stays
+  EXPECT_EQ(bits(negF32(f32FromBits(0x00000001))), 0x80000001u);
+  EXPECT_EQ(bits(negF32(f32FromBits(0x00000001), /*ftz=*/true)), 0x80000000u);
+  EXPECT_EQ(bits(absF32(f32FromBits(0x807fffff), /*ftz=*/true)), 0u);
+  EXPECT_EQ(bits(absF32(f32FromBits(0xffc00001))), 0x7fc00001u);
+  EXPECT_EQ(bits(negF32(f32FromBits(0x00800000), /*ftz=*/true)), 0x80800000u);
+}
+
+TEST(PtxF32Test, CopysignTakesTheSignOfTheFirstOperand) {
+  EXPECT_EQ(bits(copysignF32(-1.0f, 2.0f)), 0xc0000000u);
+  EXPECT_EQ(bits(copysignF32(1.0f, -2.0f)), 0x40000000u);
+  EXPECT_EQ(bits(copysignF32(-0.0f, 0.0f)), 0x80000000u);
+  EXPECT_EQ(bits(copysignF32(0.0f, -kInf)), 0x7f800000u);
+  // A NaN's sign counts; a NaN value keeps its payload.
+  EXPECT_EQ(bits(copysignF32(f32FromBits(0xffc00000), 3.0f)), 0xc0400000u);
+  EXPECT_EQ(bits(copysignF32(-1.0f, f32FromBits(0x7fc00001))), 0xffc00001u);
+  EXPECT_EQ(bits(copysignF32(-1.0f, f32FromBits(0x00000001))), 0x80000001u);
+}
+
+//===----------------------------------------------------------------------===//
+// bf16 arithmetic
+//===----------------------------------------------------------------------===//
+
+// bf16: sign, 8 exponent bits (bias 127), 7 fraction bits. 1.0 = 0x3f80,
+// its ulp 2^-7 = 0x3c00, half of that 2^-8 = 0x3b80; 1.5 = 0x3fc0; the
+// largest finite value 255 * 2^120 = 0x7f7f; subnormals m * 2^-133.
+
+TEST(PtxBF16Test, AddSubRoundToNearestEven) {
+  EXPECT_EQ(addBF16(0x3f80, 0x3f80), 0x4000);
+  EXPECT_EQ(addBF16(0x3f80, 0x3c00), 0x3f81); // 1 + 2^-7
+  EXPECT_EQ(addBF16(0x3f80, 0x3b80), 0x3f80); // 1 + 2^-8: tie to even
+  EXPECT_EQ(addBF16(0x3f81, 0x3b80), 0x3f82); // tie to even, upwards
+  EXPECT_EQ(addBF16(0x3f80, 0x3b81), 0x3f81); // 1 + 2^-8 + 2^-15: above
+  EXPECT_EQ(addBF16(0x3f80, 0xbb81), 0x3f7f); // 1 - 2^-8 - 2^-15
+  // 255 * 2^120 + 2^119 is the tie with 2^128: infinity; 2^118 is not.
+  EXPECT_EQ(addBF16(0x7f7f, 0x7b00), 0x7f80);
+  EXPECT_EQ(addBF16(0x7f7f, 0x7a80), 0x7f7f);
+  EXPECT_EQ(addBF16(0xff7f, 0xfb00), 0xff80);
+  // Exponents 260 apart: the sum rounds back to the larger operand.
+  EXPECT_EQ(addBF16(0x7f00, 0x0001), 0x7f00);
+  EXPECT_EQ(addBF16(0x3f81, 0x8001), 0x3f81);
+  // Subnormals add exactly, up into the normal range.
+  EXPECT_EQ(addBF16(0x0001, 0x0001), 0x0002);
+  EXPECT_EQ(addBF16(0x007f, 0x0001), 0x0080);
+  EXPECT_EQ(addBF16(0x0080, 0x8001), 0x007f);
+  // Signed zeros: x + (-x) = +0, -0 + -0 = -0.
+  EXPECT_EQ(addBF16(0x3f80, 0xbf80), 0x0000);
+  EXPECT_EQ(addBF16(0x8000, 0x8000), 0x8000);
+  EXPECT_EQ(addBF16(0x8000, 0x0000), 0x0000);
+  EXPECT_EQ(subBF16(0x3f80, 0x3f80), 0x0000);
+  EXPECT_EQ(subBF16(0x3f80, 0x4000), 0xbf80);
+  EXPECT_EQ(subBF16(0x8000, 0x0000), 0x8000);
+  // NaN and infinity.
+  EXPECT_EQ(addBF16(0x7fc0, 0x3f80), 0x7fff);
+  EXPECT_EQ(addBF16(0xffc1, 0x3f80), 0x7fff);
+  EXPECT_EQ(addBF16(0x7f80, 0xff80), 0x7fff);
+  EXPECT_EQ(addBF16(0x7f80, 0x3f80), 0x7f80);
+  EXPECT_EQ(subBF16(0xff80, 0x7f80), 0xff80);
+}
+
+TEST(PtxBF16Test, MulRoundsOnceAndUnderflowsToSubnormals) {
+  EXPECT_EQ(mulBF16(0x4000, 0x4040), 0x40c0); // 2 * 3 = 6
+  EXPECT_EQ(mulBF16(0x3f81, 0x3f81), 0x3f82); // 1 + 2^-6 + 2^-14
+  // (1 + 2^-7) * 1.5 = 1.5 + 3 * 2^-8, halfway between 0x3fc1 and 0x3fc2.
+  EXPECT_EQ(mulBF16(0x3f81, 0x3fc0), 0x3fc2);
+  EXPECT_EQ(mulBF16(0xbf81, 0x3fc0), 0xbfc2);
+  EXPECT_EQ(mulBF16(0x0080, 0x3f00), 0x0040); // 2^-126 / 2 = 2^-127
+  EXPECT_EQ(mulBF16(0x0001, 0x3f00), 0x0000); // 2^-134: tie to even 0
+  EXPECT_EQ(mulBF16(0x0003, 0x3f00), 0x0002); // 1.5 * 2^-133: tie to 2
+  EXPECT_EQ(mulBF16(0x0003, 0x3f40), 0x0002); // 2.25 * 2^-133
+  EXPECT_EQ(mulBF16(0x8001, 0x3e80), 0x8000); // -2^-135 rounds to -0
+  EXPECT_EQ(mulBF16(0x0080, 0x0080), 0x0000); // 2^-252
+  EXPECT_EQ(mulBF16(0x5f80, 0x5f80), 0x7f80); // 2^64 squared overflows
+  EXPECT_EQ(mulBF16(0xdf80, 0x5f80), 0xff80);
+  EXPECT_EQ(mulBF16(0x5f80, 0x5f7f), 0x7f7f); // 2^64 * 255 * 2^56
+  EXPECT_EQ(mulBF16(0x8000, 0x3f80), 0x8000);
+  EXPECT_EQ(mulBF16(0x7f80, 0x0000), 0x7fff);
+  EXPECT_EQ(mulBF16(0x7f80, 0xbf80), 0xff80);
+}
+
+TEST(PtxBF16Test, FmaRoundsOnce) {
+  // (1 + 2^-7)^2 - (1 + 2^-6) = 2^-14 exactly; a separate multiply would
+  // round the product to 1 + 2^-6 and give 0.
+  EXPECT_EQ(fmaBF16(0x3f81, 0x3f81, 0xbf82), 0x3880);
+  // (1 + 2^-7) * 1.5 is a tie between 0x3fc1 and 0x3fc2. Adding -2^-133
+  // puts the exact result just below it, +2^-133 just above: a sum rounded
+  // to double first (53 bits) would lose the 2^-133 and round the tie to
+  // even, 0x3fc2, both times.
+  EXPECT_EQ(fmaBF16(0x3f81, 0x3fc0, 0x8001), 0x3fc1);
+  EXPECT_EQ(fmaBF16(0x3f81, 0x3fc0, 0x0001), 0x3fc2);
+  EXPECT_EQ(fmaBF16(0x3f81, 0x3fc0, 0x0000), 0x3fc2);
+  EXPECT_EQ(fmaBF16(0xbf81, 0x3fc0, 0x0001), 0xbfc1);
+  // No overflow inside: 2 * max - max = max.
+  EXPECT_EQ(fmaBF16(0x7f7f, 0x4000, 0xff7f), 0x7f7f);
+  EXPECT_EQ(fmaBF16(0x7f7f, 0x3f80, 0x7b00), 0x7f80); // tie, to inf
+  // nvcc's sm_80 add (a * 1 + b) and mul (a * b + -0) idioms.
+  EXPECT_EQ(fmaBF16(0x3f80, 0x3f80, 0x3b80), 0x3f80);
+  EXPECT_EQ(fmaBF16(0x3f81, 0x3f80, 0x3b80), 0x3f82);
+  EXPECT_EQ(fmaBF16(0x8000, 0x3f80, 0x8000), 0x8000);
+  EXPECT_EQ(fmaBF16(0x0000, 0xbf80, 0x8000), 0x8000);
+  EXPECT_EQ(fmaBF16(0x0000, 0x3f80, 0x8000), 0x0000);
+  EXPECT_EQ(fmaBF16(0x3f81, 0x3fc0, 0x8000), 0x3fc2);
+  EXPECT_EQ(fmaBF16(0x7f80, 0x0000, 0x3f80), 0x7fff);
+  EXPECT_EQ(fmaBF16(0x3f80, 0x3f80, 0x7fc0), 0x7fff);
+}
+
+TEST(PtxBF16Test, FmaRelu) {
+  EXPECT_EQ(fmaBF16(0xbf80, 0x3f80, 0x0000, /*relu=*/true), 0x0000);
+  EXPECT_EQ(fmaBF16(0x3f80, 0x3f80, 0x0000, true), 0x3f80);
+  EXPECT_EQ(fmaBF16(0x7f80, 0x0000, 0x0000, true), 0x7fff);
+  EXPECT_EQ(fmaBF16(0x8000, 0x3f80, 0x8000, true), 0x0000);
+  EXPECT_EQ(fmaBF16(0x8001, 0x3f80, 0x0000, true), 0x0000);
+  EXPECT_EQ(fmaBF16(0x0001, 0x3f80, 0x0000, true), 0x0001); // no ftz
+}
+
+TEST(PtxBF16Test, MinMax) {
+  EXPECT_EQ(maxBF16(0x8000, 0x0000), 0x0000);
+  EXPECT_EQ(maxBF16(0x0000, 0x8000), 0x0000);
+  EXPECT_EQ(minBF16(0x0000, 0x8000), 0x8000);
+  EXPECT_EQ(minBF16(0xc000, 0x3f80), 0xc000);
+  EXPECT_EQ(minBF16(0xbf80, 0xc000), 0xc000); // -2 < -1
+  EXPECT_EQ(maxBF16(0x0001, 0x0000), 0x0001); // subnormals kept
+  EXPECT_EQ(maxBF16(0x7fc0, 0x3f80), 0x3f80);
+  EXPECT_EQ(minBF16(0x3f80, 0xff81), 0x3f80);
+  EXPECT_EQ(maxBF16(0x7fc0, 0x3f80, /*propagateNan=*/true), 0x7fff);
+  EXPECT_EQ(minBF16(0x3f80, 0xff81, true), 0x7fff);
+  EXPECT_EQ(minBF16(0x7fc0, 0xffc0), 0x7fff);
+  // 0x7c01 is an f16 NaN but a finite bf16 (about 2^121).
+  EXPECT_EQ(maxBF16(0x7c01, 0x3f80), 0x7c01);
+  EXPECT_EQ(minBF16(0x7c01, 0x3f80, true), 0x3f80);
+  EXPECT_EQ(maxBF16(0x7f80, 0x7f7f), 0x7f80);
+}
+
+//===----------------------------------------------------------------------===//
+// Packed .f16x2 and .bf16x2
+//===----------------------------------------------------------------------===//
+
+TEST(PtxPackedTest, F16x2WorksOnEachHalf) {
+  // Low halves 2 + 1, high halves 1 + 1.
+  EXPECT_EQ(addF16x2(0x3c004000u, 0x3c003c00u), 0x40004200u);
+  // An overflow in the low half does not reach the high one.
+  EXPECT_EQ(addF16x2(0x3c007bffu, 0x00004c00u), 0x3c007c00u);
+  EXPECT_EQ(subF16x2(0x3c004000u, 0x40003c00u), 0xbc003c00u);
+  EXPECT_EQ(mulF16x2(0x40005c00u, 0x42005c00u), 0x46007c00u);
+  // fma: high 2 * 3 + 1 = 7; low the single-rounding case 2^-20.
+  EXPECT_EQ(fmaF16x2(0x40003c01u, 0x42003c01u, 0x3c00bc02u), 0x47000010u);
+  F16Modifiers sat{/*ftz=*/false, /*sat=*/true};
+  EXPECT_EQ(addF16x2(0x3c00c000u, 0x3c003c00u, sat), 0x3c000000u);
+  F16Modifiers ftz{/*ftz=*/true, /*sat=*/false};
+  EXPECT_EQ(addF16x2(0x00013c00u, 0x00013c00u, ftz), 0x00004000u);
+  F16Modifiers relu{false, false, /*relu=*/true};
+  EXPECT_EQ(fmaF16x2(0xbc003c00u, 0x3c003c00u, 0x00000000u, relu), 0x00003c00u);
+  EXPECT_EQ(minF16x2(0x7e003c00u, 0x3c004000u), 0x3c003c00u);
+  EXPECT_EQ(minF16x2(0x7e003c00u, 0x3c004000u, /*propagateNan=*/true),
+            0x7fff3c00u);
+  EXPECT_EQ(maxF16x2(0x80000000u, 0x00008000u), 0x00000000u);
+  EXPECT_EQ(maxF16x2(0x80010001u, 0x00008000u, false, /*ftz=*/true),
+            0x00000000u);
+  EXPECT_EQ(negF16x2(0x3c008001u), 0xbc000001u);
+  EXPECT_EQ(negF16x2(0x3c008001u, /*ftz=*/true), 0xbc000000u);
+  EXPECT_EQ(absF16x2(0xbc00fe01u), 0x3c007e01u);
+  EXPECT_EQ(absF16x2(0x80013c00u, /*ftz=*/true), 0x00003c00u);
+}
+
+TEST(PtxPackedTest, BF16x2WorksOnEachHalf) {
+  // Low 1 + 2^-7, high the tie 1 + 2^-8.
+  EXPECT_EQ(addBF16x2(0x3f803f80u, 0x3b803c00u), 0x3f803f81u);
+  EXPECT_EQ(subBF16x2(0x3f803f80u, 0x3f804000u), 0x0000bf80u);
+  EXPECT_EQ(mulBF16x2(0x5f803f81u, 0x5f803fc0u), 0x7f803fc2u);
+  // The fma tie of FmaRoundsOnce, broken downwards (low) and upwards.
+  EXPECT_EQ(fmaBF16x2(0x3f813f81u, 0x3fc03fc0u, 0x00018001u), 0x3fc23fc1u);
+  EXPECT_EQ(fmaBF16x2(0xbf803f80u, 0x3f803f80u, 0u, /*relu=*/true),
+            0x00003f80u);
+  EXPECT_EQ(maxBF16x2(0x7c010001u, 0x3f800000u), 0x7c010001u);
+  EXPECT_EQ(minBF16x2(0x7fc0c000u, 0x3f803f80u), 0x3f80c000u);
+  EXPECT_EQ(minBF16x2(0x7fc0c000u, 0x3f803f80u, true), 0x7fffc000u);
+  EXPECT_EQ(negBF16x2(0x3f808001u), 0xbf800001u);
+  EXPECT_EQ(absBF16x2(0xbf80ffc1u), 0x3f807fc1u);
+}
+
 //===----------------------------------------------------------------------===//
 // .approx
 //===----------------------------------------------------------------------===//
@@ -597,6 +801,150 @@ TEST(PtxRandomizedTest, F16AddMulMatchOracle) {
   }
 }
 
+/// A bf16 bit pattern with a random sign and a finite magnitude: any
+/// exponent field, subnormals included.
+uint16_t randomFiniteBF16(std::mt19937 &rng) {
+  std::uniform_int_distribution<uint32_t> magnitude(0, 0x7f7f);
+  std::bernoulli_distribution negative(0.5);
+  return uint16_t((negative(rng) ? 0x8000 : 0) | magnitude(rng));
+}
+
+TEST(PtxRandomizedTest, BF16AddSubMulMatchApFloat) {
+  // APFloat's BFloat operations round the exact result once: a reference
+  // that shares nothing with the library's route through double.
+  using llvm::APFloat;
+  auto reference = [](uint16_t a, uint16_t b, char op) {
+    APFloat x(APFloat::BFloat(), llvm::APInt(16, a));
+    APFloat y(APFloat::BFloat(), llvm::APInt(16, b));
+    auto mode = APFloat::rmNearestTiesToEven;
+    if (op == '+')
+      x.add(y, mode);
+    else if (op == '-')
+      x.subtract(y, mode);
+    else
+      x.multiply(y, mode);
+    return x.isNaN() ? uint16_t(0x7fff)
+                     : uint16_t(x.bitcastToAPInt().getZExtValue());
+  };
+  std::mt19937 rng(4);
+  std::uniform_int_distribution<int> near(-12, 12);
+  for (int n = 0; n < 50000; ++n) {
+    uint16_t a = randomFiniteBF16(rng), b = randomFiniteBF16(rng);
+    // Half of the pairs with nearby exponents: cancellations and ties.
+    if (n % 2) {
+      int exponent = int((a >> 7) & 0xff) + near(rng);
+      exponent = std::max(0, std::min(exponent, 0xfe));
+      b = uint16_t((b & 0x807f) | (exponent << 7));
+    }
+    ASSERT_EQ(addBF16(a, b), reference(a, b, '+')) << std::hex << a << " " << b;
+    ASSERT_EQ(subBF16(a, b), reference(a, b, '-')) << std::hex << a << " " << b;
+    ASSERT_EQ(mulBF16(a, b), reference(a, b, '*')) << std::hex << a << " " << b;
+  }
+}
+
+/// Checks `fma` (f16 or bf16: `infBits` +inf, `fraction` stored significand
+/// bits) against `oracle` fed the exact a * b + c as an unevaluated sum
+/// hi + lo of two doubles: the product of two 16-bit values is exact in
+/// double, and Knuth's TwoSum gives the rounding error of the sum exactly.
+/// The rounding is that of hi, unless hi is itself a tie (a midpoint, or
+/// the overflow threshold), which a nonzero lo breaks: the one case a plain
+/// double sum gets wrong. Half of the c's lie far below the product, a
+/// quarter of the b's are +-1.5 * 2^k, so that a * b is often a midpoint.
+/// With `bigProducts` (f16, whose whole range spans fewer bits than a
+/// double), a and b are at least 2^11 when c is small, so that the exact
+/// sum can need more than 53 bits. In f16 that happens only when the result
+/// overflows or c dwarfs the product, never next to a tie, so only bf16
+/// reaches the tie case.
+void checkFmaAgainstOracle(const RoundingOracle &oracle, uint16_t infBits,
+                           int fraction, bool bigProducts,
+                           uint16_t (*fma)(uint16_t, uint16_t, uint16_t),
+                           uint32_t seed) {
+  auto value = [&](uint16_t h) {
+    double magnitude = oracle.values[h & 0x7fff];
+    return (h & 0x8000) ? -magnitude : magnitude;
+  };
+  auto expected = [&](double hi, double lo) {
+    uint32_t rounded = oracle.round(hi, Rounding::Rn, 0x8000, infBits);
+    if (lo == 0)
+      return rounded;
+    double magnitude = std::fabs(hi);
+    bool away = (lo > 0) == (hi > 0); // lo pushes |hi| up
+    uint32_t sign = hi < 0 ? 0x8000 : 0;
+    const std::vector<double> &values = oracle.values;
+    if (magnitude > values.back())
+      return magnitude == oracle.overflowThreshold
+                 ? sign | (away ? infBits : uint32_t(values.size() - 1))
+                 : rounded;
+    size_t above = std::lower_bound(values.begin(), values.end(), magnitude) -
+                   values.begin();
+    if (values[above] == magnitude)
+      return rounded;
+    size_t below = above - 1;
+    if (magnitude - values[below] != values[above] - magnitude)
+      return rounded;
+    return sign | uint32_t(away ? above : below);
+  };
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<uint32_t> finite(0, infBits - 1);
+  std::uniform_int_distribution<uint32_t> significand(0, (1u << fraction) - 1);
+  std::uniform_int_distribution<int> gap(fraction + 2, 140);
+  std::bernoulli_distribution negative(0.5);
+  auto draw = [&] {
+    return uint16_t((negative(rng) ? 0x8000 : 0) | finite(rng));
+  };
+  int minExponent = fraction == 10 ? -14 : -126;
+  int ties = 0, inexact = 0;
+  std::uniform_int_distribution<uint32_t> bigField(26, 30);
+  for (int n = 0; n < 50000; ++n) {
+    uint16_t a = draw(), b = draw(), c = draw();
+    if (bigProducts && n % 2) {
+      uint16_t mask = uint16_t(0x8000 | ((1u << fraction) - 1));
+      a = uint16_t((a & mask) | (bigField(rng) << fraction));
+      b = uint16_t((b & mask) | (bigField(rng) << fraction));
+    }
+    if (n % 4 == 1) // significand 1.5
+      b = uint16_t((b & ~((1u << fraction) - 1)) | (1u << (fraction - 1)));
+    double product = value(a) * value(b);
+    if (n % 2 && product != 0) {
+      int exponent = std::ilogb(product) - gap(rng);
+      uint16_t sign = negative(rng) ? 0x8000 : 0;
+      int field = exponent - minExponent + 1;
+      if (field >= 1 && field < int(infBits >> fraction))
+        c = uint16_t(sign | (field << fraction) | significand(rng));
+      else if (field < 1)
+        c = uint16_t(sign | significand(rng) | 1); // subnormal
+    }
+    double addend = value(c);
+    double hi = product + addend;
+    double virtualAddend = hi - product;
+    double lo = (product - (hi - virtualAddend)) + (addend - virtualAddend);
+    uint32_t want = expected(hi, lo);
+    inexact += lo != 0;
+    if (lo != 0 && want != oracle.round(hi, Rounding::Rn, 0x8000, infBits))
+      ++ties;
+    ASSERT_EQ(fma(a, b, c), want) << std::hex << a << " " << b << " " << c;
+  }
+  // The test must reach both routes of the library, and for bf16 the tie
+  // case.
+  EXPECT_GT(inexact, 2000);
+  EXPECT_LT(inexact, 45000);
+  if (!bigProducts) {
+    EXPECT_GT(ties, 100);
+  }
+}
+
+TEST(PtxRandomizedTest, BF16FmaMatchesOracle) {
+  checkFmaAgainstOracle(
+      bf16Oracle(), 0x7f80, 7, /*bigProducts=*/false,
+      [](uint16_t a, uint16_t b, uint16_t c) { return fmaBF16(a, b, c); }, 5);
+}
+
+TEST(PtxRandomizedTest, F16FmaMatchesOracle) {
+  checkFmaAgainstOracle(
+      f16Oracle(), 0x7c00, 10, /*bigProducts=*/true,
+      [](uint16_t a, uint16_t b, uint16_t c) { return fmaF16(a, b, c); }, 6);
+}
+
 TEST(PtxRandomizedTest, F32DirectedRoundingMatchesOracle) {
   std::mt19937 rng(3);
   for (int n = 0; n < 20000; ++n) {
@@ -680,6 +1028,72 @@ TEST(PtxBitsTest, PrmtDefaultMode) {
   EXPECT_EQ(prmtB32(a, b, 0x4c98), 0xddff00ffu);
   // Only the low 16 bits of c count in the default mode.
   EXPECT_EQ(prmtB32(a, b, 0xffff3210u), a);
+}
+
+TEST(PtxBitsTest, PrmtModes) {
+  // Source bytes 0-7 hold 0x00, 0x11, ..., 0x77.
+  uint32_t a = 0x33221100u, b = 0x77665544u;
+  EXPECT_EQ(prmtB32(a, b, 1, PrmtMode::F4e), 0x44332211u);
+  EXPECT_EQ(prmtB32(a, b, 3, PrmtMode::F4e), 0x66554433u);
+  EXPECT_EQ(prmtB32(a, b, 0, PrmtMode::B4e), 0x55667700u);
+  EXPECT_EQ(prmtB32(a, b, 2, PrmtMode::B4e), 0x77001122u);
+  EXPECT_EQ(prmtB32(a, b, 3, PrmtMode::B4e), 0x00112233u);
+  EXPECT_EQ(prmtB32(a, b, 2, PrmtMode::Rc8), 0x22222222u);
+  EXPECT_EQ(prmtB32(a, b, 1, PrmtMode::Ecl), 0x33221111u);
+  EXPECT_EQ(prmtB32(a, b, 2, PrmtMode::Ecl), 0x33222222u);
+  EXPECT_EQ(prmtB32(a, b, 1, PrmtMode::Ecr), 0x11111100u);
+  EXPECT_EQ(prmtB32(a, b, 2, PrmtMode::Ecr), 0x22221100u);
+  EXPECT_EQ(prmtB32(a, b, 1, PrmtMode::Rc16), 0x33223322u);
+  EXPECT_EQ(prmtB32(a, b, 2, PrmtMode::Rc16), 0x11001100u);
+  // Only c[1:0] counts, and there is no sign replication.
+  EXPECT_EQ(prmtB32(a, b, 0xfffffff9u, PrmtMode::F4e), 0x44332211u);
+  EXPECT_EQ(prmtB32(0x808080f0u, b, 8, PrmtMode::Rc8), 0xf0f0f0f0u);
+}
+
+TEST(PtxBitsTest, Bfind) {
+  EXPECT_EQ(bfindU32(0), 0xffffffffu);
+  EXPECT_EQ(bfindU32(0, /*shiftAmount=*/true), 0xffffffffu);
+  EXPECT_EQ(bfindU32(1), 0u);
+  EXPECT_EQ(bfindU32(0x80000000u), 31u);
+  EXPECT_EQ(bfindU32(0x000000f0u), 7u);
+  EXPECT_EQ(bfindU32(0x000000f0u, true), 24u);
+  EXPECT_EQ(bfindU32(0x80000000u, true), 0u);
+  // Signed: the highest bit that differs from the sign.
+  EXPECT_EQ(bfindS32(-1), 0xffffffffu);
+  EXPECT_EQ(bfindS32(0), 0xffffffffu);
+  EXPECT_EQ(bfindS32(-2), 0u);
+  EXPECT_EQ(bfindS32(-2, true), 31u);
+  EXPECT_EQ(bfindS32(INT32_MIN), 30u);
+  EXPECT_EQ(bfindS32(INT32_MAX), 30u);
+  EXPECT_EQ(bfindS32(0x00010000), 16u);
+  EXPECT_EQ(bfindS32(int32_t(0xffff0000u)), 15u);
+  EXPECT_EQ(bfindU64(uint64_t(1) << 40), 40u);
+  EXPECT_EQ(bfindU64(UINT64_MAX), 63u);
+  EXPECT_EQ(bfindU64(1, true), 63u);
+  EXPECT_EQ(bfindS64(-1), 0xffffffffu);
+  EXPECT_EQ(bfindS64(INT64_MIN), 62u);
+  EXPECT_EQ(bfindS64(int64_t(1) << 40, true), 23u);
+}
+
+TEST(PtxBitsTest, FunnelShift) {
+  // {b, a} = 0x01234567_89abcdef.
+  uint32_t a = 0x89abcdefu, b = 0x01234567u;
+  EXPECT_EQ(shfLB32(a, b, 8, /*clamp=*/false), 0x23456789u);
+  EXPECT_EQ(shfRB32(a, b, 8, false), 0x6789abcdu);
+  EXPECT_EQ(shfLB32(a, b, 0, false), b);
+  EXPECT_EQ(shfRB32(a, b, 0, false), a);
+  // .wrap takes c modulo 32, .clamp at most 32.
+  EXPECT_EQ(shfLB32(a, b, 40, false), 0x23456789u);
+  EXPECT_EQ(shfRB32(a, b, 40, false), 0x6789abcdu);
+  EXPECT_EQ(shfLB32(a, b, 32, false), b);
+  EXPECT_EQ(shfLB32(a, b, 40, /*clamp=*/true), a);
+  EXPECT_EQ(shfRB32(a, b, 40, true), b);
+  EXPECT_EQ(shfLB32(a, b, 32, true), a);
+  EXPECT_EQ(shfRB32(a, b, 0xffffffffu, true), b);
+  EXPECT_EQ(shfLB32(a, b, 31, true), 0x80000000u | (a >> 1));
+  // A rotate: the same word twice.
+  EXPECT_EQ(shfLB32(0x80000001u, 0x80000001u, 1, false), 0x00000003u);
+  EXPECT_EQ(shfRB32(0x80000001u, 0x80000001u, 1, false), 0xc0000000u);
 }
 
 TEST(PtxBitsTest, PopcClzBrev) {
