@@ -304,6 +304,10 @@ int64_t bfeS64(int64_t a, uint32_t pos, uint32_t len);
 /// bfi.{b32,b64} f, a, b, pos, len (§9.7.1.20): inserts the low len
 /// bits of a into b at pos; bits past the msb are dropped; pos and len are
 /// taken modulo 256.
+/// lop3.b32 d, a, b, c, immLut (§9.7.8.6): each result bit is the bit of
+/// `immLut` that the three operands' bits index, a in the high position
+/// (immLut = F(0xF0, 0xCC, 0xAA) for the function F it encodes).
+uint32_t lop3B32(uint32_t a, uint32_t b, uint32_t c, uint8_t immLut);
 uint32_t bfiB32(uint32_t a, uint32_t b, uint32_t pos, uint32_t len);
 uint64_t bfiB64(uint64_t a, uint64_t b, uint32_t pos, uint32_t len);
 

@@ -328,6 +328,7 @@ bool shapeIs(const DecodedInstruction &d, llvm::StringRef shape) {
 bool isRare(const DecodedInstruction &d) {
   switch (d.opcode) {
   case Opcode::Bfi:
+  case Opcode::Lop3:
   case Opcode::Popc:
   case Opcode::Clz:
   case Opcode::Bfind:
@@ -482,6 +483,17 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
         }))
       return false;
     return finish(shapeIs(d, "dvvv"));
+  }
+  if (op == "lop3") {
+    // lop3.b32 d, a, b, c, immLut (§9.7.8.6); the predicate-output form
+    // (lop3.BoolOp) is not implemented.
+    d.opcode = Opcode::Lop3;
+    if (!takeType([](ScalarType t) { return t == ScalarType::B32; }))
+      return false;
+    if (!finish(shapeIs(d, "dvvvv")))
+      return false;
+    const Operand &lut = d.operands[4];
+    return lut.kind == OK::Immediate && lut.imm <= 0xff;
   }
   if (op == "bfi") {
     // bfi.{b32,b64} f, a, b, c, d (§9.7.1.20).
@@ -691,6 +703,18 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
       d.space = Space::Shared;
     else
       return false;
+    // Cache operators and eviction hints change where data is cached, not
+    // what a load or store of one kernel reads or writes (§9.7.9.8,
+    // §9.7.9.10, "Cache Operators" §8.6.1): accepted and ignored.
+    if (d.space == Space::Global) {
+      if (d.opcode == Opcode::Ld)
+        d.nonCoherent = mods.take("nc");
+      for (llvm::StringRef hint :
+           {"ca", "cg", "cs", "lu", "cv", "wb", "wt", "L1::evict_normal",
+            "L1::evict_unchanged", "L1::evict_first", "L1::evict_last",
+            "L1::no_allocate", "L2::64B", "L2::128B", "L2::256B"})
+        mods.take(hint);
+    }
     if (mods.take("v2"))
       d.vectorWidth = 2;
     else if (mods.take("v4"))

@@ -66,6 +66,7 @@ enum class Opcode {
   CpAsyncWaitAll,
   // Rare instructions (DecodedInstruction::rare), last.
   Bfi,
+  Lop3,
   Popc,
   Clz,
   Bfind,
@@ -222,6 +223,9 @@ struct DecodedInstruction {
   bool sat = false;
   bool propagateNan = false;
   bool approx = false;
+  /// ld.global.nc: the read-only (non-coherent) path, which need not see
+  /// writes of the same launch (§9.7.9.8).
+  bool nonCoherent = false;
   /// fma.relu on the half-precision types.
   bool relu = false;
   /// bfind.shiftamt.

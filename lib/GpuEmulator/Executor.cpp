@@ -1083,6 +1083,7 @@ llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
   case Opcode::CpAsyncWait:
     return waitCopies(inst, t, operand(0));
   case Opcode::Bfi:
+  case Opcode::Lop3:
   case Opcode::Popc:
   case Opcode::Clz:
   case Opcode::Bfind:
@@ -1149,6 +1150,7 @@ llvm::Error Cta::executeLanes(const DecodedInstruction &inst,
     MIRAGE_LANE_LOOP(CpAsyncWaitAll)
 #undef MIRAGE_LANE_LOOP
   case Opcode::Bfi:
+  case Opcode::Lop3:
   case Opcode::Popc:
   case Opcode::Clz:
   case Opcode::Bfind:
@@ -1185,6 +1187,7 @@ llvm::Error Cta::executeRareLanes(const DecodedInstruction &inst,
     MIRAGE_LANE_LOOP(Min)
     MIRAGE_LANE_LOOP(Max)
     MIRAGE_LANE_LOOP(Bfi)
+    MIRAGE_LANE_LOOP(Lop3)
     MIRAGE_LANE_LOOP(Popc)
     MIRAGE_LANE_LOOP(Clz)
     MIRAGE_LANE_LOOP(Bfind)
@@ -1290,6 +1293,9 @@ llvm::Error Cta::executeRareLane(const DecodedInstruction &inst, unsigned t) {
     }
     break;
   }
+  case Opcode::Lop3:
+    return result(lop3B32(uint32_t(operand(1)), uint32_t(operand(2)),
+                          uint32_t(operand(3)), uint8_t(operand(4))));
   case Opcode::Bfi: {
     uint64_t a = operand(1), b = operand(2);
     uint32_t pos = operand(3), len = operand(4);
@@ -1360,10 +1366,18 @@ llvm::Expected<uint8_t *> Cta::global(const DecodedInstruction &inst,
   // Other CTAs' writes of this launch stay out of the shadow until it ends
   // (launchKernel), so what counts as written does not depend on the order
   // CTAs run in.
-  if (!isWrite && options.initcheck)
-    for (unsigned i = 0; i < size; ++i)
-      if (!buffer->written[offset + i] && !globalWrites.contains(address + i))
+  if (!isWrite && options.initcheck) {
+    for (unsigned i = 0; i < size; ++i) {
+      bool launchWrote = globalWrites.contains(address + i);
+      if (!buffer->written[offset + i] && !launchWrote)
         return error("initcheck: reads bytes never written");
+      // The read-only path is only defined for memory no thread of the
+      // launch writes; this CTA wrote these bytes.
+      if (inst.nonCoherent && launchWrote)
+        return error("ld.global.nc reads bytes this launch wrote (the "
+                     "non-coherent path need not see them)");
+    }
+  }
   if (isWrite && options.initcheck)
     globalWrites.add(address, size);
   return buffer->data.data() + offset;

@@ -104,6 +104,7 @@ InstructionClass detail::classify(const DecodedInstruction &inst) {
   // the others' .b32 or .b64).
   case Opcode::Bfe:
   case Opcode::Bfi:
+  case Opcode::Lop3:
   case Opcode::Popc:
   case Opcode::Clz:
   case Opcode::Bfind:

@@ -811,6 +811,16 @@ int64_t bfeS64(int64_t a, uint32_t pos, uint32_t len) {
       bfeBits<uint64_t>(static_cast<uint64_t>(a), pos, len, true));
 }
 
+uint32_t lop3B32(uint32_t a, uint32_t b, uint32_t c, uint8_t immLut) {
+  // The sum of the minterms the table selects: minterm k has a's bit
+  // (k >> 2) & 1, b's (k >> 1) & 1 and c's k & 1.
+  uint32_t r = 0;
+  for (unsigned k = 0; k < 8; ++k)
+    if (immLut >> k & 1)
+      r |= (k & 4 ? a : ~a) & (k & 2 ? b : ~b) & (k & 1 ? c : ~c);
+  return r;
+}
+
 uint32_t bfiB32(uint32_t a, uint32_t b, uint32_t pos, uint32_t len) {
   return bfiBits<uint32_t>(a, b, pos, len);
 }

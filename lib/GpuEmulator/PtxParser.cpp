@@ -103,8 +103,13 @@ Expected<std::vector<Token>> lex(StringRef text) {
       push(Token::Kind::Directive, start);
     } else if (isWordStart(c)) {
       size_t start = i;
-      while (i < n && isWordChar(text[i]))
-        ++i;
+      // A "::" inside a word belongs to it: the qualified modifiers of
+      // ld.global.L1::evict_last and cp.async.bulk.shared::cluster.
+      while (i < n && (isWordChar(text[i]) ||
+                       (text.substr(i).starts_with("::") && i + 2 < n &&
+                        (llvm::isAlnum(text[i + 2]) || text[i + 2] == '_')))) {
+        i += text.substr(i).starts_with("::") ? 2 : 1;
+      }
       push(Token::Kind::Word, start);
     } else if (llvm::isDigit(c)) {
       size_t start = i;

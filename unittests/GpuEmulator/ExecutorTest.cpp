@@ -145,6 +145,72 @@ TEST(ExecutorTest, IntegerAndFloatOps) {
   }
 }
 
+TEST(ExecutorTest, ReadOnlyLoadsAndCacheHints) {
+  // nvcc emits ld.global.nc for const __restrict__ pointers and cache hints
+  // on loads and stores; they read and write what plain ones do.
+  const char *ptx = R"(
+.visible .entry k(.param .u64 in, .param .u64 out) {
+  .reg .b32 %r<8>;
+  .reg .f32 %f<8>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 16;
+  add.s64 %rd4, %rd1, %rd3;
+  add.s64 %rd5, %rd2, %rd3;
+  ld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4];
+  ld.global.nc.L1::no_allocate.f32 %f5, [%rd4+4];
+  ld.global.cg.f32 %f6, [%rd4+8];
+  mov.b32 %r2, %f2;
+  lop3.b32 %r3, %r2, %r1, 255, 0x6A;
+  mov.b32 %r4, %f4;
+  xor.b32 %r5, %r4, %r3;
+  add.rn.f32 %f1, %f1, %f5;
+  add.rn.f32 %f3, %f3, %f6;
+  st.global.cs.v4.f32 [%rd5], {%f1, %f2, %f3, %f4};
+  st.global.b32 [%rd5+4], %r5;
+  ret;
+}
+)";
+  DeviceMemory memory;
+  std::vector<float> in(4 * 32);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = float(i) * 0.5f - 7.0f;
+  uint64_t inAddr = memory.allocate(in.size() * 4), out = memory.allocate(in.size() * 4);
+  expectSuccess(memory.writeArray(inAddr, llvm::ArrayRef<float>(in)));
+  ASSERT_EQ(failure(run(ptx, threads(32), {inAddr, out}, memory)), "");
+  auto values = readBack<float>(memory, out, in.size());
+  for (int t = 0; t < 32; ++t) {
+    EXPECT_EQ(values[4 * t + 0], in[4 * t] + in[4 * t + 1]);
+    // lop3 0x6A = (a & b) ^ c: (bits(in[1]) & t) ^ 255, xor'ed with
+    // bits(in[3]).
+    uint32_t expected = ((bitsOf(in[4 * t + 1]) & uint32_t(t)) ^ 255u) ^
+                        bitsOf(in[4 * t + 3]);
+    EXPECT_EQ(bitsOf(values[4 * t + 1]), expected);
+    EXPECT_EQ(values[4 * t + 2], in[4 * t + 2] + in[4 * t + 2]);
+    EXPECT_EQ(values[4 * t + 3], in[4 * t + 3]);
+  }
+  // A read-only load of bytes the launch itself wrote is undefined on the
+  // hardware: initcheck's record of the launch's writes reports it.
+  const char *stale = R"(
+.visible .entry k(.param .u64 buf) {
+  .reg .f32 %f<2>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [buf];
+  st.global.f32 [%rd1], 0f3F800000;
+  ld.global.nc.f32 %f1, [%rd1];
+  ret;
+}
+)";
+  std::string message = failure(run(stale, threads(1), {out}, memory));
+  EXPECT_NE(message.find("ld.global.nc reads bytes this launch wrote"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("PTX line 10 'ld.global.nc.f32'"), std::string::npos)
+      << message;
+}
+
 TEST(ExecutorTest, SixteenBitMultiplies) {
   // mul.lo/.hi/.wide and mad.lo on u16 and s16 (§9.7.1.3, §9.7.1.4), as
   // LLVM emits for the index arithmetic of some searched kernels: each

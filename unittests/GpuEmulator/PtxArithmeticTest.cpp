@@ -1111,6 +1111,21 @@ TEST(PtxBitsTest, PopcClzBrev) {
   EXPECT_EQ(brevB64(1), 0x8000000000000000u);
 }
 
+TEST(PtxBitsTest, Lop3) {
+  // The tables of the ISA's examples: F(0xF0, 0xCC, 0xAA) for F = a, b, c,
+  // a & b & c, a | b | c, a ^ b ^ c, and (a & b) | c.
+  uint32_t a = 0x12345678u, b = 0x0f0f00ffu, c = 0xdeadbeefu;
+  EXPECT_EQ(lop3B32(a, b, c, 0xF0), a);
+  EXPECT_EQ(lop3B32(a, b, c, 0xCC), b);
+  EXPECT_EQ(lop3B32(a, b, c, 0xAA), c);
+  EXPECT_EQ(lop3B32(a, b, c, 0x80), a & b & c);
+  EXPECT_EQ(lop3B32(a, b, c, 0xFE), a | b | c);
+  EXPECT_EQ(lop3B32(a, b, c, 0x96), a ^ b ^ c);
+  EXPECT_EQ(lop3B32(a, b, c, 0xEA), (a & b) | c);
+  EXPECT_EQ(lop3B32(a, b, c, 0x00), 0u);
+  EXPECT_EQ(lop3B32(a, b, c, 0xFF), 0xffffffffu);
+}
+
 TEST(PtxBitsTest, MulHiWideMad) {
   EXPECT_EQ(mulHiU16(0xffff, 0xffff), 0xfffe);
   EXPECT_EQ(mulHiS16(-1, -1), 0);
