@@ -2,11 +2,12 @@
 //
 // MlirOptMain with the four µGraph dialects, every upstream dialect the
 // pipeline reads or lowers to (so that the output of each lowering stage
-// parses back), and mirage-opt's passes.
+// parses back), and mirage-opt's passes, the importers among them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Dialect/MirageDialects.h"
+#include "Importers/Passes.h"
 #include "Transforms/Passes.h"
 #include "Version.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -48,6 +49,7 @@ int main(int argc, char **argv) {
   mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);
 
   mirage::registerMiragePasses();
+  mirage::registerMirageImportersPasses();
   mirage::registerMirageToPtxPipeline();
   // Generic upstream passes (canonicalize, cse, ...) for pipelines.
   mlir::registerTransformsPasses();
