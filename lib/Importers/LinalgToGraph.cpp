@@ -495,6 +495,11 @@ private:
 };
 
 GTensor BodyLowering::operandOnDomain(unsigned operandNumber, AffineMap map) {
+  if (op->getOperand(operandNumber).getDefiningOp<tensor::EmptyOp>()) {
+    (void)fail("operand #" + Twine(operandNumber) +
+               " is an uninitialized tensor.empty that the body reads");
+    return {};
+  }
   GTensor x = e.operand(operands[operandNumber],
                         "operand #" + Twine(operandNumber));
   if (e.failed())
@@ -893,12 +898,11 @@ LogicalResult BodyLowering::run(Results &results) {
       reduced.push_back(d);
 
   if (reduced.empty()) {
+    if (scalarOf(yielded))
+      return fail("the body yields a constant: a fill, not a graph op");
     FailureOr<GTensor> t = tensorOf(yielded);
-    if (failed(t)) {
-      if (!e.failed())
-        return fail("the body yields a constant: a fill, not a graph op");
+    if (failed(t))
       return failure();
-    }
     results.push_back(
         e.result(toOutput(fullDomain(*t), outMap, resultType), resultType));
     return success(!e.failed());

@@ -285,3 +285,69 @@ func.func @several(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %1 = linalg.abs ins(%0 : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
   return %1 : tensor<4x8xf32>
 }
+
+// -----
+
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @constant_body(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  // expected-error @+1 {{linalg.generic: the body yields a constant: a fill, not a graph op}}
+  %0 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %c = arith.constant 2.000000e+00 : f32
+    linalg.yield %c : f32
+  } -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @reads_empty(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  // expected-error @+1 {{linalg.generic: operand #1 is an uninitialized tensor.empty that the body reads}}
+  %0 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%x, %e : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %in2: f32, %out: f32):
+    %1 = arith.addf %in, %in2 : f32
+    linalg.yield %1 : f32
+  } -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @reads_empty_output(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  // expected-error @+1 {{linalg.generic: the body reads the output, an uninitialized tensor.empty}}
+  %0 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %1 = arith.addf %in, %out : f32
+    linalg.yield %1 : f32
+  } -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @two_results(%x: tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %zero = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{linalg.generic: has 2 results; only single-result ops convert}}
+  %0:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf32>) outs(%init, %init : tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%in: f32, %a: f32, %b: f32):
+    %1 = arith.addf %in, %a : f32
+    %2 = arith.maximumf %in, %b : f32
+    linalg.yield %1, %2 : f32, f32
+  } -> (tensor<4xf32>, tensor<4xf32>)
+  return %0#0, %0#1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+func.func @broadcast_batch_matmul(%a: tensor<8x16xf32>, %b: tensor<2x16x4xf32>, %c: tensor<2x8x4xf32>) -> tensor<2x8x4xf32> {
+  // expected-error @+1 {{linalg.batch_matmul: indexing map (d0, d1, d2, d3) -> (d1, d3) of operand #0 is not a permutation of the default one (broadcast operands have no graph.matmul form)}}
+  %0 = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%a, %b : tensor<8x16xf32>, tensor<2x16x4xf32>) outs(%c : tensor<2x8x4xf32>) -> tensor<2x8x4xf32>
+  return %0 : tensor<2x8x4xf32>
+}

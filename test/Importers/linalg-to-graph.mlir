@@ -340,3 +340,46 @@ func.func @named_elementwise(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tenso
   %7 = linalg.softmax dimension(1) ins(%5 : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
   return %7, %6 : tensor<4x8xf32>, tensor<4xf32>
 }
+
+// -----
+
+// An elementwise body may read its output when the init holds data (here
+// a bias broadcast into it): the init is one more input.
+
+// CHECK-LABEL: func.func @reads_init(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<4x8xf32>, %[[B:[^:]*]]: tensor<8xf32>)
+// CHECK-NEXT: %[[BB:.*]] = graph.broadcast %[[B]] : tensor<8xf32> -> tensor<4x8xf32>
+// CHECK-NEXT: %[[Y:.*]] = graph.add %[[X]], %[[BB]] : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[Y]]
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @reads_init(%x: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %bb = linalg.broadcast ins(%b : tensor<8xf32>) outs(%e : tensor<4x8xf32>) dimensions = [0]
+  %0 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%bb : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %1 = arith.addf %in, %out : f32
+    linalg.yield %1 : f32
+  } -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// Two reduction loops reduce one after the other; a bf16 sum into a
+// non-zero init adds the init.
+
+// CHECK-LABEL: func.func @two_reductions(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<2x3x4xbf16>, %[[I:[^:]*]]: tensor<3xbf16>)
+// CHECK-NEXT: %[[S0:.*]] = graph.reduce_sum %[[X]], dim = 0 : tensor<2x3x4xbf16> -> tensor<1x3x4xbf16>
+// CHECK-NEXT: %[[S2:.*]] = graph.reduce_sum %[[S0]], dim = 2 : tensor<1x3x4xbf16> -> tensor<1x3x1xbf16>
+// CHECK-NEXT: %[[R:.*]] = graph.reshape %[[S2]] : tensor<1x3x1xbf16> -> tensor<3xbf16>
+// CHECK-NEXT: %[[Y:.*]] = graph.add %[[R]], %[[I]] : (tensor<3xbf16>, tensor<3xbf16>) -> tensor<3xbf16>
+// CHECK-NEXT: return %[[Y]]
+func.func @two_reductions(%x: tensor<2x3x4xbf16>, %init: tensor<3xbf16>) -> tensor<3xbf16> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1)>], iterator_types = ["reduction", "parallel", "reduction"]} ins(%x : tensor<2x3x4xbf16>) outs(%init : tensor<3xbf16>) {
+  ^bb0(%in: bf16, %out: bf16):
+    %1 = arith.addf %out, %in : bf16
+    linalg.yield %1 : bf16
+  } -> tensor<3xbf16>
+  return %0 : tensor<3xbf16>
+}
