@@ -69,6 +69,20 @@ KERNEL_PIPELINES = [
     ["--verify-equivalence=time-limit=30", "-o", "/dev/null"],
 ]
 
+# Inputs in the importers' source dialects (docs/Importers.md).
+TOSA_PIPELINES = [
+    ["--tosa-to-graph"],
+    ["--tosa-to-graph=lift-constants=false"],
+    ["--tosa-to-graph", "--graph-to-kernel"],
+    ["--tosa-to-graph", "--verify-equivalence=time-limit=30", "-o",
+     "/dev/null"],
+]
+LINALG_PIPELINES = [
+    ["--linalg-to-graph"],
+    ["--linalg-to-graph=lift-constants=false"],
+    ["--linalg-to-graph", "--graph-to-kernel"],
+]
+
 CRASH_MARKERS = ["Stack dump", "LLVM ERROR", "PLEASE submit a bug report",
                  "Assertion", "AddressSanitizer", "runtime error:",
                  "UndefinedBehaviorSanitizer", "LeakSanitizer",
@@ -198,7 +212,12 @@ def make_mutant(files, rng):
     text = rng.choice(chunks)
     for _ in range(rng.choice([1, 1, 1, 2, 3])):
         text = rng.choice(MUTATORS)(text, rng)
-    if re.search(r"\bgraph\.", text) and not re.search(r"\bkernel\.", text):
+    if re.search(r"\btosa\.", text):
+        pipelines = TOSA_PIPELINES
+    elif re.search(r"\blinalg\.", text) and not re.search(
+            r"\b(kernel|block|gpu)\.", text):
+        pipelines = LINALG_PIPELINES
+    elif re.search(r"\bgraph\.", text) and not re.search(r"\bkernel\.", text):
         pipelines = GRAPH_PIPELINES
     else:
         pipelines = KERNEL_PIPELINES
@@ -270,9 +289,12 @@ def main():
     ap.add_argument("--out", default=None,
                     help="folder for the findings (default: a temp folder)")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--corpus", default="",
+                    help="only inputs whose path contains this (e.g. "
+                         "test/Importers)")
     opts = ap.parse_args()
 
-    files = corpus()
+    files = [f for f in corpus() if opts.corpus in f]
     rng = random.Random(opts.seed)
     mutants = []
     while len(mutants) < opts.mutants:
