@@ -338,6 +338,8 @@ LogicalResult convertBinary(TosaOp op, ValueRange operands, GraphEmitter &e,
       y = e.scalarAdd(e.scalarMul(x, -1.0), *lc);
     else
       y = e.scalarMul(x, *lc);
+  } else if (kind == BinaryKind::mul && lhs == rhs) {
+    y = e.unary(UnaryKind::square, e.operand(operands[0], "operand #0"));
   } else {
     y = e.binary(kind, e.operand(operands[0], "operand #0"),
                  e.operand(operands[1], "operand #1"));

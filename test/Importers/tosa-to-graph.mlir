@@ -369,6 +369,21 @@ func.func @top(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
 
 // -----
 
+// A product of a tensor with itself is graph.square (torch-mlir's x ** 2
+// and x * x).
+
+// CHECK-LABEL: func.func @square(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<4x8xf16>)
+// CHECK-NEXT: %[[S:.*]] = graph.square %[[X]] : tensor<4x8xf16>
+// CHECK-NEXT: return %[[S]]
+func.func @square(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %0 = tosa.mul %x, %x, %shift : (tensor<4x8xf16>, tensor<4x8xf16>, tensor<1xi8>) -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
 // Ops of other dialects stay as they are.
 
 // CHECK-LABEL: func.func @other_dialects(
