@@ -41,7 +41,7 @@ void ApplySubstitutionsPass::runOnOperation() {
     return signalPassFailure();
   }
   if (maxSteps < 1 || maxSteps > 100000) {
-    error() << "max-steps must be between 1 and 100000, got " << maxSteps;
+    error() << "max-steps must be between 1 and 100000, got " << maxSteps.getValue();
     return signalPassFailure();
   }
   FailureOr<std::vector<Rule>> loaded =

@@ -50,9 +50,9 @@ DiscoverSubstitutionsPass::parseOptions(Location loc,
   options.maxInputs = inputs;
   if (maxOps < 1 || maxOps > kMaxEnumOps)
     return error() << "max-ops must be between 1 and " << kMaxEnumOps
-                   << ", got " << maxOps;
+                   << ", got " << maxOps.getValue();
   if (inputs < 1 || inputs > 8)
-    return error() << "inputs must be between 1 and 8, got " << inputs;
+    return error() << "inputs must be between 1 and 8, got " << inputs.getValue();
   if (!std::isfinite(timeBudget) || timeBudget <= 0)
     return error() << "time-budget must be a positive number of seconds";
   if (proofLimit == 0 || proofTimeout == 0)

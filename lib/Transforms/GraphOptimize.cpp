@@ -43,20 +43,21 @@ private:
 LogicalResult GraphOptimizePass::validate(Location loc) {
   auto error = [&]() { return emitError(loc) << "graph-optimize: "; };
   if (!std::isfinite(alpha) || alpha < 1 || alpha > 10)
-    return error() << "alpha must be between 1 and 10, got " << alpha;
+    return error() << "alpha must be between 1 and 10, got "
+                   << llvm::formatv("{0}", alpha.getValue()).str();
   if (budget < 1)
-    return error() << "budget must be at least 1 graph, got " << budget;
+    return error() << "budget must be at least 1 graph, got " << budget.getValue();
   if (maxQueue < 1)
-    return error() << "max-queue must be at least 1, got " << maxQueue;
+    return error() << "max-queue must be at least 1, got " << maxQueue.getValue();
   if (!std::isfinite(timeLimit) || timeLimit < 0)
     return error() << "time-limit must be a number of seconds >= 0";
   if (!std::isfinite(verifyTimeLimit) || verifyTimeLimit < 0)
     return error() << "verify-time-limit must be a number of seconds >= 0";
   if (fieldBits < 31 || fieldBits > 62)
     return error() << "field-bits must be between 31 and 62, got "
-                   << fieldBits;
+                   << fieldBits.getValue();
   if (scales < 1 || scales > 16)
-    return error() << "scales must be between 1 and 16, got " << scales;
+    return error() << "scales must be between 1 and 16, got " << scales.getValue();
   if (weightsFrom < -1)
     return error() << "weights-from must be -1 or an argument index";
   return success();
