@@ -139,7 +139,7 @@ void DiscoverSubstitutionsPass::runOnOperation() {
       "{3} candidates -> {4} after renaming -> {5} after common subgraph -> "
       "{6} after common context -> {7} after irrelevant subterms -> {8} "
       "after conjunctions ({9:f2} s); {10} generalized ({20} the same rule "
-      "as another) ({11:f2} s); {12} "
+      "as another, {22} not generalizable) ({11:f2} s); {12} "
       "checked at generic sizes, {13} failed ({14:f2} s); {15} proved, {16} "
       "not ({17:f2} s); {18} rules accepted{19}",
       r.enumeration.graphsRecorded, r.enumeration.statesVisited,
@@ -153,7 +153,16 @@ void DiscoverSubstitutionsPass::runOnOperation() {
           ? "; the time budget was reached in the " + r.timeBudgetStage +
                 ": the rule set is incomplete"
           : std::string(),
-      r.duplicates, r.enumeration.renamings);
+      r.duplicates, r.enumeration.renamings, r.notGeneralized);
+  if (!r.notGeneralizedNotes.empty()) {
+    InFlightDiagnostic w = emitWarning(loc)
+                           << "discover-substitutions: "
+                           << r.notGeneralizedNotes.size()
+                           << " candidate(s) could not be generalized to "
+                              "symbolic shapes (left out):";
+    for (const std::string &note : r.notGeneralizedNotes)
+      w << " " << note << ";";
+  }
   if (!rejected.empty()) {
     InFlightDiagnostic w = emitWarning(loc)
                            << "discover-substitutions: " << rejected.size()

@@ -1,9 +1,9 @@
 // A rule of the conv family of the shipped rule set applied to a small
-// program: concat(conv(a, w), conv(b, w), 0) = conv(concat(a, b, 0), w): one convolution for two that share a weight (rule r1918, reverse).
-// RUN: mirage-opt %s --apply-substitutions="rule=r1918 direction=reverse" 2>%t.err | FileCheck %s
+// program: concat(conv(a, w), conv(b, w), 0) = conv(concat(a, b, 0), w): one convolution for two that share a weight (rule r1921, reverse).
+// RUN: mirage-opt %s --apply-substitutions="rule=r1921 direction=reverse" 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.err
 
-// REMARK: remark: apply-substitutions @f: 1 rewrite(s): r1918 (reversed); 
+// REMARK: remark: apply-substitutions @f: 1 rewrite(s): r1921 (reversed); 
 // REMARK-SAME: verified: finite-field test: 
 // CHECK-LABEL: func.func @f
 // CHECK: %0 = graph.concat(%arg0, %arg1) dim = 0 : (tensor<1x8x14x14xf32>, tensor<2x8x14x14xf32>) -> tensor<3x8x14x14xf32>

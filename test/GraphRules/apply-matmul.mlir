@@ -1,9 +1,9 @@
 // A rule of the matmul family of the shipped rule set applied to a small
-// program: concat(x W1, x W2) = x concat(W1, W2): one matmul for two that share an input (rule r1318, reverse).
-// RUN: mirage-opt %s --apply-substitutions="rule=r1318 direction=reverse" 2>%t.err | FileCheck %s
+// program: concat(x W1, x W2) = x concat(W1, W2): one matmul for two that share an input (rule r1321, reverse).
+// RUN: mirage-opt %s --apply-substitutions="rule=r1321 direction=reverse" 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.err
 
-// REMARK: remark: apply-substitutions @f: 1 rewrite(s): r1318 (reversed); 
+// REMARK: remark: apply-substitutions @f: 1 rewrite(s): r1321 (reversed); 
 // REMARK-SAME: verified: finite-field test: 
 // CHECK-LABEL: func.func @f
 // CHECK: %0 = graph.concat(%arg1, %arg2) dim = 1 : (tensor<64x32xf32>, tensor<64x48xf32>) -> tensor<64x80xf32>

@@ -1,9 +1,9 @@
 // A rule of the pool family of the shipped rule set applied to a small
-// program: max_pool2d(relu(x)) = relu(max_pool2d(x)) (rule r1742, forward).
-// RUN: mirage-opt %s --apply-substitutions="rule=r1742 direction=forward" 2>%t.err | FileCheck %s
+// program: max_pool2d(relu(x)) = relu(max_pool2d(x)) (rule r1745, forward).
+// RUN: mirage-opt %s --apply-substitutions="rule=r1745 direction=forward" 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.err
 
-// REMARK: remark: apply-substitutions @f: 1 rewrite(s): r1742; 
+// REMARK: remark: apply-substitutions @f: 1 rewrite(s): r1745; 
 // REMARK-SAME: verified: finite-field test not applicable
 // CHECK-LABEL: func.func @f
 // CHECK: %0 = graph.max_pool2d %arg0, kernel = [3, 3] {padding = array<i64: 1, 1>} : tensor<1x8x14x14xf32> -> tensor<1x8x14x14xf32>

@@ -10,7 +10,7 @@
 // RUN: mirage-opt %s --graph-optimize="budget=1" 2>&1 | FileCheck %s --check-prefix=BUDGET
 
 // REMARK: remark: graph-optimize @two_matmuls: 4 ops, 11.84 us -> 4 ops, 9.48 us on sm_90 (1.25x;
-// REMARK-SAME: rewrite(s): r1329, r0511 (reversed); search: {{[0-9]+}} graphs visited
+// REMARK-SAME: rewrite(s): r1332, r0511 (reversed); search: {{[0-9]+}} graphs visited
 // REMARK-SAME: verified: finite-field test: 3 tests
 // REMARK-SAME: false-positive bound 2^-
 

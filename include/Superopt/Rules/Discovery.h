@@ -35,6 +35,8 @@ struct DiscoveryReport {
   EnumerationStats enumeration;
   PruningStats pruning;
   uint64_t generalized = 0, notGeneralized = 0;
+  /// Per candidate that did not generalize: the candidate and why.
+  std::vector<std::string> notGeneralizedNotes;
   /// Candidates that generalized to a rule already kept.
   uint64_t duplicates = 0;
   uint64_t checkedOk = 0, checkFailed = 0;

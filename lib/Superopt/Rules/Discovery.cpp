@@ -102,6 +102,10 @@ mirage::rules::discoverRules(const DiscoveryOptions &options,
     std::optional<Rule> rule = generalize(*menu, c, why);
     if (!rule) {
       ++report.notGeneralized;
+      report.notGeneralizedNotes.push_back(describeGraph(*menu, c.lhs) +
+                                           " = " +
+                                           describeGraph(*menu, c.rhs) +
+                                           " (" + why + ")");
       continue;
     }
     if (!seenRules.insert(ruleKey(*rule)).second) {

@@ -473,15 +473,23 @@ bool mirage::rules::solveSizes(
 llvm::SmallVector<bool, 8>
 mirage::rules::determinedSymbols(const Rule &rule, const PatternSide &side) {
   // Solve with a stand-in size for every fact: only which symbols get fixed
-  // matters.
+  // matters. Literal dims (a kernel's 3x3, a bias's 1s) fix no symbol and
+  // would contradict the stand-in: left out (a literal dim before a
+  // variable's other dims once stopped the solving early, so that rules
+  // with a 1x1 or 3x3 weight concatenated along its output channels were
+  // dropped as undetermined).
   std::vector<std::pair<const DimExpr *, int64_t>> facts;
+  auto note = [&](const DimExpr &e) {
+    if (!e.terms.empty())
+      facts.push_back({&e, 0});
+  };
   for (const RuleVariable &v : rule.variables)
     for (const DimExpr &e : v.shape)
-      facts.push_back({&e, 0});
+      note(e);
   for (const PatternOp &op : side.ops)
     if (op.kind == OpKind::Split || op.kind == OpKind::Reshape)
       for (const DimExpr &e : op.shape)
-        facts.push_back({&e, 0});
+        note(e);
   llvm::SmallVector<std::optional<int64_t>, 8> sizes(rule.dimNames.size());
   solveSizes(facts, sizes);
   llvm::SmallVector<bool, 8> known;
