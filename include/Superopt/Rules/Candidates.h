@@ -29,6 +29,8 @@
 #ifndef MIRAGE_SUPEROPT_RULES_CANDIDATES_H
 #define MIRAGE_SUPEROPT_RULES_CANDIDATES_H
 
+#include <functional>
+
 #include "Superopt/Rules/Enumeration.h"
 #include "Superopt/Rules/Fingerprint.h"
 
@@ -57,14 +59,19 @@ struct PruningStats {
   uint64_t afterCommonContext = 0;
   uint64_t afterIrrelevantSubterm = 0;
   uint64_t afterConjunctions = 0;
+  /// The pruning was cut short by its stop callback.
+  bool stopped = false;
 };
 
 /// Candidates of `graphs` (grouped by key, as enumerateGraphs returns
 /// them), pruned. Deterministic: the order follows the groups.
+/// `shouldStop`, asked every 1024 candidates, cuts the pruning short (the
+/// candidates not yet looked at are dropped; `stats.stopped` says so).
 std::vector<Candidate> formCandidates(const Menu &menu,
                                       const FingerprintEvaluator &eval,
                                       llvm::ArrayRef<EnumGraph> graphs,
-                                      PruningStats &stats);
+                                      PruningStats &stats,
+                                      std::function<bool()> shouldStop = {});
 
 } // namespace mirage::rules
 

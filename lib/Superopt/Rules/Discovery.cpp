@@ -83,9 +83,11 @@ mirage::rules::discoverRules(const DiscoveryOptions &options,
   if (!eval)
     return eval.takeError();
   std::vector<Candidate> candidates =
-      formCandidates(*menu, *eval, enumerated.graphs, report.pruning);
+      formCandidates(*menu, *eval, enumerated.graphs, report.pruning,
+                     overBudget);
   enumerated.graphs = {};
   report.pruneSeconds = since(t);
+  note("pruning");
   if (options.progress)
     *options.progress << llvm::formatv(
         "discover-substitutions: {0} graphs, {1} candidates, {2} after "

@@ -246,7 +246,17 @@ std::vector<Candidate>
 mirage::rules::formCandidates(const Menu &menu,
                               const FingerprintEvaluator &eval,
                               llvm::ArrayRef<EnumGraph> graphs,
-                              PruningStats &stats) {
+                              PruningStats &stats,
+                              std::function<bool()> shouldStop) {
+  uint64_t asked = 0;
+  // Every 1024 calls, asks shouldStop; once it said yes, stays stopped.
+  auto stop = [&] {
+    if (stats.stopped)
+      return true;
+    if (shouldStop && (++asked & 1023) == 0 && shouldStop())
+      stats.stopped = true;
+    return stats.stopped;
+  };
   std::vector<TinyTensor> variables = makeVariableValues(menu, eval);
   std::vector<Candidate> all;
   for (size_t i = 0; i < graphs.size();) {
@@ -265,7 +275,7 @@ mirage::rules::formCandidates(const Menu &menu,
   std::set<std::vector<uint32_t>> seen;
   std::vector<Candidate> renamed;
   for (Candidate &c : all)
-    if (!onlyCompoundScalars(menu, c) &&
+    if (!stop() && !onlyCompoundScalars(menu, c) &&
         seen.insert(pairCanonicalForm(menu, c)).second)
       renamed.push_back(std::move(c));
   stats.afterRenaming = renamed.size();
@@ -273,7 +283,7 @@ mirage::rules::formCandidates(const Menu &menu,
   // 2. Common subgraph on the inputs.
   std::vector<Candidate> factored;
   for (Candidate &c : renamed)
-    if (!factorsOut(menu, eval, variables, c))
+    if (!stop() && !factorsOut(menu, eval, variables, c))
       factored.push_back(std::move(c));
   stats.afterCommonSubgraph = factored.size();
 
@@ -281,6 +291,8 @@ mirage::rules::formCandidates(const Menu &menu,
   std::vector<Candidate> kept;
   std::vector<llvm::SmallVector<TinyTensor, 2>> lv, rv;
   for (Candidate &c : factored) {
+    if (stop())
+      break;
     if (!evaluateGraph(menu, eval, variables, c.lhs, lv) ||
         !evaluateGraph(menu, eval, variables, c.rhs, rv))
       continue;
@@ -348,6 +360,8 @@ mirage::rules::formCandidates(const Menu &menu,
   // 4. Irrelevant subterms.
   std::vector<Candidate> relevant;
   for (Candidate &c : kept) {
+    if (stop())
+      break;
     bool irrelevant = false;
     for (const EnumGraph *g : {&c.lhs, &c.rhs})
       for (unsigned k = 0; k < g->numOps && !irrelevant; ++k)
