@@ -9,6 +9,7 @@
 
 #include "Superopt/Rules/CanonicalForm.h"
 #include "Superopt/Rules/Enumeration.h"
+#include "Superopt/Rules/Generalize.h"
 #include "gtest/gtest.h"
 #include <set>
 
@@ -209,5 +210,57 @@ TEST(RulesEnumeration, DeterministicAcrossThreads) {
     bool shared = (i > 0 && one.graphs[i - 1].key == g.key) ||
                   (i + 1 < one.graphs.size() && one.graphs[i + 1].key == g.key);
     EXPECT_TRUE(shared) << describeGraph(menu, g);
+  }
+}
+
+// Generalization to symbolic shapes (Rules/Generalize.h). Two convolutions
+// of one image by two 1x1 weights are one convolution by the weights
+// concatenated along their output channels. The weights' literal 1x1 dims
+// come before their other dims in the facts that fix the symbols; they
+// once stopped that solving early, and the rule was dropped as having
+// sizes its variables do not determine.
+TEST(RulesGeneralize, WeightsConcatenatedAlongOutputChannels) {
+  Menu menu = menuOf({"conv2d", "concat"});
+  unsigned cat0 = templateIndex(menu, "concat 0 (images)");
+  unsigned cat1 = templateIndex(menu, "concat 1 (images)");
+  unsigned conv = templateIndex(menu, "conv2d 1x1");
+  unsigned image = 0, oneByOne = 0;
+  for (unsigned k = 0; k < menu.kinds.size(); ++k) {
+    if (menu.kinds[k].name == "i")
+      image = k;
+    if (menu.kinds[k].name == "u")
+      oneByOne = k;
+  }
+  uint8_t i0 = variableCode(image, 0), u0 = variableCode(oneByOne, 0),
+          u1 = variableCode(oneByOne, 1);
+  Candidate c;
+  c.lhs.world = c.rhs.world = 1;
+  c.lhs.numOps = 2;
+  c.lhs.ops[0] = op(cat0, u0, u1);
+  c.lhs.ops[1] = op(conv, i0, resultCode(0, 0));
+  c.lhs.numOutputs = 1;
+  c.lhs.outputs[0] = resultCode(1, 0);
+  c.rhs.numOps = 3;
+  c.rhs.ops[0] = op(conv, i0, u0);
+  c.rhs.ops[1] = op(conv, i0, u1);
+  c.rhs.ops[2] = op(cat1, resultCode(0, 0), resultCode(1, 0));
+  c.rhs.numOutputs = 1;
+  c.rhs.outputs[0] = resultCode(2, 0);
+  c.rhsOutput = {0};
+  std::string why;
+  std::optional<Rule> rule = generalize(menu, c, why);
+  ASSERT_TRUE(rule.has_value()) << why;
+  EXPECT_EQ(rule->family, "conv");
+  // The image [a, b, c, d] and two weights [e, b, 1, 1], [f, b, 1, 1].
+  ASSERT_EQ(rule->variables.size(), 3u);
+  EXPECT_EQ(rule->variables[1].shape[2].str(rule->dimNames), "1");
+  EXPECT_EQ(rule->variables[1].shape[1].str(rule->dimNames),
+            rule->variables[0].shape[1].str(rule->dimNames));
+  EXPECT_NE(rule->variables[1].shape[0].str(rule->dimNames),
+            rule->variables[2].shape[0].str(rule->dimNames));
+  for (bool side : {false, true}) {
+    llvm::SmallVector<bool, 8> known = determinedSymbols(*rule, rule->side(side));
+    for (bool k : known)
+      EXPECT_TRUE(k);
   }
 }
