@@ -478,4 +478,173 @@ def EmitGpuArtifacts : Pass<"emit-gpu-artifacts", "::mlir::ModuleOp"> {
   ];
 }
 
+def DiscoverSubstitutions
+    : Pass<"discover-substitutions", "::mlir::ModuleOp"> {
+  let summary = "Discovers graph substitution rules (TASO) and proves them";
+  let description = [{
+    TASO's generator and verifier for the graph dialect
+    (docs/GraphRules.md): enumerates every graph of up to `max-ops` ops of
+    the menu over up to `inputs` variables, fingerprints each (finite-field
+    arithmetic for polynomial ops and exp, fp64 on small integers where relu
+    or max pooling makes that exact), pairs graphs with equal fingerprints
+    into candidate substitutions, prunes them (renaming, common subgraph,
+    common context, irrelevant subterms, conjunctions; every count is
+    reported), generalizes each to symbolic shapes, checks each at distinct
+    sizes with the equivalence verifier and proves each from the operator
+    axioms with Z3 (a deterministic resource limit per output), in
+    parallel.
+
+    The accepted rules (proved and checked) are written to `output` as a
+    rule file, or, without `output`, added to the module as functions (so
+    that `-o` writes the rule file). A rule that is not accepted is reported
+    in a warning with why, and written to `rejected` if given. A remark
+    gives every stage's count and time.
+
+    ```
+    mirage-opt --discover-substitutions="output=rules.mlir" /dev/null -o /dev/null
+    ```
+  }];
+  let options = [
+    ListOption<"ops", "ops", "std::string",
+               "The op menu, graph-dialect mnemonics (default: matmul, add, "
+               "sub, mul, scalar_mul, scalar_add, exp, relu, transpose, "
+               "concat, split, reduce_sum, conv2d, avg_pool2d, max_pool2d, "
+               "reshape)">,
+    Option<"maxOps", "max-ops", "unsigned", "3",
+           "Ops per graph, 1 to 5 (each side of a rule)">,
+    Option<"inputs", "inputs", "unsigned", "4",
+           "Variables per graph, 1 to 8">,
+    Option<"sizes", "sizes", "std::string", "\"\"",
+           "Fingerprint sizes, e.g. \"matrix=3,batch=2,channels=3,spatial=3\" "
+           "(each 2 to 8)">,
+    Option<"output", "output", "std::string", "\"\"",
+           "Rule file to write (empty: add the rules to the module)">,
+    Option<"rejected", "rejected", "std::string", "\"\"",
+           "File for the rules that were not accepted">,
+    Option<"seed", "seed", "uint64_t", "1",
+           "Seed of the fingerprints and the checks">,
+    Option<"threads", "threads", "unsigned", "0",
+           "Worker threads (0: the hardware's)">,
+    Option<"timeBudget", "time-budget", "double", "600",
+           "Seconds: a wall-clock safety limit (reported when reached)">,
+    Option<"proofLimit", "proof-limit", "unsigned", "300000",
+           "Z3 resource limit per proved output (deterministic)">,
+    Option<"proofTimeout", "proof-timeout", "unsigned", "10000",
+           "Milliseconds per proved output: a wall-clock safety limit">,
+    Option<"progress", "progress", "bool", "false",
+           "Print progress lines on stderr">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mirage::graph::GraphDialect"];
+}
+
+def CheckSubstitutions : Pass<"check-substitutions", "::mlir::ModuleOp"> {
+  let summary = "Re-derives the evidence of every rule of a rule file";
+  let description = [{
+    Reads the module as a rule file (docs/GraphRules.md) and, for each rule,
+    checks its two functions numerically at the sizes written (the
+    equivalence verifier: the finite-field test with its bound, or fp64 for
+    rules with relu or max pooling) and proves it from the operator axioms
+    with Z3. A rule that fails either is an error at its function naming
+    both verdicts; the evidence the file claims is not trusted. The module
+    is not changed.
+  }];
+  let options = [
+    ListOption<"names", "rule", "std::string",
+               "Check only these rules (default: all)">,
+    Option<"proofLimit", "proof-limit", "unsigned", "300000",
+           "Z3 resource limit per proved output (deterministic)">,
+    Option<"proofTimeout", "proof-timeout", "unsigned", "10000",
+           "Milliseconds per proved output: a wall-clock safety limit">,
+    Option<"seed", "seed", "uint64_t", "0", "Seed of the numerical checks">,
+    Option<"threads", "threads", "unsigned", "0",
+           "Worker threads (0: the hardware's)">,
+  ];
+}
+
+def ApplySubstitutions : Pass<"apply-substitutions", "::mlir::ModuleOp"> {
+  let summary = "Applies named rules of a rule file to graph functions";
+  let description = [{
+    Applies the rules named by `rule` (all accepted rules if none is named)
+    of the rule file `rules` (the built-in rule set by default) to every
+    graph function of the module: repeatedly the first match of the first
+    rule that applies, in the file's order, up to `max-steps` rewrites.
+    Rules are matched up to the commutativity of add and mul, with their
+    shape constraints and scalar constraints checked; `direction` says
+    which side is replaced (`forward`: the rule's lhs by its rhs). The
+    rewritten function is verified against the original
+    (`--verify-equivalence`'s checks) before it replaces it; a remark lists
+    the rewrites.
+  }];
+  let options = [
+    Option<"rules", "rules", "std::string", "\"\"",
+           "Rule file (empty: the built-in rule set)">,
+    ListOption<"names", "rule", "std::string",
+               "The rules to apply (default: every accepted rule)">,
+    Option<"direction", "direction", "std::string", "\"forward\"",
+           "forward (lhs -> rhs), reverse (rhs -> lhs) or both">,
+    Option<"maxSteps", "max-steps", "unsigned", "100",
+           "Most rewrites per function (1 to 100000)">,
+  ];
+  let dependentDialects = ["::mirage::graph::GraphDialect"];
+}
+
+def GraphOptimize : Pass<"graph-optimize", "::mlir::ModuleOp"> {
+  let summary = "TASO's cost-based search over the rules of a rule file";
+  let description = [{
+    Rewrites each graph function into the cheapest equivalent graph the
+    rules reach (docs/GraphRules.md): TASO's backtracking search with a
+    priority queue ordered by estimated time, keeping every new graph that
+    costs less than `alpha` times the best seen, until `budget` graphs have
+    been taken from the queue. A graph's cost is the sum of the analytic
+    cost model's time of each op's predefined kernel on `target`
+    (docs/CostModel.md); ops that compute from weights only (arguments from
+    `weights-from` on, or marked `mirage.weight`) cost nothing, as TASO
+    folds them before the run.
+
+    The cheapest graphs are verified against the input, cheapest first,
+    with `--verify-equivalence`'s checks (finite-field test with its bound,
+    floating point at a ladder of input scales in fp64 and the program's
+    own dtypes); the first that passes replaces the function, and a remark
+    states the rules applied, the estimated time before and after, the
+    search's counts and the verification. If none passes, the function is
+    kept and a warning says why. The search is deterministic; `time-limit`
+    is a wall-clock safety cut that the remark reports.
+  }];
+  let options = [
+    Option<"rules", "rules", "std::string", "\"\"",
+           "Rule file (empty: the built-in rule set)">,
+    Option<"target", "target", "std::string", "\"sm_90\"",
+           "Cost model: sm_80 (A100) or sm_90 (H100)">,
+    Option<"calibration", "calibration", "std::string", "\"\"",
+           "Cost-model calibration file">,
+    Option<"alpha", "alpha", "double", "1.05",
+           "Relaxation: keep graphs costing less than alpha times the best "
+           "(1 to 10)">,
+    Option<"budget", "budget", "uint64_t", "300",
+           "Graphs taken from the queue per function (at least 1)">,
+    Option<"maxQueue", "max-queue", "uint64_t", "20000",
+           "Most graphs the queue holds">,
+    Option<"timeLimit", "time-limit", "double", "60",
+           "Seconds of search per function: a safety limit (0: none)">,
+    Option<"reverse", "reverse", "bool", "true",
+           "Apply rules in both directions">,
+    Option<"weightsFrom", "weights-from", "int64_t", "-1",
+           "Arguments from this index on are weights (-1: none but those "
+           "marked mirage.weight)">,
+    Option<"function", "function", "std::string", "\"\"",
+           "Optimize only this function">,
+    Option<"fieldBits", "field-bits", "unsigned", "31",
+           "Bits of the verifier's random prime q (31 to 62)">,
+    Option<"seed", "seed", "uint64_t", "0", "Seed of the verification">,
+    Option<"scales", "scales", "unsigned", "6",
+           "Input scales of the verifier's floating-point checks (1 to 16)">,
+    Option<"verifyTimeLimit", "verify-time-limit", "double", "600",
+           "Seconds per verification (0: none)">,
+    Option<"progress", "progress", "bool", "false",
+           "Print the search's progress on stderr">,
+  ];
+  let dependentDialects = ["::mirage::graph::GraphDialect"];
+}
+
 #endif // MIRAGE_TRANSFORMS_PASSES_TD

@@ -21,11 +21,23 @@ namespace mirage::superopt {
 struct ProverOptions {
   /// Z3's time limit for one check, in milliseconds.
   unsigned timeoutMs = 5000;
+  /// Z3's resource limit for one check (0: none). Unlike the time limit it
+  /// counts Z3's own steps, so whether a proof finishes within it does not
+  /// depend on the machine or its load.
+  unsigned resourceLimit = 0;
+  /// Instantiate quantifiers by E-matching only (no model-based
+  /// instantiation): a proof is found as fast, and an equation the axioms
+  /// do not imply gives up soon instead of running to the limit.
+  bool ematchingOnly = false;
   /// The axioms to assume, by name; empty means all of getOperatorAxioms().
   std::vector<std::string> axioms;
   /// Further closed SMT-LIB formulas over T, Int, Real and the operators to
   /// assume, e.g. substitutions verified earlier, used as lemmas.
   std::vector<std::string> extraAxioms;
+  /// Assumptions about the scalar symbols of symbolic real attributes, as
+  /// SMT-LIB formulas over them and numbers ("(> c0 0)"): comparisons,
+  /// +, - and *, and `and`.
+  std::vector<std::string> hypotheses;
 };
 
 /// Z3's answer about the asserted formulas.

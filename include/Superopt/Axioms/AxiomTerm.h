@@ -9,6 +9,11 @@
 //   (scalar_mul 2.5 (reduce_sum 1 x))
 //   (concat 0 (split_0 0 x) (split_1 0 x))
 //
+// A real attribute may also be symbolic: a scalar symbol or an SMT-LIB
+// expression over symbols, as a substitution rule's scalars are
+// ("(scalar_mul c0 x)", "(scalar_mul (* c0 c1) x)"). Symbols are named
+// c<digits> and stand for the same real wherever they occur in a proof.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MIRAGE_SUPEROPT_AXIOMTERM_H
@@ -42,6 +47,17 @@ public:
   llvm::ArrayRef<double> getRealAttrs() const { return realAttrs; }
   llvm::ArrayRef<Term> getOperands() const { return operands; }
 
+  /// `op` applied to attributes and operands, with symbolic real
+  /// attributes: `realExprs[i]` is an SMT-LIB real expression over scalar
+  /// symbols ("c0", "(* c0 c1)", "(+ c0 c1)") or a number.
+  static llvm::Expected<Term> applySymbolic(llvm::StringRef op,
+                                            llvm::ArrayRef<int64_t> intAttrs,
+                                            llvm::ArrayRef<std::string> realExprs,
+                                            std::vector<Term> operands);
+
+  /// For each real attribute, its symbolic expression, or "" for a number.
+  llvm::ArrayRef<std::string> getRealSymbols() const { return realSymbols; }
+
   /// The s-expression; parseTerm(t.str()) gives t back.
   std::string str() const;
 
@@ -55,6 +71,7 @@ private:
   std::string name;
   llvm::SmallVector<int64_t, 1> intAttrs;
   llvm::SmallVector<double, 1> realAttrs;
+  llvm::SmallVector<std::string, 1> realSymbols;
   std::vector<Term> operands;
 };
 

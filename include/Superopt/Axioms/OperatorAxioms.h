@@ -63,8 +63,14 @@ struct OperatorAxiom {
   double inputHigh;
 };
 
-/// Every axiom, in the order of docs/Axioms.md.
+/// Every axiom, in the order of docs/Axioms.md: the original table, then
+/// getMenuAxioms().
 llvm::ArrayRef<OperatorAxiom> getOperatorAxioms();
+
+/// The axioms the substitution rules' menu needs beyond the original table
+/// (scalar_add, elementwise ops through concat/split/transpose, sums of
+/// concats, convolution, pooling); MenuAxioms.cpp.
+llvm::ArrayRef<OperatorAxiom> getMenuAxioms();
 
 /// The axiom named `name`, or null.
 const OperatorAxiom *lookupOperatorAxiom(llvm::StringRef name);

@@ -65,6 +65,11 @@ struct VerifierOptions {
   /// The most input scales the floating-point checks climb (1, 4, 16, ...;
   /// InputScales.h).
   unsigned maxScales = 6;
+  /// Run the finite-field test when both programs are in its fragment.
+  /// False: floating-point checks only, as outside the fragment. For pairs
+  /// that differ by an identity of an uninterpreted function (relu(relu(x))
+  /// and relu(x)), which the field test cannot see.
+  bool fieldTest = true;
   /// Seeds the inputs and the prime pair.
   uint64_t seed = 0;
   /// A prime pair (p, q) to try first instead of a random one, to reproduce
@@ -121,6 +126,9 @@ struct VerificationReport {
   /// Non-empty when the test ran but was given up (a non-finite constant,
   /// no prime pair keeping the constants apart): why.
   std::string fieldAbandoned;
+  /// Non-empty when the caller turned the field test off
+  /// (VerifierOptions::fieldTest): why.
+  std::string fieldSkipped;
   /// Prime pairs drawn that had to be replaced, and why (a constant
   /// vanishing or two colliding): one line each, for warnings.
   std::vector<std::string> fieldRedraws;

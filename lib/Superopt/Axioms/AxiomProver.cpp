@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
 #include <cmath>
+#include <optional>
 #include <z3++.h>
 
 using namespace mirage::superopt;
@@ -42,6 +43,10 @@ public:
     }
     z3::params params(ctx);
     params.set("timeout", options.timeoutMs);
+    if (options.resourceLimit)
+      params.set("rlimit", options.resourceLimit);
+    if (options.ematchingOnly)
+      params.set("mbqi", false);
     solver.set(params);
   }
 
@@ -74,8 +79,18 @@ public:
     z3::expr_vector args(ctx);
     for (int64_t i : term.getIntAttrs())
       args.push_back(ctx.int_val(i));
-    for (double r : term.getRealAttrs())
-      args.push_back(exactReal(r));
+    llvm::ArrayRef<std::string> symbols = term.getRealSymbols();
+    for (auto [i, r] : llvm::enumerate(term.getRealAttrs())) {
+      if (i < symbols.size() && !symbols[i].empty()) {
+        llvm::StringRef text = symbols[i];
+        std::optional<z3::expr> e = parseScalar(text);
+        if (!e)
+          throw z3::exception("malformed symbolic real");
+        args.push_back(*e);
+      } else {
+        args.push_back(exactReal(r));
+      }
+    }
     for (const Term &operand : term.getOperands())
       args.push_back(translate(operand));
     return decls[opIndex.lookup(term.getName())](args);
@@ -97,6 +112,90 @@ public:
       return SolverAnswer::Unknown;
     }
     llvm_unreachable("Z3 returned an invalid check result");
+  }
+
+  /// Parses an SMT-LIB expression over scalar symbols and numbers, with
+  /// + - * (reals) and > >= < <= = and (formulas), as symbolic attributes
+  /// and hypotheses write them. Consumes a prefix of `text`.
+  std::optional<z3::expr> parseScalar(llvm::StringRef &text) {
+    text = text.ltrim();
+    if (text.empty())
+      return std::nullopt;
+    if (text.front() != '(') {
+      size_t end = 0;
+      while (end < text.size() && !llvm::isSpace(text[end]) &&
+             text[end] != '(' && text[end] != ')')
+        ++end;
+      llvm::StringRef atom = text.take_front(end);
+      text = text.drop_front(end);
+      double number;
+      if (!atom.getAsDouble(number) && std::isfinite(number))
+        return exactReal(number);
+      if (atom.empty() || !llvm::isAlpha(atom.front()))
+        return std::nullopt;
+      return ctx.real_const(atom.str().c_str());
+    }
+    text = text.drop_front().ltrim();
+    size_t end = 0;
+    while (end < text.size() && !llvm::isSpace(text[end]) && text[end] != '(')
+      ++end;
+    std::string op = text.take_front(end).str();
+    text = text.drop_front(end);
+    std::vector<z3::expr> args;
+    while (true) {
+      text = text.ltrim();
+      if (text.empty())
+        return std::nullopt;
+      if (text.front() == ')') {
+        text = text.drop_front();
+        break;
+      }
+      std::optional<z3::expr> arg = parseScalar(text);
+      if (!arg)
+        return std::nullopt;
+      args.push_back(*arg);
+    }
+    if (args.empty())
+      return std::nullopt;
+    z3::expr r = args[0];
+    if (op == "-" && args.size() == 1)
+      return -r;
+    for (size_t i = 1; i < args.size(); ++i) {
+      if (op == "+")
+        r = r + args[i];
+      else if (op == "-")
+        r = r - args[i];
+      else if (op == "*")
+        r = r * args[i];
+      else if (op == "and")
+        r = r && args[i];
+      else if (args.size() == 2 && op == ">")
+        return args[0] > args[1];
+      else if (args.size() == 2 && op == ">=")
+        return args[0] >= args[1];
+      else if (args.size() == 2 && op == "<")
+        return args[0] < args[1];
+      else if (args.size() == 2 && op == "<=")
+        return args[0] <= args[1];
+      else if (args.size() == 2 && op == "=")
+        return args[0] == args[1];
+      else
+        return std::nullopt;
+    }
+    return r;
+  }
+
+  /// Asserts the caller's hypotheses about scalar symbols.
+  llvm::Error assumeHypotheses(const ProverOptions &options) {
+    for (const std::string &h : options.hypotheses) {
+      llvm::StringRef text = h;
+      std::optional<z3::expr> e = parseScalar(text);
+      if (!e || !text.trim().empty() || !e->is_bool())
+        return llvm::createStringError("hypothesis '" + h +
+                                       "' is not a formula over scalars");
+      solver.add(*e);
+    }
+    return llvm::Error::success();
   }
 
   z3::context ctx;
@@ -154,6 +253,8 @@ mirage::superopt::proveEquation(const Term &lhs, const Term &rhs,
   try {
     AxiomSolver s(options);
     if (llvm::Error e = s.assumeAxioms(options))
+      return std::move(e);
+    if (llvm::Error e = s.assumeHypotheses(options))
       return std::move(e);
     s.solver.add(s.translate(lhs) != s.translate(rhs));
     ProofResult result;

@@ -55,6 +55,77 @@ llvm::Expected<Term> Term::apply(llvm::StringRef op,
   return t;
 }
 
+/// Whether `e` is a symbolic real: a symbol c<digits>, or a parenthesized
+/// expression of +, - and * over symbols and numbers.
+static bool isSymbolicReal(llvm::StringRef e) {
+  e = e.trim();
+  if (e.empty())
+    return false;
+  if (e.front() != '(') {
+    if (!e.consume_front("c") || e.empty())
+      return false;
+    return llvm::all_of(e, [](char c) { return llvm::isDigit(c); });
+  }
+  if (e.back() != ')')
+    return false;
+  llvm::StringRef inner = e.drop_front().drop_back().trim();
+  if (inner.empty() || !llvm::is_contained(llvm::StringRef("+-*"),
+                                           inner.front()))
+    return false;
+  inner = inner.drop_front().trim();
+  unsigned args = 0;
+  while (!inner.empty()) {
+    size_t end = 0;
+    if (inner.front() == '(') {
+      int depth = 0;
+      for (; end < inner.size(); ++end) {
+        depth += inner[end] == '(' ? 1 : inner[end] == ')' ? -1 : 0;
+        if (depth == 0)
+          break;
+      }
+      if (end == inner.size())
+        return false;
+      ++end;
+    } else {
+      while (end < inner.size() && !llvm::isSpace(inner[end]))
+        ++end;
+    }
+    llvm::StringRef arg = inner.take_front(end);
+    double number;
+    if (!isSymbolicReal(arg) && arg.getAsDouble(number))
+      return false;
+    ++args;
+    inner = inner.drop_front(end).trim();
+  }
+  return args >= 1;
+}
+
+llvm::Expected<Term> Term::applySymbolic(llvm::StringRef op,
+                                         llvm::ArrayRef<int64_t> intAttrs,
+                                         llvm::ArrayRef<std::string> realExprs,
+                                         std::vector<Term> operands) {
+  llvm::SmallVector<double, 1> numbers;
+  llvm::SmallVector<std::string, 1> symbols;
+  for (const std::string &e : realExprs) {
+    double value;
+    if (!llvm::StringRef(e).trim().getAsDouble(value)) {
+      numbers.push_back(value);
+      symbols.push_back("");
+    } else if (isSymbolicReal(e)) {
+      numbers.push_back(0);
+      symbols.push_back(llvm::StringRef(e).trim().str());
+    } else {
+      return llvm::createStringError("'" + op + "' has the real attribute '" +
+                                     e + "', neither a number nor a symbolic "
+                                     "expression");
+    }
+  }
+  llvm::Expected<Term> t = apply(op, intAttrs, numbers, std::move(operands));
+  if (t)
+    t->realSymbols = std::move(symbols);
+  return t;
+}
+
 /// The shortest decimal that reads back as `r`, so that str() round-trips.
 static std::string formatReal(double r) {
   char buffer[32];
@@ -73,8 +144,11 @@ std::string Term::str() const {
   os << '(' << name;
   for (int64_t i : intAttrs)
     os << ' ' << i;
-  for (double r : realAttrs)
-    os << ' ' << formatReal(r);
+  for (size_t i = 0; i < realAttrs.size(); ++i)
+    os << ' '
+       << (i < realSymbols.size() && !realSymbols[i].empty()
+               ? realSymbols[i]
+               : formatReal(realAttrs[i]));
   for (const Term &operand : operands)
     os << ' ' << operand.str();
   os << ')';
@@ -86,7 +160,7 @@ bool mirage::superopt::operator==(const Term &a, const Term &b) {
   // each one's exact value, so only identical doubles are the same constant.
   return a.variable_ == b.variable_ && a.name == b.name &&
          a.intAttrs == b.intAttrs && a.realAttrs == b.realAttrs &&
-         a.operands == b.operands;
+         a.realSymbols == b.realSymbols && a.operands == b.operands;
 }
 
 namespace {
@@ -152,9 +226,38 @@ private:
     }
     llvm::SmallVector<int64_t, 1> ints;
     llvm::SmallVector<double, 1> reals;
+    std::vector<std::string> realExprs;
+    bool symbolic = false;
     for (unsigned i = 0; i < sig->numIntAttrs + sig->numRealAttrs; ++i) {
       skipSpace();
       size_t attrPos = pos;
+      if (i >= sig->numIntAttrs && pos < text.size() &&
+          (text[pos] == '(' || text[pos] == 'c')) {
+        // A symbolic real: a symbol or a parenthesized expression.
+        size_t end = pos;
+        if (text[pos] == '(') {
+          int depth = 0;
+          for (; end < text.size(); ++end) {
+            depth += text[end] == '(' ? 1 : text[end] == ')' ? -1 : 0;
+            if (depth == 0)
+              break;
+          }
+          if (end < text.size())
+            ++end;
+        } else {
+          while (end < text.size() && !llvm::isSpace(text[end]) &&
+                 text[end] != '(' && text[end] != ')')
+            ++end;
+        }
+        llvm::StringRef expr = text.slice(pos, end);
+        if (!isSymbolicReal(expr))
+          return error(llvm::formatv("'{0}' expects a real attribute {1}", op,
+                                     i + 1));
+        pos = end;
+        realExprs.push_back(expr.str());
+        symbolic = true;
+        continue;
+      }
       llvm::StringRef literal = atom();
       bool isInt = i < sig->numIntAttrs;
       int64_t intValue;
@@ -166,10 +269,12 @@ private:
         return error(llvm::formatv("'{0}' expects {1} attribute {2}", op,
                                    isInt ? "an integer" : "a real", i + 1));
       }
-      if (isInt)
+      if (isInt) {
         ints.push_back(intValue);
-      else
+      } else {
         reals.push_back(realValue);
+        realExprs.push_back(formatReal(realValue));
+      }
     }
     std::vector<Term> operands;
     while (true) {
@@ -184,7 +289,8 @@ private:
       operands.push_back(std::move(*operand));
     }
     llvm::Expected<Term> term =
-        Term::apply(op, ints, reals, std::move(operands));
+        symbolic ? Term::applySymbolic(op, ints, realExprs, std::move(operands))
+                 : Term::apply(op, ints, reals, std::move(operands));
     if (!term)
       return error(llvm::toString(term.takeError()));
     ++pos;

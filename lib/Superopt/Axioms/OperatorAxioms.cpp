@@ -10,6 +10,7 @@
 
 #include "Superopt/Axioms/OperatorAxioms.h"
 #include "llvm/ADT/STLExtras.h"
+#include <vector>
 
 using namespace mirage::superopt;
 
@@ -37,6 +38,14 @@ static const OperatorSignature kOperators[] = {
     {"concat", 1, 0, 2, "graph.concat of two tensors along `dim`"},
     {"split_0", 1, 0, 1, "first result of a two-way graph.split along `dim`"},
     {"split_1", 1, 0, 1, "second result of a two-way graph.split along `dim`"},
+    {"scalar_add", 0, 1, 1, "graph.scalar_add of the real attribute"},
+    {"conv2d", 7, 0, 2,
+     "graph.conv2d (stride h, w, padding h, w, dilation h, w, groups)"},
+    {"avg_pool2d", 6, 0, 1,
+     "graph.avg_pool2d (kernel h, w, stride h, w, padding h, w)"},
+    {"max_pool2d", 6, 0, 1,
+     "graph.max_pool2d (kernel h, w, stride h, w, padding h, w)"},
+    {"reshape", 1, 0, 1, "graph.reshape to a shape of the given rank"},
 };
 
 llvm::ArrayRef<OperatorSignature> mirage::superopt::getOperatorSignatures() {
@@ -763,12 +772,20 @@ func.func @rhs(%x: !v, %y: !v) -> !m {
 };
 
 llvm::ArrayRef<OperatorAxiom> mirage::superopt::getOperatorAxioms() {
-  return kAxioms;
+  // Built once (thread-safe static initialization), never changed.
+  static const std::vector<OperatorAxiom> all = [] {
+    std::vector<OperatorAxiom> v(std::begin(kAxioms), std::end(kAxioms));
+    llvm::ArrayRef<OperatorAxiom> menu = getMenuAxioms();
+    v.insert(v.end(), menu.begin(), menu.end());
+    return v;
+  }();
+  return all;
 }
 
 const OperatorAxiom *
 mirage::superopt::lookupOperatorAxiom(llvm::StringRef name) {
+  llvm::ArrayRef<OperatorAxiom> all = getOperatorAxioms();
   const auto *it = llvm::find_if(
-      kAxioms, [&](const OperatorAxiom &a) { return a.name == name; });
-  return it == std::end(kAxioms) ? nullptr : it;
+      all, [&](const OperatorAxiom &a) { return a.name == name; });
+  return it == all.end() ? nullptr : it;
 }

@@ -72,6 +72,26 @@ llvm::Expected<Term> mirage::superopt::termFromGraph(mlir::Value value) {
                                  "language");
         return apply({}, {}, op->getOperands());
       })
+      .Case([&](graph::Conv2DOp typed) -> llvm::Expected<Term> {
+        llvm::ArrayRef<int64_t> st = typed.getStrides(),
+                                pad = typed.getPadding(),
+                                dil = typed.getDilations();
+        return apply({st[0], st[1], pad[0], pad[1], dil[0], dil[1],
+                      static_cast<int64_t>(typed.getGroups())},
+                     {}, op->getOperands());
+      })
+      .Case<graph::AvgPool2DOp, graph::MaxPool2DOp>(
+          [&](auto typed) -> llvm::Expected<Term> {
+            llvm::ArrayRef<int64_t> k = typed.getKernel(),
+                                    st = typed.getStrides(),
+                                    pad = typed.getPadding();
+            return apply({k[0], k[1], st[0], st[1], pad[0], pad[1]}, {},
+                         op->getOperands());
+          })
+      .Case([&](graph::ReshapeOp typed) -> llvm::Expected<Term> {
+        int64_t rank = llvm::cast<mlir::ShapedType>(typed.getType()).getRank();
+        return apply({rank}, {}, op->getOperands());
+      })
       .Case([&](graph::ConcatOp typed) -> llvm::Expected<Term> {
         if (typed.getInputs().size() != 2)
           return unsupported(op, "only two-way concats are in the term "

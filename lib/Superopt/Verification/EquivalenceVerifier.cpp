@@ -148,6 +148,10 @@ std::string VerificationReport::summary() const {
     os << "finite-field test not applicable (" << outsideReason
        << "): floating-point checks only, a weaker guarantee with no "
           "probability bound";
+  } else if (!fieldSkipped.empty()) {
+    os << "finite-field test not run (" << fieldSkipped
+       << "): floating-point checks only, a weaker guarantee with no "
+          "probability bound";
   } else if (!fieldAbandoned.empty()) {
     os << "finite-field test given up (" << fieldAbandoned
        << "): floating-point checks only, a weaker guarantee with no "
@@ -217,7 +221,10 @@ mirage::superopt::verifyEquivalence(func::FuncOp original,
   FieldFragment fragA = analyzeFieldFragment(original);
   FieldFragment fragB = analyzeFieldFragment(candidate);
   bool inFragment = fragA.isLax() && fragB.isLax();
-  if (!inFragment) {
+  if (inFragment && !options.fieldTest) {
+    inFragment = false;
+    report.fieldSkipped = "turned off by the caller";
+  } else if (!inFragment) {
     const FieldFragment &outside = fragA.isLax() ? fragB : fragA;
     report.outsideFragment = outside.offender;
     report.outsideReason =

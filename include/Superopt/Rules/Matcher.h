@@ -1,0 +1,86 @@
+//===- Matcher.h - matching rules in a work graph and rewriting -*- C++ -*-===//
+//
+// A rule applies in a direction: its source side is matched, its target
+// side replaces it. Matching binds the source ops to graph nodes (add and
+// mul in either operand order), its variables to graph values, its
+// dimension symbols to sizes (every variable's shape constraint must hold)
+// and its scalar symbols to the ops' constants (positive ones, if the
+// rule's proof assumed that). Ops are matched in an order that follows the
+// pattern's edges (producers, then users of bound values), so that after
+// the first op every candidate comes from a node already matched.
+//
+// A rewrite adds the target's ops (reusing an identical node the graph
+// already has), redirects every use of each source output to the target's
+// value, and lets the source ops that nothing uses any more die. A source
+// op whose result has other users stays. A rewrite is refused if a value
+// the target reads depends on a source output (it would make a cycle), or
+// if the target's types do not come out as the source's.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_SUPEROPT_RULES_MATCHER_H
+#define MIRAGE_SUPEROPT_RULES_MATCHER_H
+
+#include "Superopt/Rules/WorkGraph.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mirage::rules {
+
+/// How the matcher finds the graph node of a source op.
+struct MatchStep {
+  unsigned op = 0; // the source op this step binds
+  enum class From : uint8_t { AnyOfKind, ProducerOf, UserOf } from;
+  /// ProducerOf: operand `operand` of the op bound at step `step`.
+  /// UserOf: a user of `ref` (a variable or a result of a bound op).
+  unsigned step = 0, operand = 0;
+  PatternRef ref;
+};
+
+/// A rule in one direction, prepared for matching.
+struct RuleDirection {
+  const Rule *rule = nullptr;
+  bool forward = true; // lhs -> rhs
+  std::vector<MatchStep> steps;
+  const PatternSide &source() const { return rule->side(!forward); }
+  const PatternSide &target() const { return rule->side(forward); }
+  /// "r0042" or "r0042 (reversed)".
+  std::string label() const;
+};
+
+/// The directions in which each rule can be applied: the source side has
+/// ops and binds every variable and scalar symbol the target side reads.
+/// `reverse` also allows rhs -> lhs.
+std::vector<RuleDirection> prepareDirections(llvm::ArrayRef<Rule> rules,
+                                             bool reverse);
+
+/// Per graph: users of each node, live rule nodes by kind, and the nodes by
+/// their structure (for reusing identical nodes).
+struct GraphIndex {
+  explicit GraphIndex(const WorkGraph &g);
+  std::vector<llvm::SmallVector<std::pair<uint32_t, unsigned>, 2>> users;
+  std::vector<std::vector<uint32_t>> byKind;
+  std::vector<bool> live;
+};
+
+struct Match {
+  const RuleDirection *direction = nullptr;
+  llvm::SmallVector<uint32_t, 4> ops;        // per source op
+  llvm::SmallVector<WValue, 4> variables;    // per rule variable
+  llvm::SmallVector<int64_t, 8> sizes;       // per dimension symbol
+  llvm::SmallVector<double, 2> scalars;      // per scalar symbol
+};
+
+/// Calls `f` on each match of `d` in `g`, in a deterministic order, until it
+/// returns false. Matches whose ops all compute from weights only are
+/// skipped: those ops are folded before the run.
+void forEachMatch(const WorkGraph &g, const GraphIndex &index,
+                  const RuleDirection &d,
+                  llvm::function_ref<bool(const Match &)> f);
+
+/// The graph after rewriting `m`, or nothing if the rewrite is refused.
+std::optional<WorkGraph> applyMatch(const WorkGraph &g, const GraphIndex &index,
+                                    const Match &m, NodeArena &arena);
+
+} // namespace mirage::rules
+
+#endif // MIRAGE_SUPEROPT_RULES_MATCHER_H

@@ -1,0 +1,339 @@
+//===- WorkGraph.cpp - a graph function as the search rewrites it ---------===//
+
+#include "Superopt/Rules/WorkGraph.h"
+#include "Dialect/Graph/GraphDialect.h"
+#include "Superopt/Rules/GraphOps.h"
+#include "Superopt/Semantics/SplitMix64.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstring>
+
+using namespace mlir;
+using namespace mirage::rules;
+using mirage::superopt::SplitMix64;
+
+static uint64_t mixIn(uint64_t h, uint64_t v) {
+  return SplitMix64::mix(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6)));
+}
+
+/// Kind, attributes and result shapes of a node, without its operands.
+static uint64_t localHashOf(const WNode &n) {
+  uint64_t h = 0x243f6a8885a308d3ULL + static_cast<uint64_t>(n.type);
+  switch (n.type) {
+  case WNode::Type::Argument:
+    return mixIn(h, n.argument);
+  case WNode::Type::Opaque:
+    // An opaque op is itself: equal only to its own copies.
+    return mixIn(h, reinterpret_cast<uintptr_t>(n.origin));
+  case WNode::Type::Rule:
+    break;
+  }
+  h = mixIn(h, static_cast<uint64_t>(n.kind));
+  for (int64_t i : n.ints)
+    h = mixIn(h, static_cast<uint64_t>(i));
+  uint64_t bits;
+  std::memcpy(&bits, &n.scalar, sizeof bits);
+  h = mixIn(h, bits);
+  for (int64_t s : n.sizes)
+    h = mixIn(h, static_cast<uint64_t>(s));
+  for (const auto &shape : n.resultShapes)
+    for (int64_t d : shape)
+      h = mixIn(h, static_cast<uint64_t>(d));
+  return mixIn(h, reinterpret_cast<uintptr_t>(n.elementType.getAsOpaquePointer()));
+}
+
+//===----------------------------------------------------------------------===//
+// NodeArena
+//===----------------------------------------------------------------------===//
+
+NodeArena::NodeArena(const superopt::GpuTarget &target, MLIRContext *ctx)
+    : target(target), ctx(ctx) {
+  scratch = ModuleOp::create(UnknownLoc::get(ctx));
+}
+
+NodeArena::~NodeArena() = default;
+
+static RankedTensorType typeOf(const WNode &n, unsigned result) {
+  return RankedTensorType::get(n.resultShapes[result], n.elementType);
+}
+
+double NodeArena::costOf(const WNode &node, ArrayRef<const WNode *> graph) {
+  if (node.type == WNode::Type::Argument)
+    return 0;
+  if (node.type == WNode::Type::Opaque) {
+    llvm::Expected<superopt::KernelCost> c =
+        superopt::estimateKernel(node.origin, target);
+    if (!c) {
+      llvm::consumeError(c.takeError());
+      return 0;
+    }
+    return c->timeUs;
+  }
+  // A rule node: costed as its predefined kernel, built in the scratch
+  // module once per signature.
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << getMnemonic(node.kind);
+  for (int64_t i : node.ints)
+    os << ' ' << i;
+  os << ' ' << node.scalar << " |";
+  for (WValue v : node.operands) {
+    os << ' ' << typeOf(*graph[v.node], v.result);
+  }
+  os << " ->";
+  for (unsigned r = 0; r < node.resultShapes.size(); ++r)
+    os << ' ' << typeOf(node, r);
+  auto it = costCache.find(key);
+  if (it != costCache.end())
+    return it->second;
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(scratch->getBody());
+  SmallVector<Type> argTypes, resultTypes;
+  for (WValue v : node.operands)
+    argTypes.push_back(typeOf(*graph[v.node], v.result));
+  for (unsigned r = 0; r < node.resultShapes.size(); ++r)
+    resultTypes.push_back(typeOf(node, r));
+  Location loc = UnknownLoc::get(ctx);
+  auto fn = b.create<func::FuncOp>(loc, "cost",
+                                   b.getFunctionType(argTypes, resultTypes));
+  Block *block = fn.addEntryBlock();
+  b.setInsertionPointToStart(block);
+  Operation *op =
+      buildGraphOp(b, loc, node.kind, node.ints, node.scalar, node.sizes,
+                   block->getArguments(), resultTypes);
+  double cost = 0;
+  llvm::Expected<superopt::KernelCost> c = superopt::estimateKernel(op, target);
+  if (c)
+    cost = c->timeUs;
+  else
+    llvm::consumeError(c.takeError());
+  fn.erase();
+  costCache[key] = cost;
+  return cost;
+}
+
+const WNode *NodeArena::add(WNode node, ArrayRef<const WNode *> graph) {
+  node.localHash = localHashOf(node);
+  node.costUs = costOf(node, graph);
+  nodes.push_back(std::move(node));
+  return &nodes.back();
+}
+
+//===----------------------------------------------------------------------===//
+// WorkGraph
+//===----------------------------------------------------------------------===//
+
+FailureOr<WorkGraph>
+WorkGraph::fromFunction(func::FuncOp func, NodeArena &arena,
+                        llvm::function_ref<bool(unsigned)> isWeight) {
+  if (!llvm::hasSingleElement(func.getBody()))
+    return func.emitError("the graph search needs a body of one block");
+  WorkGraph g;
+  Block &body = func.getBody().front();
+  llvm::DenseMap<Value, WValue> values;
+  for (BlockArgument arg : body.getArguments()) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type)
+      return func.emitError("argument ")
+             << arg.getArgNumber() << " is not a ranked tensor";
+    WNode n;
+    n.type = WNode::Type::Argument;
+    n.argument = arg.getArgNumber();
+    n.resultShapes.push_back(
+        SmallVector<int64_t, 4>(type.getShape().begin(), type.getShape().end()));
+    n.elementType = type.getElementType();
+    values[arg] = {g.append(arena.add(std::move(n), g.nodes)), 0};
+    g.weightArgs.push_back(isWeight(arg.getArgNumber()));
+  }
+  // Common subexpressions: one node per (local hash, operands).
+  std::map<std::pair<uint64_t, std::vector<uint64_t>>, uint32_t> seen;
+  for (Operation &op : body) {
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      for (Value v : ret.getOperands())
+        g.outputs.push_back(values.lookup(v));
+      continue;
+    }
+    if (!isa<mirage::graph::GraphDialect>(op.getDialect()) ||
+        op.getNumRegions() != 0)
+      return op.emitError("the graph search rewrites graph-dialect ops only");
+    WNode n;
+    std::string why;
+    if (std::optional<GraphOpInfo> info = readGraphOp(&op, why)) {
+      n.type = WNode::Type::Rule;
+      n.kind = info->kind;
+      n.ints = info->ints;
+      n.scalar = info->scalar;
+      if (info->kind == OpKind::Split)
+        n.sizes.assign(info->shape.begin(), info->shape.end());
+    } else {
+      n.type = WNode::Type::Opaque;
+    }
+    n.origin = &op;
+    for (Value v : op.getOperands()) {
+      auto it = values.find(v);
+      if (it == values.end())
+        return op.emitError("reads a value from outside the function");
+      n.operands.push_back(it->second);
+    }
+    for (Value r : op.getResults()) {
+      auto type = dyn_cast<RankedTensorType>(r.getType());
+      if (!type || !type.hasStaticShape())
+        return op.emitError("the graph search needs static tensor types");
+      n.resultShapes.push_back(SmallVector<int64_t, 4>(type.getShape().begin(),
+                                                       type.getShape().end()));
+      n.elementType = type.getElementType();
+    }
+    uint64_t local = localHashOf(n);
+    std::vector<uint64_t> operandKey;
+    for (WValue v : n.operands)
+      operandKey.push_back(uint64_t(v.node) << 8 | v.result);
+    auto [it, fresh] = seen.insert({{local, operandKey}, 0});
+    if (fresh || n.type == WNode::Type::Opaque) {
+      it->second = g.append(arena.add(std::move(n), g.nodes));
+    }
+    for (unsigned r = 0; r < op.getNumResults(); ++r)
+      values[op.getResult(r)] = {it->second, r};
+  }
+  g.finish();
+  return g;
+}
+
+std::vector<uint32_t> WorkGraph::liveOrder(bool *cyclic) const {
+  if (cyclic)
+    *cyclic = false;
+  std::vector<uint32_t> order;
+  std::vector<uint8_t> state(nodes.size(), 0); // 0 new, 1 open, 2 done
+  std::vector<std::pair<uint32_t, unsigned>> stack;
+  auto visit = [&](uint32_t root) {
+    if (state[root])
+      return;
+    stack.push_back({root, 0});
+    state[root] = 1;
+    while (!stack.empty()) {
+      auto &[n, next] = stack.back();
+      const WNode *node = nodes[n];
+      if (next < node->operands.size()) {
+        uint32_t m = node->operands[next++].node;
+        if (!state[m]) {
+          state[m] = 1;
+          stack.push_back({m, 0});
+        } else if (state[m] == 1 && cyclic) {
+          *cyclic = true;
+        }
+        continue;
+      }
+      state[n] = 2;
+      order.push_back(n);
+      stack.pop_back();
+    }
+  };
+  // Arguments first, in their order, so that every graph lists them alike.
+  for (uint32_t i = 0; i < nodes.size(); ++i)
+    if (nodes[i] && nodes[i]->type == WNode::Type::Argument)
+      visit(i);
+  for (WValue v : outputs)
+    visit(v.node);
+  return order;
+}
+
+void WorkGraph::finish() {
+  std::vector<uint32_t> order = liveOrder(&cyclic);
+  std::vector<uint64_t> hashes(nodes.size(), 0);
+  weight.assign(nodes.size(), false);
+  totalCost = unfoldedCost = 0;
+  liveOps = 0;
+  for (uint32_t i : order) {
+    const WNode *n = nodes[i];
+    if (n->type == WNode::Type::Argument) {
+      weight[i] = weightArgs[n->argument];
+      hashes[i] = n->localHash;
+      continue;
+    }
+    bool allWeights = !n->operands.empty();
+    SmallVector<uint64_t, 2> operandHashes;
+    for (WValue v : n->operands) {
+      allWeights &= weight[v.node];
+      operandHashes.push_back(mixIn(hashes[v.node], v.result));
+    }
+    if (n->isRule() && isCommutative(n->kind))
+      llvm::sort(operandHashes);
+    uint64_t h = n->localHash;
+    for (uint64_t o : operandHashes)
+      h = mixIn(h, o);
+    hashes[i] = h;
+    weight[i] = allWeights;
+    ++liveOps;
+    unfoldedCost += n->costUs;
+    if (!allWeights)
+      totalCost += n->costUs;
+  }
+  uint64_t h = 0x13198a2e03707344ULL;
+  for (WValue v : outputs)
+    h = mixIn(h, mixIn(hashes[v.node], v.result));
+  graphHash = h;
+}
+
+LogicalResult WorkGraph::writeInto(func::FuncOp func) const {
+  Block &body = func.getBody().front();
+  bool isCyclicGraph = false;
+  std::vector<uint32_t> order = liveOrder(&isCyclicGraph);
+  if (isCyclicGraph)
+    return func.emitError("the rewritten graph has a cycle");
+  // Build the new ops before the terminator, then drop the old ones.
+  Operation *terminator = body.getTerminator();
+  OpBuilder b(terminator);
+  std::vector<SmallVector<Value, 2>> values(nodes.size());
+  Location fallback = func.getLoc();
+  for (uint32_t i : order) {
+    const WNode *n = nodes[i];
+    if (n->type == WNode::Type::Argument) {
+      values[i] = {body.getArgument(n->argument)};
+      continue;
+    }
+    SmallVector<Value, 2> operands;
+    for (WValue v : n->operands)
+      operands.push_back(values[v.node][v.result]);
+    Operation *built;
+    if (n->type == WNode::Type::Opaque) {
+      IRMapping map;
+      for (auto [from, to] : llvm::zip(n->origin->getOperands(), operands))
+        map.map(from, to);
+      built = b.clone(*n->origin, map);
+    } else {
+      SmallVector<Type, 2> types;
+      for (unsigned r = 0; r < n->resultShapes.size(); ++r)
+        types.push_back(typeOf(*n, r));
+      built = buildGraphOp(b, n->origin ? n->origin->getLoc() : fallback,
+                           n->kind, n->ints, n->scalar, n->sizes, operands,
+                           types);
+    }
+    values[i].assign(built->result_begin(), built->result_end());
+  }
+  SmallVector<Value> outs;
+  for (WValue v : outputs)
+    outs.push_back(values[v.node][v.result]);
+  // The old ops: every op before the first new one, erased in reverse so
+  // that uses go first.
+  SmallVector<Operation *> old;
+  for (Operation &op : body) {
+    if (&op == terminator)
+      break;
+    old.push_back(&op);
+  }
+  terminator->setOperands(outs);
+  size_t newOps = 0;
+  for (uint32_t i : order)
+    newOps += nodes[i]->type != WNode::Type::Argument;
+  // The first (old.size() - newOps) ops are the old body.
+  size_t oldCount = old.size() - newOps;
+  for (size_t k = oldCount; k-- > 0;) {
+    Operation *op = old[k];
+    if (!op->use_empty())
+      return op->emitError("the rewritten graph still uses this op");
+    op->erase();
+  }
+  return success();
+}

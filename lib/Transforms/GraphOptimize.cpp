@@ -1,0 +1,217 @@
+//===- GraphOptimize.cpp - TASO's cost-based graph search as a pass -------===//
+//
+// For each graph function: read it into a work graph, search the rules'
+// rewrites for the cheapest graph (GraphSearch.h), verify the cheapest few
+// against the input in order and keep the first that passes. Nothing
+// unverified replaces a function.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Superopt/Rules/GraphSearch.h"
+#include "Superopt/Rules/RuleLibrary.h"
+#include "Superopt/Rules/Rules.h"
+#include "Superopt/Semantics/RunControl.h"
+#include "Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Remarks.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <cmath>
+
+namespace mirage {
+#define GEN_PASS_DEF_GRAPHOPTIMIZE
+#include "Transforms/Passes.h.inc"
+} // namespace mirage
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::rules;
+
+namespace {
+struct GraphOptimizePass
+    : public mirage::impl::GraphOptimizeBase<GraphOptimizePass> {
+  using Base::Base;
+  void runOnOperation() override;
+
+private:
+  LogicalResult validate(Location loc);
+  void optimize(func::FuncOp func, llvm::ArrayRef<RuleDirection> directions,
+                const superopt::GpuTarget &target, unsigned rulesUsed);
+};
+} // namespace
+
+LogicalResult GraphOptimizePass::validate(Location loc) {
+  auto error = [&]() { return emitError(loc) << "graph-optimize: "; };
+  if (!std::isfinite(alpha) || alpha < 1 || alpha > 10)
+    return error() << "alpha must be between 1 and 10, got "
+                   << llvm::formatv("{0}", alpha.getValue()).str();
+  if (budget < 1)
+    return error() << "budget must be at least 1 graph, got " << budget.getValue();
+  if (maxQueue < 1)
+    return error() << "max-queue must be at least 1, got " << maxQueue.getValue();
+  if (!std::isfinite(timeLimit) || timeLimit < 0)
+    return error() << "time-limit must be a number of seconds >= 0";
+  if (!std::isfinite(verifyTimeLimit) || verifyTimeLimit < 0)
+    return error() << "verify-time-limit must be a number of seconds >= 0";
+  if (fieldBits < 31 || fieldBits > 62)
+    return error() << "field-bits must be between 31 and 62, got "
+                   << fieldBits.getValue();
+  if (scales < 1 || scales > 16)
+    return error() << "scales must be between 1 and 16, got " << scales.getValue();
+  if (weightsFrom < -1)
+    return error() << "weights-from must be -1 or an argument index";
+  return success();
+}
+
+void GraphOptimizePass::runOnOperation() {
+  ModuleOp module = getOperation();
+  Location loc = module.getLoc();
+  if (failed(validate(loc)))
+    return signalPassFailure();
+  llvm::Expected<superopt::GpuTarget> gpu =
+      superopt::GpuTarget::get(this->target);
+  if (!gpu) {
+    emitError(loc) << "graph-optimize: " << llvm::toString(gpu.takeError());
+    return signalPassFailure();
+  }
+  if (!calibration.empty())
+    if (llvm::Error e = gpu->applyCalibration(calibration)) {
+      emitError(loc) << "graph-optimize: " << llvm::toString(std::move(e));
+      return signalPassFailure();
+    }
+  unsigned skipped = 0;
+  FailureOr<std::vector<Rule>> rules =
+      loadRules(getContext(), loc, this->rules, /*acceptedOnly=*/true,
+                &skipped);
+  if (failed(rules))
+    return signalPassFailure();
+  if (skipped)
+    emitWarning(loc) << "graph-optimize: " << skipped
+                     << " rule(s) of the rule file are not proved and "
+                        "checked; they are not used";
+  std::vector<RuleDirection> directions = prepareDirections(*rules, reverse);
+  bool found = function.empty();
+  for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
+    if (func.isExternal() || func->hasAttr("mirage.rule") ||
+        func->hasAttr("mirage.equivalent_to"))
+      continue;
+    if (!function.empty() && func.getSymName() != function)
+      continue;
+    found = true;
+    optimize(func, directions, *gpu, rules->size());
+  }
+  if (!found) {
+    emitError(loc) << "graph-optimize: no function named '" << function
+                   << "'";
+    signalPassFailure();
+  }
+}
+
+void GraphOptimizePass::optimize(func::FuncOp func,
+                                 llvm::ArrayRef<RuleDirection> directions,
+                                 const superopt::GpuTarget &target,
+                                 unsigned rulesUsed) {
+  NodeArena arena(target, &getContext());
+  auto isWeight = [&](unsigned i) {
+    return (weightsFrom >= 0 && i >= static_cast<uint64_t>(weightsFrom)) ||
+           func.getArgAttr(i, "mirage.weight");
+  };
+  FailureOr<WorkGraph> start = WorkGraph::fromFunction(func, arena, isWeight);
+  if (failed(start))
+    return signalPassFailure();
+  GraphSearchOptions options;
+  options.alpha = alpha;
+  options.budget = budget;
+  options.maxQueue = maxQueue;
+  options.timeLimit = timeLimit;
+  if (progress) {
+    options.progress = &llvm::errs();
+    options.progressPrefix = ("graph-optimize @" + func.getSymName() + ": ").str();
+  }
+  GraphSearchResult result = searchGraphs(*start, directions, arena, options);
+
+  std::string search = llvm::formatv(
+      "search: {0} graphs visited, {1} generated, {2} matches of {3} rules "
+      "({4} directions), {5:f3} s{6}",
+      result.visited, result.generated, result.matches, rulesUsed,
+      directions.size(), result.seconds,
+      result.budgetReached
+          ? llvm::formatv("; the budget of {0} graphs was reached", budget)
+                .str()
+          : result.timeLimitReached
+                ? llvm::formatv("; the time limit of {0} s was reached (a "
+                                "safety cut: the result depends on the "
+                                "machine)",
+                                timeLimit)
+                      .str()
+                : std::string("; the search space was exhausted"));
+  double before = start->cost();
+  auto describe = [&](const WorkGraph &g) {
+    return llvm::formatv("{0} ops, {1:f2} us", g.numLiveOps(), g.cost()).str();
+  };
+
+  superopt::VerifierOptions verify;
+  verify.fieldBits = fieldBits;
+  verify.seed = seed;
+  verify.maxScales = scales;
+  if (verifyTimeLimit > 0)
+    verify.shouldStop = superopt::stopAfterSeconds(verifyTimeLimit);
+  llvm::StringSet<> floatOnlyRules;
+  for (const RuleDirection &d : directions)
+    if (d.rule->evidence.checkMethod == "fp64")
+      floatOnlyRules.insert(d.rule->name);
+  std::vector<std::string> rejected;
+  for (const GraphSearchResult::Found &f : result.best) {
+    if (!(f.graph.cost() < before))
+      break;
+    // A rule checked in fp64 only (an identity of relu or max pooling,
+    // which the finite-field test treats as uninterpreted functions): the
+    // field test may not see the rewrite; if it tells the graph apart, the
+    // graph is checked in floating point only, as the rule was.
+    bool floatOnly = llvm::any_of(f.applied, [&](const std::string &a) {
+      return floatOnlyRules.contains(llvm::StringRef(a).split(' ').first);
+    });
+    verify.fieldTest = true;
+    FailureOr<superopt::VerificationReport> report =
+        commitIfVerified(func, f.graph, verify);
+    if (succeeded(report) && !report->equivalent && floatOnly) {
+      verify.fieldTest = false;
+      report = commitIfVerified(func, f.graph, verify);
+    }
+    if (failed(report))
+      return signalPassFailure();
+    if (!report->equivalent) {
+      rejected.push_back(llvm::formatv("{0} ({1})", describe(f.graph),
+                                       report->summary())
+                             .str());
+      continue;
+    }
+    emitRemark(func.getLoc()) << llvm::formatv(
+        "graph-optimize @{0}: {1} -> {2} on {3} ({4:f2}x; ops on weights "
+        "only are folded before the run, as in TASO: {5:f2} us -> {6:f2} us "
+        "with them); {7} rewrite(s): {8}; {9}{10}; verified: {11}",
+        func.getSymName(), describe(*start), describe(f.graph), target.name,
+        before / f.graph.cost(), start->costWithWeightOps(),
+        f.graph.costWithWeightOps(), f.applied.size(),
+        llvm::join(f.applied, ", "), search,
+        rejected.empty()
+            ? std::string()
+            : llvm::formatv("; {0} cheaper graph(s) failed verification: {1}",
+                            rejected.size(), llvm::join(rejected, "; "))
+                  .str(),
+        report->summary());
+    return;
+  }
+  if (!rejected.empty()) {
+    emitWarning(func.getLoc()) << llvm::formatv(
+        "graph-optimize @{0}: kept the input ({1}): every cheaper graph "
+        "failed verification: {2}; {3}",
+        func.getSymName(), describe(*start), llvm::join(rejected, "; "),
+        search);
+    return;
+  }
+  emitRemark(func.getLoc()) << llvm::formatv(
+      "graph-optimize @{0}: no cheaper graph found ({1} on {2}); {3}",
+      func.getSymName(), describe(*start), target.name, search);
+}
