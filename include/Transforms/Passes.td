@@ -53,7 +53,7 @@ def VerifyEquivalence : Pass<"verify-equivalence", "::mlir::ModuleOp"> {
       native runs keep values where the GPU code keeps them (f32
       accumulators and fused chains).
 
-    A function outside the LAX fragment (max, two exps on one path) gets a
+    A function outside the LAX fragment (two exps on one path) gets a
     warning at the op that takes it out, and only the floating-point checks
     (at least 3 input sets per scale, the fp64 check at every scale): a
     weaker guarantee. On success the pass emits a remark with the methods,
@@ -94,6 +94,10 @@ def VerifyEquivalence : Pass<"verify-equivalence", "::mlir::ModuleOp"> {
            "interpreted ops (0: no limit; at most 10^6)">,
     Option<"seed", "seed", "uint64_t", "0",
            "Seed of the random inputs and primes">,
+    Option<"floatFirst", "float-first", "bool", "false",
+           "Run the floating-point checks before the finite-field test (as "
+           "the search does): a pair that both reject is reported by the "
+           "numerics; the verdict does not change">,
     Option<"progress", "progress", "bool", "false",
            "Print a line on stderr as each test finishes">,
   ];

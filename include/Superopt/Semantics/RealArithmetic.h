@@ -50,8 +50,6 @@ public:
     return mode == RealMode::Native && !elementType.isF64();
   }
 
-  bool hasSemantics(ReduceKind) const { return true; }
-
   /// [B..., M, K] x [B..., K, N] -> [B..., M, N].
   Value matmul(const Value &a, const Value &b) const;
   Value unary(UnaryKind kind, llvm::ArrayRef<double> params,

@@ -109,10 +109,6 @@ static LogicalResult evalTileOp(Operation *op, Arith &arith,
             arith.binary(b.getKind(), in(b.getLhs()), in(b.getRhs())));
       })
       .template Case<block::ReduceOp>([&](auto r) -> LogicalResult {
-        if (!arith.hasSemantics(r.getKind()))
-          return op->emitOpError("has no ")
-                 << Arith::name()
-                 << " semantics (max is not a field operation)";
         return result(arith.reduce(r.getKind(), in(r.getInput()),
                                    static_cast<int64_t>(r.getDim())));
       })
@@ -157,9 +153,6 @@ static LogicalResult accumulate(block::AccumOp accum, Arith &arith,
       tile = arith.binary(BinaryKind::add, *state, tile);
     break;
   case block::AccumKind::max: {
-    if (!arith.hasSemantics(ReduceKind::max))
-      return accum.emitOpError("has no ")
-             << Arith::name() << " semantics (max is not a field operation)";
     if (state) {
       // max(a, b) = reduce_max(stack(a, b)).
       SmallVector<int64_t> stacked{1};

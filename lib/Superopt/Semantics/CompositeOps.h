@@ -106,13 +106,9 @@ mlir::LogicalResult evalConv2D(Conv2DOp op, Arith &arith,
                            staticShape(op.getResult())));
 }
 
-/// Pooling; max pooling fails where the arithmetic has no max.
 template <typename Arith, typename PoolOp>
 mlir::LogicalResult evalPool2D(PoolOp op, PoolKind kind, Arith &arith,
                                ValueEnv<Arith> &env) {
-  if (kind == PoolKind::max && !arith.hasSemantics(ReduceKind::max))
-    return op->emitOpError("has no ")
-           << Arith::name() << " semantics (max is not a field operation)";
   return bindResult(arith, env, op.getResult(),
                     pool2d(arith, kind, env.get(op.getInput()), op.getKernel(),
                            op.getStrides(), op.getPadding(),

@@ -23,8 +23,8 @@ enum class FieldRole {
   Softmax,       // exp(x) / sum exp(x): degree 2; reads the exponent part
   Uninterpreted, // a fresh variable; reads only the operand's Z_p part
   RMSNorm,       // x / sqrt(...): degree of x plus a fresh variable
+  Max,           // a fresh variable of the operands' multiset (uninterpreted)
   Plumbing,      // graph_def, thread.fused, yields: handled structurally
-  NoSemantics,   // max
 };
 } // namespace
 
@@ -82,17 +82,17 @@ static FieldRole classify(Operation *op, int64_t &power) {
           })
       .template Case<graph::ReduceSumOp>([](auto) { return FieldRole::Linear; })
       .template Case<graph::ReduceMaxOp, graph::MaxPool2DOp>(
-          [](auto) { return FieldRole::NoSemantics; })
+          [](auto) { return FieldRole::Max; })
       .template Case<kernel::ReduceOp, block::ReduceOp>([](auto r) {
         return r.getKind() == ReduceKind::sum ? FieldRole::Linear
-                                              : FieldRole::NoSemantics;
+                                              : FieldRole::Max;
       })
       .template Case<kernel::Pool2DOp>([](auto p) {
         return p.getKind() == PoolKind::avg ? FieldRole::Linear
-                                            : FieldRole::NoSemantics;
+                                            : FieldRole::Max;
       })
       .template Case<block::AccumOp>([](auto a) {
-        return a.getKind() == block::AccumKind::max ? FieldRole::NoSemantics
+        return a.getKind() == block::AccumKind::max ? FieldRole::Max
                                                     : FieldRole::Linear;
       })
       .template Case<graph::SoftmaxOp, kernel::SoftmaxOp>(
@@ -158,6 +158,7 @@ private:
         break;
       case FieldRole::Exp:
       case FieldRole::Uninterpreted:
+      case FieldRole::Max:
         ++result.applications;
         d = 1;
         break;
@@ -168,9 +169,6 @@ private:
       case FieldRole::RMSNorm:
         ++result.applications;
         d = maxDeg + 1;
-        break;
-      case FieldRole::NoSemantics:
-        reject(&op, "max has no finite-field semantics");
         break;
       case FieldRole::Plumbing:
         plumbForward(op);
@@ -223,7 +221,8 @@ private:
         reject(def, "two exps on one input-to-output path");
         return;
       case FieldRole::Uninterpreted:
-        // Both parts of the result hash the operand's Z_p part.
+      case FieldRole::Max:
+        // Both parts of the result hash the operands' Z_p parts.
         break;
       case FieldRole::Plumbing: {
         unsigned index = cast<OpResult>(v).getResultNumber();
