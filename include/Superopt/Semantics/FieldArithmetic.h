@@ -89,6 +89,17 @@ public:
   }
   /// Decides whether the op about to be evaluated computes exponent parts.
   void beginOp(mlir::Operation *op);
+  /// Makes the rest of the current op compute exponent parts: an op that
+  /// takes exps of its own intermediate values (the online softmax
+  /// subtracts running maxima) needs them whatever its results need.
+  void requireExponentParts() { wantQ = true; }
+  /// Gives `v` an exponent part of zeros if it has none: a value whose
+  /// exponent part nothing reads (a softmax's sum), packed beside one that
+  /// has one (its maximum) so that the pack keeps both.
+  static void giveExponentPart(Value &v) {
+    if (!v.hasQ())
+      v.q = Tensor<uint64_t>(v.p.shape, 0);
+  }
   void round(Value &, mlir::Type) const {}
   bool changesOnRounding(mlir::Type) const { return false; }
 

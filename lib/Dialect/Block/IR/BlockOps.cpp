@@ -157,6 +157,58 @@ LogicalResult AccumOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// SoftmaxAccumOp, SoftmaxMergeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SoftmaxAccumOp::verify() {
+  TileType s = getScores().getType(), v = getValues().getType();
+  TileType out = getOutput().getType(), stats = getStats().getType();
+  int64_t rank = s.getRank();
+  if (rank < 2 || v.getRank() != rank)
+    return emitOpError("scores and values must have one rank, at least 2; got ")
+           << s << " and " << v;
+  ArrayRef<int64_t> ss = s.getShape(), vs = v.getShape();
+  if (ss.drop_back(2) != vs.drop_back(2) || ss.back() != vs[rank - 2])
+    return emitOpError("scores ")
+           << s << " and values " << v
+           << " do not match: [..., r, c] and [..., c, d] with the same "
+              "leading dimensions";
+  Shape outShape(ss.drop_back()), statsShape(ss.drop_back());
+  outShape.push_back(vs.back());
+  statsShape.push_back(2);
+  Type f32 = Float32Type::get(getContext());
+  if (out != TileType::get(outShape, f32))
+    return emitOpError("output must be ") << TileType::get(outShape, f32);
+  if (stats != TileType::get(statsShape, f32))
+    return emitOpError("stats must be ") << TileType::get(statsShape, f32)
+                                         << " (the maximum and the sum per row)";
+  return success();
+}
+
+LogicalResult SoftmaxMergeOp::verify() {
+  TileType p = getPartials().getType(), st = getStats().getType();
+  int64_t rank = p.getRank(), dim = getDim();
+  if (rank < 2 || st.getRank() != rank)
+    return emitOpError("partials and stats must have one rank, at least 2");
+  if (dim < 0 || dim >= rank - 2)
+    return emitOpError("dim must be one of the leading dimensions [0, ")
+           << rank - 2 << "), got " << dim;
+  Shape statsShape(p.getShape().drop_back());
+  statsShape.push_back(2);
+  if (st.getShape() != ArrayRef<int64_t>(statsShape))
+    return emitOpError("stats must have shape [")
+           << ArrayRef<int64_t>(statsShape) << "] (the maximum and the sum per row)";
+  if (!st.getElementType().isF32())
+    return emitOpError("stats must have f32 elements");
+  Shape outShape(p.getShape());
+  outShape[dim] = 1;
+  Type f32 = Float32Type::get(getContext());
+  if (getType() != TileType::get(outShape, f32))
+    return emitOpError("result must be ") << TileType::get(outShape, f32);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // OutputOp
 //===----------------------------------------------------------------------===//
 
@@ -248,6 +300,14 @@ bool BinaryOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
   return isInferredOrWidened(l, r);
 }
 MIRAGE_INFER_RETURN_TYPES(ConcatOp, concat, TileType)
+
+LogicalResult ReshapeOp::verify() {
+  if (getInput().getType().getNumElements() != getType().getNumElements())
+    return emitOpError("reshapes ")
+           << getInput().getType() << " into " << getType()
+           << ", which has another number of elements";
+  return success();
+}
 
 LogicalResult UnaryOp::verify() {
   Type in = getInput().getType().getElementType();
