@@ -204,7 +204,13 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
            "Most block ops in a graph-defined kernel, inputs and output "
            "included (3 to 32)">,
     Option<"gridDims", "grid-dims", "unsigned", "2",
-           "Most grid dimensions of a graph-defined kernel (1 to 3)">,
+           "Most grid dimensions of a graph-defined kernel over its output's "
+           "variables (1 to 3); a split of its loop variable takes one more, "
+           "up to 3 in all">,
+    Option<"kernelOutputs", "kernel-outputs", "unsigned", "2",
+           "Most device tensors a graph-defined kernel writes (1 to 8): the "
+           "partial results of a split loop, one per sum accumulator and two "
+           "per online softmax">,
     ListOption<"gridSizes", "grid-sizes", "int64_t",
                "Candidate sizes of a grid dimension, each positive (default: "
                "every divisor from 2 to 1024 of the partitioned extent)">,

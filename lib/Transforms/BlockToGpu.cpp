@@ -803,17 +803,25 @@ void KernelEmitter::emitSoftmaxUpdate(block::SoftmaxAccumOp sm) {
     SmallVector<Value> init(4 * s.perWarp);
     forEachFragmentElement(s, [&](int64_t e, const FragmentPlace &p, Value r,
                                   Value c, Value ok) {
-      Value rc = minIdx(r, s.m - 1), cc = minIdx(c, s.n - 1);
+      // Padding rows and columns start at 0 and read nothing: another
+      // lane owns the element a clamped index would read, and writes it.
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{b.getF32Type()}, ok,
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
       SmallVector<Value> at;
       if (rank == 3)
         at.push_back(p.batch);
-      at.append({rc, cc});
+      at.append({r, c});
       Value rowLinear = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, p.batch, idx(s.m)), rc);
+          b, loc, arith::MulIOp::create(b, loc, p.batch, idx(s.m)), r);
       Value scaled = arith::MulFOp::create(
           b, loc, memref::LoadOp::create(b, loc, alphaBuf, ValueRange{rowLinear}),
           memref::LoadOp::create(b, loc, O, at));
-      init[e] = arith::SelectOp::create(b, loc, ok, scaled, f32(0.0));
+      scf::YieldOp::create(b, loc, ValueRange{scaled});
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(b, loc, ValueRange{f32(0.0)});
+      init[e] = ifOp.getResult(0);
     });
     storeFragments(s, emitMmaLoop(o, init), O, b.getF32Type(), rank);
     return;

@@ -129,6 +129,7 @@ LogicalResult SuperoptimizePass::validateOptions(Location loc) {
   if (failed(inRange("kernel-ops", kernelOps, 1, 64)) ||
       failed(inRange("block-ops", blockOps, 3, 32)) ||
       failed(inRange("grid-dims", gridDims, 1, 3)) ||
+      failed(inRange("kernel-outputs", kernelOutputs, 1, 8)) ||
       failed(inRange("state-budget", stateBudget, 1, UINT64_MAX)) ||
       failed(inRange("memory-budget", memoryBudget, 1, uint64_t(1) << 20)) ||
       failed(inRange("threads", threads, 0, 1024)) ||
@@ -199,6 +200,7 @@ std::string SuperoptimizePass::configKey() const {
   llvm::raw_string_ostream os(key);
   os << "target=" << target << " kernel-ops=" << kernelOps
      << " block-ops=" << blockOps << " grid-dims=" << gridDims
+     << " kernel-outputs=" << kernelOutputs
      << " grid-sizes=";
   llvm::interleaveComma(gridSizes, os);
   os << " forloop-ranges=";
@@ -249,6 +251,7 @@ SearchOptions SuperoptimizePass::searchOptions(llvm::ThreadPoolInterface *pool,
   options.maxKernelOps = kernelOps;
   options.maxBlockOps = blockOps;
   options.maxGridDims = gridDims;
+  options.maxKernelOutputs = kernelOutputs;
   options.gridSizes.assign(gridSizes.begin(), gridSizes.end());
   options.forloopRanges.assign(forloopRanges.begin(), forloopRanges.end());
   options.stateBudget = stateBudget;

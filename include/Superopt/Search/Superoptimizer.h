@@ -47,7 +47,10 @@ namespace mirage::superopt {
 /// input and options, so that no stale result is served.
 ///   3: f32 tiles for sums of f16/bf16 data, softmax opaque, state budgets
 ///      in deterministic rounds (issue 11).
-inline constexpr unsigned kSearchVersion = 4;
+///   5: online softmax (softmax folded into attention's second matmul),
+///      grids over reduced variables (split loops, partial results combined
+///      by a second kernel), kernel-outputs (issue 16).
+inline constexpr unsigned kSearchVersion = 5;
 
 struct SearchOptions {
   /// Kernels of the µGraph (predefined and graph-defined).
@@ -55,8 +58,13 @@ struct SearchOptions {
   /// Block ops of a graph-defined kernel, input iterators and the output
   /// saver included (Mirage: 11).
   unsigned maxBlockOps = 11;
-  /// Grid dimensions of a graph-defined kernel (1 to 3).
+  /// Grid dimensions over output variables of a graph-defined kernel (1 to
+  /// 3); a split of the loop variable takes one more, up to 3 in all.
   unsigned maxGridDims = 2;
+  /// Device tensors one graph-defined kernel may write (Mirage: 2): the
+  /// partial results of a split loop count one per sum accumulator and two
+  /// per online softmax.
+  unsigned maxKernelOutputs = 2;
   /// Candidate sizes of one grid dimension; empty: every divisor from 2 to
   /// 1024 of the partitioned extent.
   llvm::SmallVector<int64_t> gridSizes;
