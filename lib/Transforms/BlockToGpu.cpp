@@ -20,6 +20,11 @@
 //                           output); a / l after the loop
 //   block.softmax_merge  -> a thread per element, over the parts
 //   block.reshape        -> a copy
+//   block.rms_norm       -> a warp per row: squares summed by shuffles, then
+//                           each lane divides its elements
+//   block.accum red_*    -> a warp per row adds the row's sum (of squares)
+//                           to the state; red_rms takes sqrt(sum / N) after
+//                           the loop
 //
 // gpu.barrier goes only where a shared tile is read after another op wrote
 // it, or written after another op read or wrote it, since the last barrier.
@@ -131,6 +136,13 @@ private:
   void emitConcat(block::ConcatOp cat);
   void emitAccumUpdate(block::AccumOp acc, Value iter);
   void emitAccumInit(block::AccumOp acc);
+  void emitReducingAccumUpdate(block::AccumOp acc);
+  void emitRMSNorm(block::RMSNormOp norm);
+  /// Calls fn(row coordinates, sum) for each row of `tile` along `dim`
+  /// (squares summed when `squares`), a warp per row; every lane of the warp
+  /// gets the sum.
+  void forEachRowSum(Value tile, int64_t dim, bool squares,
+                     function_ref<void(ArrayRef<Value>, Value)> fn);
   void emitSoftmaxInit(block::SoftmaxAccumOp sm);
   void emitSoftmaxUpdate(block::SoftmaxAccumOp sm);
   void emitSoftmaxFinish(block::SoftmaxAccumOp sm);
@@ -638,7 +650,88 @@ void KernelEmitter::emitAccumInit(block::AccumOp acc) {
   });
 }
 
+void KernelEmitter::forEachRowSum(
+    Value tile, int64_t dim, bool squares,
+    function_ref<void(ArrayRef<Value>, Value)> fn) {
+  ArrayRef<int64_t> shape = cast<ShapedType>(tile.getType()).getShape();
+  SmallVector<int64_t> rowShape(shape);
+  rowShape[dim] = 1;
+  int64_t len = shape[dim];
+  // A warp-uniform loop: every lane reaches the shuffles.
+  auto outer =
+      scf::ForOp::create(b, loc, warp, idx(product(rowShape)), idx(warps));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(outer.getBody());
+  SmallVector<Value> coords = delinearize(outer.getInductionVar(), rowShape);
+  auto inner = scf::ForOp::create(b, loc, lane, idx(len), idx(32),
+                                  ValueRange{f32(0.0)});
+  {
+    OpBuilder::InsertionGuard innerGuard(b);
+    b.setInsertionPointToStart(inner.getBody());
+    SmallVector<Value> at(coords);
+    at[dim] = inner.getInductionVar();
+    Value v = toF32(memref::LoadOp::create(b, loc, views.lookup(tile), at));
+    if (squares)
+      v = arith::MulFOp::create(b, loc, v, v);
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{arith::AddFOp::create(b, loc, inner.getRegionIterArgs()[0], v)});
+  }
+  fn(coords, warpReduce(inner.getResult(0), /*isMax=*/false));
+}
+
+/// red_sum, red_rms: lane 0 of the row's warp adds the row's sum (of
+/// squares) to the state, which only it touches.
+void KernelEmitter::emitReducingAccumUpdate(block::AccumOp acc) {
+  access({acc.getInput(), acc.getResult()}, {acc.getResult()});
+  Value dest = views.lookup(acc.getResult());
+  forEachRowSum(acc.getInput(), *acc.getDim(),
+                acc.getKind() == block::AccumKind::red_rms,
+                [&](ArrayRef<Value> coords, Value sum) {
+                  Value isLeader = arith::CmpIOp::create(
+                      b, loc, arith::CmpIPredicate::eq, lane, idx(0));
+                  auto ifOp = scf::IfOp::create(b, loc, isLeader,
+                                                /*withElseRegion=*/false);
+                  OpBuilder::InsertionGuard g(b);
+                  b.setInsertionPointToStart(ifOp.thenBlock());
+                  Value old = memref::LoadOp::create(b, loc, dest, coords);
+                  memref::StoreOp::create(
+                      b, loc, arith::AddFOp::create(b, loc, old, sum), dest,
+                      coords);
+                });
+}
+
+void KernelEmitter::emitRMSNorm(block::RMSNormOp norm) {
+  access({norm.getInput()}, {norm.getResult()});
+  int64_t dim = norm.getDim();
+  ArrayRef<int64_t> shape = norm.getInput().getType().getShape();
+  int64_t len = shape[dim];
+  Value in = views.lookup(norm.getInput());
+  Value out = views.lookup(norm.getResult());
+  Type outType = storageType(norm.getResult());
+  forEachRowSum(norm.getInput(), dim, /*squares=*/true,
+                [&](ArrayRef<Value> coords, Value sum) {
+                  Value rms = buildScalarUnary(
+                      b, loc, UnaryKind::sqrt, {},
+                      arith::MulFOp::create(b, loc, sum, f32(1.0 / len)));
+                  auto loop =
+                      scf::ForOp::create(b, loc, lane, idx(len), idx(32));
+                  OpBuilder::InsertionGuard g(b);
+                  b.setInsertionPointToStart(loop.getBody());
+                  SmallVector<Value> at(coords);
+                  at[dim] = loop.getInductionVar();
+                  Value x = toF32(memref::LoadOp::create(b, loc, in, at));
+                  memref::StoreOp::create(
+                      b, loc,
+                      fromF32(arith::DivFOp::create(b, loc, x, rms), outType),
+                      out, at);
+                });
+}
+
 void KernelEmitter::emitAccumUpdate(block::AccumOp acc, Value iter) {
+  if (acc.getKind() == block::AccumKind::red_sum ||
+      acc.getKind() == block::AccumKind::red_rms)
+    return emitReducingAccumUpdate(acc);
   access({acc.getInput(), acc.getResult()}, {acc.getResult()});
   ArrayRef<int64_t> shape = cast<ShapedType>(acc.getInput().getType()).getShape();
   Value dest = views.lookup(acc.getResult());
@@ -1218,6 +1311,8 @@ LogicalResult KernelEmitter::emitOp(Operation *inner, Value iter) {
     emitSoftmaxMerge(merge);
   } else if (auto reshape = dyn_cast<block::ReshapeOp>(inner)) {
     emitReshape(reshape);
+  } else if (auto norm = dyn_cast<block::RMSNormOp>(inner)) {
+    emitRMSNorm(norm);
   } else {
     return inner->emitOpError("has no GPU code generation");
   }
@@ -1383,6 +1478,27 @@ LogicalResult KernelEmitter::emit(gpu::GPUModuleOp gpuModule, StringRef name) {
   for (block::SoftmaxAccumOp sm : softmaxAccums) {
     loc = sm.getLoc();
     emitSoftmaxFinish(sm);
+  }
+  // red_rms: the root mean square of what was summed.
+  for (block::AccumOp acc : accums) {
+    if (acc.getKind() != block::AccumKind::red_rms)
+      continue;
+    loc = acc.getLoc();
+    access({acc.getResult()}, {acc.getResult()});
+    int64_t dim = *acc.getDim();
+    double n = double(acc.getInput().getType().getShape()[dim]) *
+               double(forloop);
+    ArrayRef<int64_t> shape = acc.getType().getShape();
+    Value state = views.lookup(acc.getResult());
+    forEachElement(product(shape), [&](Value linear) {
+      SmallVector<Value> at = delinearize(linear, shape);
+      Value v = memref::LoadOp::create(b, loc, state, at);
+      memref::StoreOp::create(
+          b, loc,
+          buildScalarUnary(b, loc, UnaryKind::sqrt, {},
+                           arith::MulFOp::create(b, loc, v, f32(1.0 / n))),
+          state, at);
+    });
   }
   for (Operation *inner : postLoop)
     if (failed(emitOp(inner, idx(0))))

@@ -44,6 +44,17 @@ def Block_AccumOp : Block_Op<"accum", [Block_LoopAccumulator]> {
     dimension grows by the for-loop range). Its result is available after the
     loop. A `sum` or `max` accumulator of an f16 or bf16 tile may have an f32
     result: it accumulates in f32.
+
+    Two composites reduce the tile along `dim` (to size 1) before they
+    accumulate, so a row sum taken over the for-loop is one op:
+    `red_sum` sums the tile's `dim` and the iterations; `red_rms` sums the
+    squares likewise and, after the loop, gives their root mean square
+    sqrt(sum / N), N the elements summed per row (the tile's `dim` times
+    the for-loop range): an RMS norm's denominator.
+
+    ```mlir
+    %rms = block.accum red_rms %x, dim = 1 : !block.tile<8x256xf16> -> !block.tile<8x1xf32>
+    ```
   }];
   let arguments = (ins Block_Tile:$input, Block_AccumKind:$kind,
                        OptionalAttr<I64Attr>:$dim);
@@ -210,6 +221,25 @@ def Block_SoftmaxMergeOp : Block_Op<"softmax_merge"> {
   let results = (outs Block_Tile:$result);
   let assemblyFormat = "$partials `,` $stats `,` `dim` `=` $dim attr-dict `:` "
                        "functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Block_RMSNormOp : Block_Op<"rms_norm", [SameOperandsAndResultShape]> {
+  let summary = "RMS normalization of a tile along one dimension";
+  let description = [{
+    x / sqrt(mean(x^2 along `dim`)), the mean over the tile's whole `dim`
+    (the tile holds whole rows). The sum of squares is kept in f32. The
+    result has the input's type, or f32 for an f16 or bf16 input (as for
+    `block.unary`).
+
+    ```mlir
+    %n = block.rms_norm %x, dim = 1 : !block.tile<1x4096xf16> -> !block.tile<1x4096xf32>
+    ```
+  }];
+  let arguments = (ins Block_Tile:$input, I64Attr:$dim);
+  let results = (outs Block_Tile:$result);
+  let assemblyFormat = "$input `,` `dim` `=` $dim attr-dict `:` "
+                       "qualified(type($input)) `->` qualified(type($result))";
   let hasVerifier = 1;
 }
 

@@ -651,13 +651,28 @@ static Expected<KernelCost> estimateGraphDef(kernel::GraphDefOp op,
     }
     if (auto accum = dyn_cast<block::AccumOp>(inner)) {
       double in = numBytes(accum.getInput().getType());
+      double inElems = numElements(accum.getInput().getType());
+      block::AccumKind kind = accum.getKind();
+      if (kind == block::AccumKind::red_sum ||
+          kind == block::AccumKind::red_rms) {
+        // A warp per row reads the tile and updates its row's state.
+        double state = numBytes(accum.getResult().getType());
+        smemBytes += iterations * (in + 2 * state);
+        cudaFlops += iterations * inElems *
+                         (kind == block::AccumKind::red_rms ? 2.0 : 1.0) +
+                     (kind == block::AccumKind::red_rms
+                          ? numElements(accum.getResult().getType()) *
+                                (1 + unaryWeight(UnaryKind::sqrt))
+                          : 0.0);
+        syncs += iterations;
+        persistentTiles += state;
+        continue;
+      }
       // sum and max read the accumulator and write it back; concat only
       // writes its slice.
-      bool combines = accum.getKind() != block::AccumKind::concat;
+      bool combines = kind != block::AccumKind::concat;
       smemBytes += iterations * (combines ? 3.0 : 2.0) * in;
-        cudaFlops += combines ? double(iterations) *
-                                  numElements(accum.getInput().getType())
-                            : 0.0;
+        cudaFlops += combines ? double(iterations) * inElems : 0.0;
       syncs += iterations;
       persistentTiles += numBytes(accum.getResult().getType());
       continue;
@@ -687,6 +702,12 @@ static Expected<KernelCost> estimateGraphDef(kernel::GraphDefOp op,
       cudaFlops += runs * numElements(result) * binaryWeight(b.getKind());
     } else if (isa<block::ReduceOp>(inner)) {
       cudaFlops += runs * numElements(inner.getOperand(0).getType());
+    } else if (isa<block::RMSNormOp>(inner)) {
+      // Squares summed per row, then one division per element (the input
+      // is read twice).
+      double n = numElements(inner.getOperand(0).getType());
+      smemBytes += runs * numBytes(inner.getOperand(0).getType());
+      cudaFlops += runs * n * (2 + binaryWeight(BinaryKind::div));
     } else if (auto merge = dyn_cast<block::SoftmaxMergeOp>(inner)) {
       // Per result element, over the parts: max, exp, two products, sums.
       double parts = double(cast<ShapedType>(merge.getPartials().getType())

@@ -31,6 +31,7 @@
 
 #include "Dialect/Block/BlockOps.h"
 #include "Dialect/Kernel/KernelOps.h"
+#include "CompositeOps.h"
 #include "Dialect/Thread/ThreadOps.h"
 #include "Semantics.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -165,6 +166,10 @@ static LogicalResult evalTileOp(Operation *op, Arith &arith,
         return result(arith.reduce(r.getKind(), in(r.getInput()),
                                    static_cast<int64_t>(r.getDim())));
       })
+      .template Case<block::RMSNormOp>([&](auto n) {
+        return result(rmsNorm(arith, in(n.getInput()), 0.0,
+                              static_cast<int64_t>(n.getDim())));
+      })
       .template Case<block::ReshapeOp>([&](auto r) {
         ArrayRef<int64_t> shape = r.getType().getShape();
         return result(Arith::apply(in(r.getInput()), [&](const auto &t) {
@@ -220,6 +225,18 @@ static LogicalResult accumulate(block::AccumOp accum, Arith &arith,
     if (state)
       tile = elementwiseMax(arith, *state, tile);
     break;
+  case block::AccumKind::red_sum:
+  case block::AccumKind::red_rms: {
+    // The row sums (of squares) of this iteration, added to the state; the
+    // root mean square is taken after the loop (finishAccumulator).
+    int64_t dim = *accum.getDim();
+    if (accum.getKind() == block::AccumKind::red_rms)
+      tile = arith.unary(UnaryKind::square, {}, tile);
+    tile = arith.reduce(ReduceKind::sum, tile, dim);
+    if (state)
+      tile = arith.binary(BinaryKind::add, *state, tile);
+    break;
+  }
   }
   arith.round(tile, accumulatorStorage(accum));
   state = std::move(tile);
@@ -368,7 +385,16 @@ LogicalResult mirage::superopt::evalBlockGraph(kernel::GraphDefOp op,
       }
       auto accum = cast<block::AccumOp>(inner);
       V value;
-      if (accum.getKind() == block::AccumKind::concat) {
+      if (accum.getKind() == block::AccumKind::red_rms) {
+        // sqrt(sum / N), N the elements summed per row over the loop.
+        int64_t dim = *accum.getDim();
+        double n = double(accum.getInput().getType().getShape()[dim]) *
+                   double(forloop);
+        arith.beginOp(inner);
+        value = arith.unary(
+            UnaryKind::sqrt, {},
+            arith.unary(UnaryKind::scale, {1.0 / n}, *accState[inner]));
+      } else if (accum.getKind() == block::AccumKind::concat) {
         SmallVector<const V *> pieces;
         for (const V &piece : accPieces[inner])
           pieces.push_back(&piece);

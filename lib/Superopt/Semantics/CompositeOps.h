@@ -17,12 +17,12 @@
 
 namespace mirage::superopt {
 
-/// x / sqrt(mean(x^2 over the last dim) + eps).
+/// x / sqrt(mean(x^2 over `dim`) + eps); `dim` -1 is the last dimension.
 template <typename Arith>
 typename Arith::Value rmsNorm(Arith &arith, const typename Arith::Value &x,
-                              double eps) {
+                              double eps, int64_t dim = -1) {
   llvm::ArrayRef<int64_t> shape = Arith::shapeOf(x);
-  int64_t last = shape.size() - 1;
+  int64_t last = dim < 0 ? shape.size() - 1 : dim;
   auto squares = arith.unary(UnaryKind::square, {}, x);
   auto mean = arith.unary(UnaryKind::scale, {1.0 / shape[last]},
                           arith.reduce(ReduceKind::sum, squares, last));

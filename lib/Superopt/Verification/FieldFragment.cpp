@@ -94,9 +94,17 @@ static FieldRole classify(Operation *op, int64_t &power) {
                                             : FieldRole::Max;
       })
       .template Case<block::AccumOp>([](auto a) {
-        return a.getKind() == block::AccumKind::max ? FieldRole::Max
-                                                    : FieldRole::Linear;
+        switch (a.getKind()) {
+        case block::AccumKind::max:
+          return FieldRole::Max;
+        case block::AccumKind::red_rms:
+          return FieldRole::Uninterpreted; // sqrt of a mean of squares
+        default:
+          return FieldRole::Linear;
+        }
       })
+      .template Case<block::RMSNormOp>(
+          [](auto) { return FieldRole::RMSNorm; })
       .template Case<graph::SoftmaxOp, kernel::SoftmaxOp>(
           [](auto) { return FieldRole::Softmax; })
       .template Case<block::SoftmaxAccumOp>(

@@ -1307,3 +1307,60 @@ func.func @reshape_count(%X: tensor<4x32xf32>) -> tensor<4x32xf32> {
   }
   return %Y : tensor<4x32xf32>
 }
+
+// -----
+
+func.func @red_rms_without_dim(%X: tensor<8x64xf16>) -> tensor<8x1xf32> {
+  %Y = kernel.graph_def (%X) grid = [1] forloop = 1 : (tensor<8x64xf16>) -> tensor<8x1xf32> {
+  ^bb0(%x: tensor<8x64xf16>):
+    %t = block.input %x imap = <x: replicate> fmap = <i: replicate> : tensor<8x64xf16> -> !block.tile<8x64xf16>
+    // expected-error @+1 {{'block.accum' op reducing accumulator needs `dim`}}
+    %r = block.accum red_rms %t : !block.tile<8x64xf16> -> !block.tile<8x1xf32>
+    %o = block.output %r omap = <x: replicate> : !block.tile<8x1xf32> -> tensor<8x1xf32>
+    block.yield %o : tensor<8x1xf32>
+  }
+  return %Y : tensor<8x1xf32>
+}
+
+// -----
+
+func.func @red_sum_shape(%X: tensor<8x64xf16>) -> tensor<8x64xf32> {
+  %Y = kernel.graph_def (%X) grid = [1] forloop = 1 : (tensor<8x64xf16>) -> tensor<8x64xf32> {
+  ^bb0(%x: tensor<8x64xf16>):
+    %t = block.input %x imap = <x: replicate> fmap = <i: replicate> : tensor<8x64xf16> -> !block.tile<8x64xf16>
+    // expected-error @+1 {{'block.accum' op result type '!block.tile<8x64xf32>' must be the tile type '!block.tile<8x64xf16>' with dimension 1 reduced to 1 (f32 elements for f16 or bf16 ones)}}
+    %r = block.accum red_sum %t, dim = 1 : !block.tile<8x64xf16> -> !block.tile<8x64xf32>
+    %o = block.output %r omap = <x: replicate> : !block.tile<8x64xf32> -> tensor<8x64xf32>
+    block.yield %o : tensor<8x64xf32>
+  }
+  return %Y : tensor<8x64xf32>
+}
+
+// -----
+
+func.func @red_rms_f16(%X: tensor<8x64xf16>) -> tensor<8x1xf16> {
+  %Y = kernel.graph_def (%X) grid = [1] forloop = 1 : (tensor<8x64xf16>) -> tensor<8x1xf16> {
+  ^bb0(%x: tensor<8x64xf16>):
+    %t = block.input %x imap = <x: replicate> fmap = <i: replicate> : tensor<8x64xf16> -> !block.tile<8x64xf16>
+    // expected-error @+1 {{'block.accum' op red_rms accumulates in f32: result type '!block.tile<8x1xf16>' must have f32 elements}}
+    %r = block.accum red_rms %t, dim = 1 : !block.tile<8x64xf16> -> !block.tile<8x1xf16>
+    %o = block.output %r omap = <x: replicate> : !block.tile<8x1xf16> -> tensor<8x1xf16>
+    block.yield %o : tensor<8x1xf16>
+  }
+  return %Y : tensor<8x1xf16>
+}
+
+// -----
+
+func.func @rms_norm_dim(%X: tensor<8x64xf16>) -> tensor<8x64xf16> {
+  %Y = kernel.graph_def (%X) grid = [1] forloop = 1 : (tensor<8x64xf16>) -> tensor<8x64xf16> {
+  ^bb0(%x: tensor<8x64xf16>):
+    %t = block.input %x imap = <x: replicate> fmap = <i: replicate> : tensor<8x64xf16> -> !block.tile<8x64xf16>
+    // expected-error @+1 {{dimension 2 is out of range for rank 2}}
+    %n = block.rms_norm %t, dim = 2 : !block.tile<8x64xf16> -> !block.tile<8x64xf16>
+    %a = block.accum sum %n : !block.tile<8x64xf16> -> !block.tile<8x64xf16>
+    %o = block.output %a omap = <x: replicate> : !block.tile<8x64xf16> -> tensor<8x64xf16>
+    block.yield %o : tensor<8x64xf16>
+  }
+  return %Y : tensor<8x64xf16>
+}

@@ -145,3 +145,26 @@ func.func @softmax_merge(%P: tensor<2x2x64x32xf32>, %S: tensor<2x2x64x2xf32>) ->
   }
   return %M : tensor<2x64x32xf16>
 }
+
+// The composite ops: a whole-row RMS norm, and accumulators that reduce
+// their tile first.
+// CHECK-LABEL: func @composites
+func.func @composites(%X: tensor<8x256xf16>) -> (tensor<8x1xf32>, tensor<8x1xf32>, tensor<8x256xf16>) {
+  %R, %S, %N = kernel.graph_def (%X) grid = [2] forloop = 4 : (tensor<8x256xf16>) -> (tensor<8x1xf32>, tensor<8x1xf32>, tensor<8x256xf16>) {
+  ^bb0(%x: tensor<8x256xf16>):
+    %xt = block.input %x imap = <x: 0> fmap = <i: 1> : tensor<8x256xf16> -> !block.tile<4x64xf16>
+    // CHECK: block.rms_norm %{{.*}}, dim = 1 : !block.tile<4x64xf16> -> !block.tile<4x64xf32>
+    %n = block.rms_norm %xt, dim = 1 : !block.tile<4x64xf16> -> !block.tile<4x64xf32>
+    // CHECK: block.accum red_rms %{{.*}}, dim = 1 : !block.tile<4x64xf16> -> !block.tile<4x1xf32>
+    %r = block.accum red_rms %xt, dim = 1 : !block.tile<4x64xf16> -> !block.tile<4x1xf32>
+    // CHECK: block.accum red_sum %{{.*}}, dim = 1 : !block.tile<4x64xf16> -> !block.tile<4x1xf32>
+    %s = block.accum red_sum %xt, dim = 1 : !block.tile<4x64xf16> -> !block.tile<4x1xf32>
+    %c = block.accum concat %n, dim = 1 : !block.tile<4x64xf32> -> !block.tile<4x256xf32>
+    %h = block.reshape %c : !block.tile<4x256xf32> -> !block.tile<4x256xf32>
+    %ro = block.output %r omap = <x: 0> : !block.tile<4x1xf32> -> tensor<8x1xf32>
+    %so = block.output %s omap = <x: 0> : !block.tile<4x1xf32> -> tensor<8x1xf32>
+    %no = block.output %h omap = <x: 0> : !block.tile<4x256xf32> -> tensor<8x256xf16>
+    block.yield %ro, %so, %no : tensor<8x1xf32>, tensor<8x1xf32>, tensor<8x256xf16>
+  }
+  return %R, %S, %N : tensor<8x1xf32>, tensor<8x1xf32>, tensor<8x256xf16>
+}

@@ -125,6 +125,24 @@ LogicalResult InputOp::verify() {
 
 LogicalResult AccumOp::verify() {
   TileType in = getInput().getType(), out = getResult().getType();
+  if (getKind() == AccumKind::red_sum || getKind() == AccumKind::red_rms) {
+    if (!getDim())
+      return emitOpError("reducing accumulator needs `dim`");
+    int64_t dim = *getDim();
+    if (failed(verifyDim(getLoc(), in.getRank(), dim)))
+      return failure();
+    Shape expected(in.getShape());
+    expected[dim] = 1;
+    if (out.getShape() != ArrayRef<int64_t>(expected) ||
+        !isAccumulatorType(in.getElementType(), out.getElementType()))
+      return emitOpError("result type ")
+             << out << " must be the tile type " << in << " with dimension "
+             << dim << " reduced to 1 (f32 elements for f16 or bf16 ones)";
+    if (getKind() == AccumKind::red_rms && !out.getElementType().isF32())
+      return emitOpError("red_rms accumulates in f32: result type ")
+             << out << " must have f32 elements";
+    return success();
+  }
   if (getKind() != AccumKind::concat) {
     if (getDim())
       return emitOpError("only concat accumulators take a dimension");
@@ -300,6 +318,18 @@ bool BinaryOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
   return isInferredOrWidened(l, r);
 }
 MIRAGE_INFER_RETURN_TYPES(ConcatOp, concat, TileType)
+
+LogicalResult RMSNormOp::verify() {
+  if (failed(verifyDim(getLoc(), getInput().getType().getRank(), getDim())))
+    return failure();
+  Type in = getInput().getType().getElementType();
+  Type out = getType().getElementType();
+  if (!isAccumulatorType(in, out))
+    return emitOpError("result element type ")
+           << out << " must be the input's (" << in
+           << ") or f32 for an f16 or bf16 input";
+  return success();
+}
 
 LogicalResult ReshapeOp::verify() {
   if (getInput().getType().getNumElements() != getType().getNumElements())
