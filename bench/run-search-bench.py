@@ -24,7 +24,12 @@ def known_structure(name, ir):
     """Whether Mirage's best known µGraph structure is in the output."""
     defs = ir.split("kernel.graph_def")[1:]
     if name.startswith("rmsnorm"):
-        # The norm fused into the matmul's block graph, divided after the loop.
+        # The norm fused into the matmul's block graph: Mirage's form (the
+        # loop accumulates X W and red_rms of X, divided after it), the same
+        # with fine-grained ops, or block.rms_norm of a whole row.
+        if any("block.matmul" in d and "block.accum red_rms" in d for d in defs) or \
+                (len(defs) == 1 and "block.rms_norm" in defs[0] and "kernel." not in ir.replace("kernel.graph_def", "")):
+            return True
         return any("block.matmul" in d and d.count("block.accum sum") >= 2
                    and re.search(r"forloop = ([2-9]|\d\d+)", "forloop" + d.split("forloop", 1)[1][:12])
                    and "div" in d.split("block.accum")[-1] for d in defs)

@@ -84,13 +84,12 @@ func.func @attention(%Q: tensor<64x64xf16>, %Kt: tensor<64x64xf16>, %V: tensor<6
 
 // RMSNorm + MatMul, f16, 8 x 4096, row RMS of about 9: the sum of squares
 // (about 350,000) is kept in an f32 tile, and so are the squares (up to
-// about 200,000 at input scale 16, beyond f16's 65504) and the product the
-// RMS divides.
+// about 200,000 at input scale 16, beyond f16's 65504: block.accum red_rms
+// squares and sums in f32) and the product the RMS divides.
 // CHECK-LABEL: func.func @rms_norm_matmul
 // CHECK: kernel.graph_def
-// CHECK: block.unary square %{{.*}} : !block.tile<{{[0-9x]+}}xf16> -> !block.tile<{{[0-9x]+}}xf32>
 // CHECK-DAG: block.matmul {{.*}} -> !block.tile<{{[0-9x]+}}xf32>
-// CHECK-DAG: block.reduce sum {{.*}}xf32> -> !block.tile<{{[0-9x]+}}x1xf32>
+// CHECK-DAG: block.accum red_rms %{{.*}}, dim = 1 : !block.tile<{{[0-9x]+}}xf16> -> !block.tile<{{[0-9x]+}}x1xf32>
 // CHECK: block.output %{{.*}} : !block.tile<{{[0-9x]+}}xf32> -> tensor<8x256xf16>
 // CHECK-NOT: kernel.rms_norm
 // CHECK: return

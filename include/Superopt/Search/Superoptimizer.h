@@ -50,7 +50,9 @@ namespace mirage::superopt {
 ///   5: online softmax (softmax folded into attention's second matmul),
 ///      grids over reduced variables (split loops, partial results combined
 ///      by a second kernel), kernel-outputs (issue 16).
-inline constexpr unsigned kSearchVersion = 5;
+///   6: composite block ops in the space: block.rms_norm and the block.accum
+///      red_sum / red_rms composites (issue 16).
+inline constexpr unsigned kSearchVersion = 6;
 
 struct SearchOptions {
   /// Kernels of the µGraph (predefined and graph-defined).

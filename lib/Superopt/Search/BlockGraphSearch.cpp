@@ -370,6 +370,7 @@ private:
           (goal.loopVar < 0 || !llvm::is_contained(vars, goal.loopVar))) {
         BlockNode n;
         n.kind = BlockNode::Accum;
+        n.choice = static_cast<unsigned>(block::AccumKind::sum);
         n.a = i;
         n.vars = vars;
         n.stage = BlockNode::AfterLoop;
@@ -377,6 +378,9 @@ private:
         n.expr = ctx.sum(loopStep, expr);
         tryOp(std::move(n), Key{i, 3, i, 0, 0});
       }
+      if (stage != BlockNode::AfterLoop)
+        tryReducingAccums(i);
+      tryRMSNorm(i);
       for (int j = 0; j <= i; ++j) {
         auto combined = combine(stage, nodes[j].stage);
         if (!combined)
@@ -471,6 +475,81 @@ private:
       n.type = resultType;
       n.expr = product;
       tryOp(std::move(n), Key{maxOperand, 5, lhs, rhs, int(w)});
+    }
+  }
+
+  /// The composite accumulators that reduce tile i along one dimension
+  /// first (Mirage's accum_red_ld_sum / accum_red_ld_rms, one op each):
+  /// red_sum over any reduced variable, red_rms over a variable an rms_norm
+  /// normalizes, walked by the loop (or whole in the tile without one). The
+  /// result must not vary with the loop.
+  void tryReducingAccums(int i) {
+    const SmallVector<int, 4> vars = nodes[i].vars;
+    const ExprId expr = nodes[i].expr;
+    const Type type = nodes[i].type;
+    for (auto [d, v] : llvm::enumerate(vars)) {
+      if (v < 0 || !t.varReduced[v])
+        continue;
+      SmallVector<int, 4> reduced = vars;
+      reduced[d] = -1;
+      if (goal.loopVar >= 0 && llvm::is_contained(reduced, goal.loopVar))
+        continue;
+      Type result = isNarrowFloat(type) ? t.f32Type : type;
+      int64_t n = tileExtent(v) * loopStep;
+      if (t.hasReduce) {
+        BlockNode r;
+        r.kind = BlockNode::Accum;
+        r.choice = static_cast<unsigned>(block::AccumKind::red_sum);
+        r.dim = d;
+        r.a = i;
+        r.vars = reduced;
+        r.stage = BlockNode::AfterLoop;
+        r.type = result;
+        r.expr = ctx.sum(loopStep, ctx.sum(tileExtent(v), expr));
+        tryOp(std::move(r), Key{i, 3, i, 1, int(d)});
+      }
+      if (llvm::is_contained(t.rmsVars, v) &&
+          (goal.loopVar < 0 || v == goal.loopVar)) {
+        BlockNode r;
+        r.kind = BlockNode::Accum;
+        r.choice = static_cast<unsigned>(block::AccumKind::red_rms);
+        r.dim = d;
+        r.a = i;
+        r.vars = reduced;
+        r.stage = BlockNode::AfterLoop;
+        r.type = t.f32Type;
+        r.expr = unaryExpr(ctx, {UnaryKind::sqrt, {}},
+                           ctx.scale(1.0 / double(n),
+                                     ctx.sum(n, ctx.mul(expr, expr))));
+        tryOp(std::move(r), Key{i, 3, i, 2, int(d)});
+      }
+    }
+  }
+
+  /// block.rms_norm of tile i along a variable an rms_norm normalizes,
+  /// whole in the tile (not the loop's): x / sqrt(mean(x^2)).
+  void tryRMSNorm(int i) {
+    if (t.rmsVars.empty())
+      return;
+    const SmallVector<int, 4> vars = nodes[i].vars;
+    const ExprId expr = nodes[i].expr;
+    const Type type = nodes[i].type;
+    const BlockNode::Stage stage = nodes[i].stage;
+    for (auto [d, v] : llvm::enumerate(vars)) {
+      if (v < 0 || v == goal.loopVar || !llvm::is_contained(t.rmsVars, v))
+        continue;
+      int64_t n = tileExtent(v);
+      BlockNode r;
+      r.kind = BlockNode::RMSNorm;
+      r.dim = d;
+      r.a = i;
+      r.vars = vars;
+      r.stage = stage;
+      r.expr = ctx.div(expr, unaryExpr(ctx, {UnaryKind::sqrt, {}},
+                                       ctx.scale(1.0 / double(n),
+                                                 ctx.sum(n, ctx.mul(expr, expr)))));
+      r.type = elementwiseStorage(type, r.expr, r.vars);
+      tryOp(std::move(r), Key{i, 7, i, 0, int(d)});
     }
   }
 
@@ -576,7 +655,12 @@ SmallVector<GridChoice> superopt::gridChoices(const SearchTarget &target,
   // softmaxes: the only ones the enumeration makes) and their partial
   // results few enough to save.
   SmallVector<int64_t> splits;
-  if (graph.loopVar >= 0 && partialOutputs(graph) <= options.maxKernelOutputs)
+  bool combinable = llvm::none_of(graph.nodes, [](const BlockNode &n) {
+    return n.kind == BlockNode::Accum &&
+           n.choice == static_cast<unsigned>(block::AccumKind::red_rms);
+  });
+  if (graph.loopVar >= 0 && combinable &&
+      partialOutputs(graph) <= options.maxKernelOutputs)
     for (int64_t p : gridSizes(target.varExtent[graph.loopVar], options))
       if (p < target.varExtent[graph.loopVar])
         splits.push_back(p);

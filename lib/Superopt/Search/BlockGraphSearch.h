@@ -57,8 +57,9 @@ struct BlockNode {
     Binary,
     Matmul,
     Reduce,
-    Accum,
+    Accum, // choice: AccumKind (sum, red_sum, red_rms); dim for red_*
     SoftmaxAccum, // a: scores, b: values; the node is its output
+    RMSNorm,      // dim: the normalized dimension
     Output
   };
   enum Stage : uint8_t { Invariant, Varying, AfterLoop };
@@ -70,8 +71,10 @@ struct BlockNode {
   mlir::Type type;
   int a = -1, b = -1;
   /// Input: target value index; Unary: menu index; Binary: BinaryKind;
-  /// Reduce: dimension.
+  /// Reduce: dimension; Accum: its block::AccumKind.
   unsigned choice = 0;
+  /// The dimension a composite (block.rms_norm, block.accum red_*) reduces.
+  int dim = -1;
   ExprId expr = 0;
   llvm::SmallVector<int, 4> vars;
 };

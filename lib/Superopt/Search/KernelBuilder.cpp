@@ -115,9 +115,16 @@ public:
           b, loc, tileType(node), ReduceKindAttr::get(ctx, ReduceKind::sum), a,
           b.getI64IntegerAttr(node.choice));
       break;
-    case BlockNode::Accum:
-      tiles[i] = block::AccumOp::create(b, loc, tileType(node), a,
-                                        block::AccumKind::sum, IntegerAttr());
+    case BlockNode::Accum: {
+      auto kind = static_cast<block::AccumKind>(node.choice);
+      tiles[i] = block::AccumOp::create(
+          b, loc, tileType(node), a, kind,
+          node.dim >= 0 ? b.getI64IntegerAttr(node.dim) : IntegerAttr());
+      break;
+    }
+    case BlockNode::RMSNorm:
+      tiles[i] = block::RMSNormOp::create(b, loc, tileType(node), a,
+                                          b.getI64IntegerAttr(node.dim));
       break;
     case BlockNode::SoftmaxAccum: {
       block::TileType out = tileType(node);

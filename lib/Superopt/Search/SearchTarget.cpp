@@ -165,12 +165,12 @@ FailureOr<SearchTarget> SearchTarget::analyze(func::FuncOp func) {
             .Case([&](kernel::RMSNormOp n) -> LogicalResult {
               if (!n.getEps().isZero())
                 return failure();
-              double size = t.values[r].shape.back();
-              addUnary({UnaryKind::square, {}});
-              addUnary({UnaryKind::scale, {1.0 / size}});
-              addUnary({UnaryKind::sqrt, {}});
+              // Block graphs compute it with the composites (block.rms_norm
+              // of a whole row, or block.accum red_rms over the loop and a
+              // division after it), which replace the fine-grained form
+              // (square, reduce, scale, sqrt: four more ops on the same
+              // values), so those are not in the menu on its account.
               addBinary(BinaryKind::div);
-              menu.hasReduce = true;
               joinElementwise(n.getInput(), n.getResult());
               reducedSlots.insert(DimSlots::slot(r, rank - 1));
               return success();
@@ -226,6 +226,12 @@ FailureOr<SearchTarget> SearchTarget::analyze(func::FuncOp func) {
     if (v >= 0)
       t.varReduced[v] = true;
   }
+  for (const TargetValue &tv : t.values)
+    if (isa_and_nonnull<kernel::RMSNormOp>(tv.producer)) {
+      int v = tv.vars.back();
+      if (v >= 0 && !llvm::is_contained(t.rmsVars, v))
+        t.rmsVars.push_back(v);
+    }
   for (const TargetValue &tv : t.values)
     if (tv.foldable) {
       int v = tv.vars.back();

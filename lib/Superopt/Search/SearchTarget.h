@@ -106,6 +106,9 @@ public:
   /// Index variables along which a foldable softmax runs: block graphs may
   /// use block.softmax_accum over them.
   llvm::SmallVector<int> softmaxVars;
+  /// Index variables an rms_norm normalizes along: block graphs may use
+  /// block.rms_norm and the block.accum red_rms composite over them.
+  llvm::SmallVector<int> rmsVars;
 };
 
 /// The abstract expression of softmax(x) along a dimension of `size`:
