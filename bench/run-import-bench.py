@@ -71,7 +71,7 @@ def main():
                 ref = m(*ins).double().numpy()
             run_s = f"{t:.2f}"
             err = f"{np.abs(out - ref).max() / np.abs(ref).max():.1e}"
-        ops = p.text.split("#loc")[0].count(" = graph.")
+        ops = p.mlir(locations=False).count(" = graph.")
         print(f"{name:<14} {ops:>9} {export_s:>9.2f} {torch_s:>12.2f} {onnx_s:>11} "
               f"{run_s:>7} {err:>10}", flush=True)
 
@@ -83,7 +83,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         paths, t_lower = timed(lambda: fast.lower("sm_80", os.path.join(tmp, "llama")))
         ptx_kb = os.path.getsize(paths["ptx"]) / 1024
-    kernels = fast.text.split("#loc")[0].count("kernel.graph_def")
+    kernels = fast.mlir(locations=False).count("kernel.graph_def")
     print(f"{'stage':<28} {'s':>7}")
     print(f"{'from_torch':<28} {t_import:>7.2f}")
     print(f"{'superoptimize (sm_80)':<28} {t_search:>7.2f}")

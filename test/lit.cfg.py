@@ -41,6 +41,18 @@ llvm_config.add_tool_substitutions(
     ["mirage-opt", "mirage-run", "mirage-gpu-run"],
     [config.mirage_tools_dir, config.llvm_tools_dir])
 
+# Upstream MLIR's CPU runner and its runtime libraries: the importers'
+# end-to-end tests run the original program there and compare it with
+# mirage-run on the imported one (REQUIRES: mlir-runner).
+mlir_runner = os.path.join(config.llvm_tools_dir, "mlir-runner")
+runner_libs = [os.path.join(config.llvm_libs_dir, name) for name in
+               ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so")]
+if os.path.exists(mlir_runner) and all(map(os.path.exists, runner_libs)):
+    config.available_features.add("mlir-runner")
+config.substitutions.append(
+    ("%mlir_runner", mlir_runner + " -e main -entry-point-result=void "
+     "-shared-libs=" + ",".join(runner_libs)))
+
 # Tests that assemble cubins need ptxas from the CUDA toolkit; without it
 # they report UNSUPPORTED (REQUIRES: ptxas) rather than fail.
 # %ptxas runs it directly, e.g. for its -v resource report.

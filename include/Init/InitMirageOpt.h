@@ -20,8 +20,9 @@ namespace mirage {
 /// translations the PTX emission needs.
 void registerMirageOptDialects(mlir::DialectRegistry &registry);
 
-/// mirage-opt's passes and pipelines, and the generic upstream passes
-/// (canonicalize, cse, ...) that pipelines use. Idempotent.
+/// mirage-opt's passes (the importers among them) and pipelines, and the
+/// generic upstream passes (canonicalize, cse, ...) that pipelines use.
+/// Idempotent.
 void registerMirageOptPasses();
 
 } // namespace mirage

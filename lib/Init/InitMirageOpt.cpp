@@ -2,6 +2,7 @@
 
 #include "Init/InitMirageOpt.h"
 #include "Dialect/MirageDialects.h"
+#include "Importers/Passes.h"
 #include "Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -44,6 +45,7 @@ void mirage::registerMirageOptPasses() {
   static std::once_flag once;
   std::call_once(once, [] {
     registerMiragePasses();
+    registerMirageImportersPasses();
     registerMirageToPtxPipeline();
     // Generic upstream passes (canonicalize, cse, ...) for pipelines.
     mlir::registerTransformsPasses();

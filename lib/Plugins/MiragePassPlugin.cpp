@@ -3,10 +3,12 @@
 //   mlir-opt --load-pass-plugin=build/lib/MiragePassPlugin.so \
 //            --pass-pipeline='builtin.module(func.func(graph-to-kernel))'
 //
-// The passes and the mirage-to-ptx pipeline, as in mirage-opt.
+// The passes (the importers among them) and the mirage-to-ptx pipeline, as
+// in mirage-opt.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Importers/Passes.h"
 #include "Transforms/Passes.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
 #include "llvm/Config/llvm-config.h"
@@ -16,6 +18,7 @@ mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "MiragePasses", LLVM_VERSION_STRING,
           []() {
             mirage::registerMiragePasses();
+            mirage::registerMirageImportersPasses();
             mirage::registerMirageToPtxPipeline();
           }};
 }

@@ -134,6 +134,7 @@ private:
   void emitElementwise(Operation *inner);
   void emitReduce(block::ReduceOp red);
   void emitConcat(block::ConcatOp cat);
+  void emitSlice(block::SliceOp slice);
   void emitAccumUpdate(block::AccumOp acc, Value iter);
   void emitAccumInit(block::AccumOp acc);
   void emitReducingAccumUpdate(block::AccumOp acc);
@@ -634,6 +635,20 @@ void KernelEmitter::emitConcat(block::ConcatOp cat) {
     });
     start += shape[dim];
   }
+}
+
+void KernelEmitter::emitSlice(block::SliceOp slice) {
+  access({slice.getInput()}, {slice.getResult()});
+  ArrayRef<int64_t> shape = slice.getSizes(), offsets = slice.getOffsets();
+  forEachElement(product(shape), [&](Value linear) {
+    SmallVector<Value> coords = delinearize(linear, shape);
+    SmallVector<Value> from(coords);
+    for (auto [d, o] : llvm::enumerate(offsets))
+      if (o)
+        from[d] = arith::AddIOp::create(b, loc, coords[d], idx(o));
+    Value v = memref::LoadOp::create(b, loc, views.lookup(slice.getInput()), from);
+    memref::StoreOp::create(b, loc, v, views.lookup(slice.getResult()), coords);
+  });
 }
 
 void KernelEmitter::emitAccumInit(block::AccumOp acc) {
@@ -1313,6 +1328,8 @@ LogicalResult KernelEmitter::emitOp(Operation *inner, Value iter) {
     emitReshape(reshape);
   } else if (auto norm = dyn_cast<block::RMSNormOp>(inner)) {
     emitRMSNorm(norm);
+  } else if (auto slice = dyn_cast<block::SliceOp>(inner)) {
+    emitSlice(slice);
   } else {
     return inner->emitOpError("has no GPU code generation");
   }

@@ -227,14 +227,22 @@ namespace {
 /// tensors.
 class BlockGraphBuilder {
 public:
+  /// `piece`: build the graph of that one result of `op` (a kernel with
+  /// several results, lowered one graph per result); finish() then leaves
+  /// `op` for the caller to erase.
   BlockGraphBuilder(Operation *op, ValueRange operands, const Grid &grid,
-                    int64_t forloop, int64_t smemLimit)
-      : op(op), grid(grid), forloop(forloop), smemLimit(smemLimit), b(op) {
+                    int64_t forloop, int64_t smemLimit,
+                    std::optional<unsigned> piece = std::nullopt)
+      : op(op), grid(grid), forloop(forloop), smemLimit(smemLimit), b(op),
+        piece(piece) {
     SmallVector<Value> inputs;
     for (Value v : operands)
       if (!llvm::is_contained(inputs, v))
         inputs.push_back(v);
-    graphDef = kernel::GraphDefOp::create(b, op->getLoc(), op->getResultTypes(),
+    TypeRange resultTypes = op->getResultTypes();
+    if (piece)
+      resultTypes = resultTypes.slice(*piece, 1);
+    graphDef = kernel::GraphDefOp::create(b, op->getLoc(), resultTypes,
                                           inputs, grid.sizes, forloop);
     Block *body = b.createBlock(&graphDef.getBody());
     for (Value v : inputs)
@@ -313,9 +321,9 @@ public:
   /// graph, if it would not fit in shared memory or does not verify.
   LogicalResult finish(Value tile) {
     SmallVector<int64_t> omap(grid.resultDims);
-    Value saved =
-        block::OutputOp::create(b, loc(), op->getResult(0).getType(), tile,
-                                block::GridMapAttr::get(b.getContext(), omap));
+    Value saved = block::OutputOp::create(
+        b, loc(), op->getResult(piece.value_or(0)).getType(), tile,
+        block::GridMapAttr::get(b.getContext(), omap));
     block::YieldOp::create(b, loc(), saved);
 
     // Tile types are built unchecked; one the parser would reject must not
@@ -343,6 +351,10 @@ public:
     if (failed(verify(graphDef))) {
       graphDef.erase();
       return op->emitOpError("kernel-to-block built an invalid block graph");
+    }
+    if (piece) {
+      op->getResult(*piece).replaceAllUsesWith(graphDef->getResult(0));
+      return success();
     }
     op->replaceAllUsesWith(graphDef);
     op->erase();
@@ -375,6 +387,7 @@ private:
   /// The block argument of each kernel operand, and the input iterators
   /// built so far by (argument, imap, fmap).
   DenseMap<Value, BlockArgument> args;
+  std::optional<unsigned> piece;
   SmallVector<
       std::pair<std::tuple<unsigned, SmallVector<int64_t>, int64_t>, Value>>
       inputs;
@@ -749,6 +762,33 @@ static LogicalResult lowerRepeat(kernel::RepeatOp op,
 
 /// Row tiles with the concatenated dim whole; block.concat joins the
 /// inputs' tiles.
+/// One kernel per piece: blocks take rows that keep the split dim whole (as
+/// a concat's do), and a block.slice cuts the piece out of each row tile.
+static LogicalResult lowerSplit(kernel::SplitOp op,
+                               const SmemBudgets &budgets) {
+  int64_t dim = op.getDim(), offset = 0;
+  for (auto [i, piece] : llvm::enumerate(op.getResults())) {
+    ArrayRef<int64_t> shape = shapeOf(piece);
+    FailureOr<Grid> grid = rowGrid(op, shape, dim, product(shape));
+    if (failed(grid))
+      return failure();
+    BlockGraphBuilder g(op, op.getInput(), *grid, 1, budgets.graph, i);
+    Value rows = g.input(op.getInput(), identityDims());
+    auto rowType = cast<TileType>(rows.getType());
+    SmallVector<int64_t> offsets(shape.size(), 0), sizes(rowType.getShape());
+    offsets[dim] = offset;
+    sizes[dim] = shape[dim];
+    Value part = block::SliceOp::create(
+        g.builder(), g.loc(), TileType::get(sizes, rowType.getElementType()),
+        rows, offsets, sizes);
+    if (failed(g.finish(g.accum(part, AccumKind::sum))))
+      return failure();
+    offset += shape[dim];
+  }
+  op.erase();
+  return success();
+}
+
 static LogicalResult lowerConcat(kernel::ConcatOp op,
                                 const SmemBudgets &budgets) {
   ArrayRef<int64_t> result = shapeOf(op.getResult());
@@ -877,11 +917,7 @@ static LogicalResult lowerKernel(Operation *op, const SmemBudgets &budgets) {
       .Case([&](kernel::RepeatOp op) { return lowerRepeat(op, budgets); })
       .Case([&](kernel::ConcatOp op) { return lowerConcat(op, budgets); })
       .Case([&](kernel::TransposeOp op) { return lowerTranspose(op, budgets); })
-      .Case([](kernel::SplitOp op) {
-        return op.emitOpError(
-            "has no block-graph form: the block dialect cannot select part "
-            "of a tile, and every output saver writes every block's tile");
-      })
+      .Case([&](kernel::SplitOp op) { return lowerSplit(op, budgets); })
       .Case<kernel::Conv2DOp, kernel::Pool2DOp>([](Operation *op) {
         return op->emitOpError(
             "has no block-graph form: input iterators read disjoint tiles, "

@@ -191,12 +191,14 @@ class Program:
 
     def superoptimize(self, target: str = "sm_90", *, state_budget: int | None = None,
                       time_limit: float | None = None, threads: int | None = None,
-                      cache: str = "on", verbose: bool = True, **options) -> "Program":
+                      cache: str = "on", verbose: bool = True, progress: bool = False,
+                      **options) -> "Program":
         """The µGraph search (``--superoptimize``): returns the fastest µGraph
         the cost model finds for `target`, verified before it is returned. Its
         remark (rules, costs, verification) is in ``self.last_remarks``; with
         `verbose` it is also printed to stderr. Budgets: `state_budget` states
-        per subprogram, `time_limit` seconds (a reported safety cut)."""
+        per subprogram, `time_limit` seconds (a reported safety cut).
+        `progress` prints the search's progress on stderr as it runs."""
         opts = {"target": target, "cache": cache}
         if state_budget is not None:
             opts["state-budget"] = int(state_budget)
@@ -204,6 +206,8 @@ class Program:
             opts["time-budget"] = time_limit
         if threads is not None:
             opts["threads"] = int(threads)
+        if progress:
+            opts["progress"] = True
         for k, v in options.items():
             opts[k.replace("_", "-")] = v
         text = " ".join(f"{k}={_option(v)}" for k, v in opts.items())

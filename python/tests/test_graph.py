@@ -151,3 +151,11 @@ def test_to_dot_draws_the_mugraph():
     assert dot.lstrip().startswith("digraph")
     assert "cluster" in dot and "block.matmul" in dot
     assert "cluster" not in p.to_dot(block_graphs=False)
+
+
+def test_superoptimize_reports_progress_and_budget(capfd):
+    p = gated_mlp(m=16, k=256, n=64, dtype="f16")
+    fast = p.superoptimize("sm_90", state_budget=500, cache="off", progress=True)
+    err = capfd.readouterr().err
+    assert "[superoptimize]" in err
+    assert "state budget reached" in fast.last_remarks

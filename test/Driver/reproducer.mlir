@@ -6,7 +6,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 //
 // The whole pipeline, replayed from its input (kernel-to-block fails: a
-// split has no block-graph form).
+// pooling window has no block-graph form).
 // RUN: not mirage-opt %s --mirage-to-ptx="chip=sm_80 output=%t/out cubin=false" --mlir-pass-pipeline-crash-reproducer=%t/repro.mlir 2>&1 | FileCheck %s --check-prefix=FAIL
 // RUN: FileCheck %s --check-prefix=REPRO < %t/repro.mlir
 // RUN: not mirage-opt %t/repro.mlir --run-reproducer 2>&1 | FileCheck %s --check-prefix=REPLAY
@@ -17,19 +17,19 @@
 // RUN: FileCheck %s --check-prefix=LOCAL < %t/local.mlir
 // RUN: not mirage-opt %t/local.mlir --run-reproducer 2>&1 | FileCheck %s --check-prefix=REPLAY-LOCAL
 
-// FAIL: error: 'kernel.split' op has no block-graph form
+// FAIL: error: 'kernel.pool2d' op has no block-graph form
 // FAIL: reproducer generated at `{{.*}}repro.mlir`
 // REPRO: func.func @f(
-// REPRO: graph.split
+// REPRO: graph.max_pool2d
 // REPRO: pipeline: "builtin.module(graph-to-kernel, kernel-to-block{chip=sm_80}, thread-to-arith, block-to-gpu{chip=sm_80 threads=128}, kernel-to-gpu, gpu.module(canonicalize{{.*}},cse,convert-scf-to-cf{{.*}},convert-nvgpu-to-nvvm,convert-gpu-to-nvvm{{.*}},extern-dynamic-shared-memory), reconcile-unrealized-casts, nvvm-attach-target{{.*}}, emit-gpu-artifacts{{.*}})"
-// REPLAY: repro.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'kernel.split' op has no block-graph form
+// REPLAY: repro.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'kernel.pool2d' op has no block-graph form
 
 // FAIL-LOCAL: error: emit-gpu-artifacts: the CUDA toolkit '{{.*}}no-toolkit' has no
 // LOCAL: gpu.module @mirage_kernels [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx70">]
 // LOCAL: pipeline: "builtin.module(emit-gpu-artifacts{cubin=false output={{.*}}out toolkit={{.*}}no-toolkit})"
 // REPLAY-LOCAL: local.mlir:{{[0-9]+}}:{{[0-9]+}}: error: emit-gpu-artifacts: the CUDA toolkit '{{.*}}no-toolkit' has no
 
-func.func @f(%x: tensor<8x64xf16>) -> (tensor<3x64xf16>, tensor<5x64xf16>) {
-  %a:2 = graph.split %x, dim = 0, sizes = [3, 5] : tensor<8x64xf16> -> tensor<3x64xf16>, tensor<5x64xf16>
-  return %a#0, %a#1 : tensor<3x64xf16>, tensor<5x64xf16>
+func.func @f(%x: tensor<1x4x8x8xf16>) -> tensor<1x4x4x4xf16> {
+  %p = graph.max_pool2d %x, kernel = [2, 2] {strides = array<i64: 2, 2>} : tensor<1x4x8x8xf16> -> tensor<1x4x4x4xf16>
+  return %p : tensor<1x4x4x4xf16>
 }

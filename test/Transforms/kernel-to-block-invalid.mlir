@@ -2,14 +2,6 @@
 // fails.
 // RUN: mirage-opt %s --kernel-to-block -split-input-file -verify-diagnostics
 
-func.func @split(%x: tensor<8x64xf16>) -> (tensor<3x64xf16>, tensor<5x64xf16>) {
-  // expected-error @+1 {{'kernel.split' op has no block-graph form: the block dialect cannot select part of a tile, and every output saver writes every block's tile}}
-  %a:2 = kernel.split %x, dim = 0, sizes = [3, 5] : tensor<8x64xf16> -> tensor<3x64xf16>, tensor<5x64xf16>
-  return %a#0, %a#1 : tensor<3x64xf16>, tensor<5x64xf16>
-}
-
-// -----
-
 func.func @conv2d(%img: tensor<1x3x16x16xf16>, %k: tensor<4x3x3x3xf16>) -> tensor<1x4x16x16xf16> {
   // expected-error @+1 {{'kernel.conv2d' op has no block-graph form: input iterators read disjoint tiles, not the overlapping sliding windows it needs}}
   %y = kernel.conv2d %img, %k {padding = array<i64: 1, 1>} : (tensor<1x3x16x16xf16>, tensor<4x3x3x3xf16>) -> tensor<1x4x16x16xf16>
@@ -56,11 +48,11 @@ func.func @long_row(%x: tensor<2x32768xf32>) -> tensor<2x32768xf32> {
 // -----
 
 // Only the ops without a form fail; the others are still rewritten.
-func.func @mixed(%x: tensor<8x64xf16>) -> (tensor<8x64xf16>, tensor<3x64xf16>, tensor<5x64xf16>) {
-  %e = kernel.unary exp %x : tensor<8x64xf16>
-  // expected-error @+1 {{'kernel.split' op has no block-graph form}}
-  %a:2 = kernel.split %e, dim = 0, sizes = [3, 5] : tensor<8x64xf16> -> tensor<3x64xf16>, tensor<5x64xf16>
-  return %e, %a#0, %a#1 : tensor<8x64xf16>, tensor<3x64xf16>, tensor<5x64xf16>
+func.func @mixed(%x: tensor<1x4x8x8xf16>) -> (tensor<1x4x8x8xf16>, tensor<1x4x4x4xf16>) {
+  %e = kernel.unary exp %x : tensor<1x4x8x8xf16>
+  // expected-error @+1 {{'kernel.pool2d' op has no block-graph form}}
+  %p = kernel.pool2d max %e, kernel = [2, 2] {strides = array<i64: 2, 2>} : tensor<1x4x8x8xf16> -> tensor<1x4x4x4xf16>
+  return %e, %p : tensor<1x4x8x8xf16>, tensor<1x4x4x4xf16>
 }
 
 // -----

@@ -438,3 +438,20 @@ func.func @chain_k(%x: tensor<8x64xf16>, %w: tensor<64x32xf16>) -> tensor<256xf1
   %r = kernel.reshape %e : tensor<8x32xf16> -> tensor<256xf16>
   return %r : tensor<256xf16>
 }
+
+// Split, f16, along rows: one graph-defined kernel per piece; each reads row
+// tiles holding the whole split dim and slices its piece out.
+// EQUIV: remark: @split_k is equivalent to @split: finite-field test:
+func.func @split(%x: tensor<8x64xf16>) -> (tensor<8x24xf16>, tensor<8x40xf16>) {
+  %a:2 = graph.split %x, dim = 1, sizes = [24, 40] : tensor<8x64xf16> -> tensor<8x24xf16>, tensor<8x40xf16>
+  return %a#0, %a#1 : tensor<8x24xf16>, tensor<8x40xf16>
+}
+// CHECK-LABEL: func.func @split_k(
+// CHECK: block.slice %{{.*}}, offsets = [0, 0], sizes = [{{[0-9]+}}, 24] : !block.tile<{{[0-9]+}}x64xf16> -> !block.tile<{{[0-9]+}}x24xf16>
+// CHECK: block.slice %{{.*}}, offsets = [0, 24], sizes = [{{[0-9]+}}, 40] : !block.tile<{{[0-9]+}}x64xf16> -> !block.tile<{{[0-9]+}}x40xf16>
+// CHECK-NOT: kernel.split
+func.func @split_k(%x: tensor<8x64xf16>) -> (tensor<8x24xf16>, tensor<8x40xf16>)
+    attributes {mirage.equivalent_to = @split} {
+  %a:2 = kernel.split %x, dim = 1, sizes = [24, 40] : tensor<8x64xf16> -> tensor<8x24xf16>, tensor<8x40xf16>
+  return %a#0, %a#1 : tensor<8x24xf16>, tensor<8x40xf16>
+}

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Dialect/MirageDialects.h"
+#include "Importers/LiftedConstants.h"
 #include "Npy.h"
 #include "RandomInputs.h"
 #include "Superopt/Semantics/Interpreter.h"
@@ -204,18 +205,42 @@ static LogicalResult checkFlags() {
   return success();
 }
 
-/// Reads one --input file per argument and checks its shape.
-static FailureOr<SmallVector<RealTensor>> readInputs(func::FuncOp func) {
-  if (inputFiles.size() != func.getNumArguments()) {
-    emitError(func.getLoc(), "@")
-        << func.getSymName() << " takes " << func.getNumArguments()
-        << " argument" << (func.getNumArguments() == 1 ? "" : "s") << ", but "
-        << inputFiles.size() << " --input file"
-        << (inputFiles.size() == 1 ? " was" : "s were") << " given";
-    return failure();
+/// The values of the arguments that replace constants (the importers'
+/// `mirage.lifted_constant`), by argument; nothing for the others.
+static FailureOr<SmallVector<std::optional<RealTensor>>>
+liftedConstants(func::FuncOp func) {
+  SmallVector<std::optional<RealTensor>> values(func.getNumArguments());
+  for (BlockArgument arg : func.getArguments()) {
+    Attribute attr = func.getArgAttr(arg.getArgNumber(), kLiftedConstantAttr);
+    if (!attr)
+      continue;
+    auto elements = dyn_cast<ElementsAttr>(attr);
+    auto type = cast<RankedTensorType>(arg.getType());
+    auto reject = [&] {
+      emitError(arg.getLoc(), "argument #")
+          << arg.getArgNumber() << " of @" << func.getSymName() << " has a "
+          << kLiftedConstantAttr
+          << " attribute that is not a float tensor of its shape";
+      return failure();
+    };
+    if (!elements || elements.getShapedType().getShape() != type.getShape())
+      return reject();
+    auto floats = elements.tryGetValues<APFloat>();
+    if (!floats)
+      return reject();
+    std::vector<double> data;
+    for (const APFloat &x : *floats)
+      data.push_back(x.convertToDouble());
+    values[arg.getArgNumber()] = RealTensor(type.getShape(), std::move(data));
   }
+  return values;
+}
+
+/// Reads one --input file per argument in `args` and checks its shape.
+static FailureOr<SmallVector<RealTensor>>
+readInputs(func::FuncOp func, ArrayRef<BlockArgument> args) {
   SmallVector<RealTensor> inputs;
-  for (auto [arg, file] : llvm::zip_equal(func.getArguments(), inputFiles)) {
+  for (auto [arg, file] : llvm::zip_equal(args, inputFiles)) {
     Expected<npy::Array> array = npy::read(file);
     if (!array) {
       error() << toString(array.takeError()) << "\n";
@@ -232,6 +257,52 @@ static FailureOr<SmallVector<RealTensor>> readInputs(func::FuncOp func) {
     }
     inputs.push_back(std::move(*array));
   }
+  return inputs;
+}
+
+/// The inputs: arguments that replace constants take their values from
+/// their attribute (unless one --input file is given for every argument);
+/// the others come from --input files or the seeded generator.
+static FailureOr<SmallVector<RealTensor>> gatherInputs(func::FuncOp func) {
+  FailureOr<SmallVector<std::optional<RealTensor>>> lifted =
+      liftedConstants(func);
+  if (failed(lifted))
+    return failure();
+  if (!inputFiles.empty() && inputFiles.size() == func.getNumArguments())
+    lifted->assign(func.getNumArguments(), std::nullopt);
+  SmallVector<BlockArgument> open;
+  for (BlockArgument arg : func.getArguments())
+    if (!(*lifted)[arg.getArgNumber()])
+      open.push_back(arg);
+
+  SmallVector<RealTensor> drawn;
+  if (inputFiles.empty()) {
+    SmallVector<Type> types;
+    for (BlockArgument arg : open)
+      types.push_back(arg.getType());
+    drawn = generateRandomInputs(types, seed, inputScale);
+  } else if (inputFiles.size() != open.size()) {
+    size_t fixed = func.getNumArguments() - open.size();
+    InFlightDiagnostic diag = emitError(func.getLoc(), "@");
+    diag << func.getSymName() << " takes " << func.getNumArguments()
+         << " argument" << (func.getNumArguments() == 1 ? "" : "s");
+    if (fixed)
+      diag << " (" << open.size() << " without a " << kLiftedConstantAttr
+           << ")";
+    diag << ", but " << inputFiles.size() << " --input file"
+         << (inputFiles.size() == 1 ? " was" : "s were") << " given";
+    return failure();
+  } else {
+    FailureOr<SmallVector<RealTensor>> read = readInputs(func, open);
+    if (failed(read))
+      return failure();
+    drawn = std::move(*read);
+  }
+
+  SmallVector<RealTensor> inputs;
+  auto next = drawn.begin();
+  for (std::optional<RealTensor> &value : *lifted)
+    inputs.push_back(value ? std::move(*value) : std::move(*next++));
   return inputs;
 }
 
@@ -303,28 +374,22 @@ static LogicalResult run(MLIRContext &context) {
   if (failed(func) || failed(checkArguments(*func)))
     return failure();
 
-  SmallVector<RealTensor> inputs;
-  if (inputFiles.empty()) {
-    inputs = generateRandomInputs(func->getArgumentTypes(), seed, inputScale);
-  } else {
-    FailureOr<SmallVector<RealTensor>> read = readInputs(*func);
-    if (failed(read))
-      return failure();
-    inputs = std::move(*read);
-  }
+  FailureOr<SmallVector<RealTensor>> inputs = gatherInputs(*func);
+  if (failed(inputs))
+    return failure();
 
   if (std::error_code ec = sys::fs::create_directories(outputDir)) {
     error() << "cannot create output directory '" << outputDir
             << "': " << ec.message() << "\n";
     return failure();
   }
-  if (saveInputs && failed(writeTensors(inputs, "in")))
+  if (saveInputs && failed(writeTensors(*inputs, "in")))
     return failure();
 
   superopt::InterpreterLimits limits;
   limits.memoryBytes = memoryLimitMiB << 20;
   FailureOr<SmallVector<RealTensor>> outputs =
-      superopt::interpretReal(*func, inputs, arith, limits);
+      superopt::interpretReal(*func, *inputs, arith, limits);
   if (failed(outputs))
     return failure();
   if (failed(writeTensors(*outputs, "out")))

@@ -272,4 +272,25 @@ def Block_ConcatOp : Block_Op<"concat", [SameOperandsAndResultElementType,
                        "functional-type($inputs, results)";
 }
 
+def Block_SliceOp : Block_Op<"slice", [SameOperandsAndResultElementType]> {
+  let summary = "the box of a tile at static offsets (a piece of a split)";
+  let description = [{
+    `result[i] = input[i + offsets]` for every index `i` of a result of
+    shape `sizes`; the box lies within the input. The default block graph of
+    `kernel.split` reads whole rows along the split dimension and slices out
+    one piece per kernel.
+
+    ```mlir
+    %p = block.slice %t, offsets = [0, 64], sizes = [8, 32]
+        : !block.tile<8x128xf16> -> !block.tile<8x32xf16>
+    ```
+  }];
+  let arguments = (ins Block_Tile:$input, DenseI64ArrayAttr:$offsets,
+                       DenseI64ArrayAttr:$sizes);
+  let results = (outs Block_Tile:$result);
+  let assemblyFormat = "$input `,` `offsets` `=` $offsets `,` `sizes` `=` $sizes "
+                       "attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
 #endif // MIRAGE_BLOCK_OPS_TD

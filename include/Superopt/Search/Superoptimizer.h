@@ -47,12 +47,14 @@ namespace mirage::superopt {
 /// input and options, so that no stale result is served.
 ///   3: f32 tiles for sums of f16/bf16 data, softmax opaque, state budgets
 ///      in deterministic rounds (issue 11).
-///   5: online softmax (softmax folded into attention's second matmul),
+///   5: elementwise block ops on tiles of lower rank (NumPy broadcasting:
+///      per-channel [C, 1, 1] operands of [N, C, H, W] tensors fuse).
+///   6: online softmax (softmax folded into attention's second matmul),
 ///      grids over reduced variables (split loops, partial results combined
 ///      by a second kernel), kernel-outputs (issue 16).
-///   6: composite block ops in the space: block.rms_norm and the block.accum
+///   7: composite block ops in the space: block.rms_norm and the block.accum
 ///      red_sum / red_rms composites (issue 16).
-inline constexpr unsigned kSearchVersion = 6;
+inline constexpr unsigned kSearchVersion = 7;
 
 struct SearchOptions {
   /// Kernels of the µGraph (predefined and graph-defined).

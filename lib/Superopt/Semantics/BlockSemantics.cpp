@@ -189,6 +189,11 @@ static LogicalResult evalTileOp(Operation *op, Arith &arith,
         return result(
             Arith::applyN(parts, [&](auto ts) { return concat(ts, dim); }));
       })
+      .template Case<block::SliceOp>([&](auto s) {
+        return result(Arith::apply(in(s.getInput()), [&](const auto &t) {
+          return slice(t, s.getOffsets(), s.getSizes());
+        }));
+      })
       .template Case<thread::FusedOp>(
           [&](auto fused) { return evalThreadFused(fused, arith, env); })
       .template Default([&](Operation *) {

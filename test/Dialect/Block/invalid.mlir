@@ -1364,3 +1364,51 @@ func.func @rms_norm_dim(%X: tensor<8x64xf16>) -> tensor<8x64xf16> {
   }
   return %Y : tensor<8x64xf16>
 }
+
+// -----
+
+func.func @slice_outside(%A: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %Y = kernel.graph_def (%A) grid = [1] forloop = 1
+      : (tensor<16x64xf32>) -> tensor<16x64xf32> {
+  ^bb0(%a: tensor<16x64xf32>):
+    %at = block.input %a imap = <x: replicate> fmap = <i: replicate> : tensor<16x64xf32> -> !block.tile<16x64xf32>
+    // expected-error @+1 {{'block.slice' op box [40, 40 + 32) of dimension 1 is not within the input's 64}}
+    %p = block.slice %at, offsets = [0, 40], sizes = [16, 32] : !block.tile<16x64xf32> -> !block.tile<16x32xf32>
+    %s = block.accum sum %at : !block.tile<16x64xf32> -> !block.tile<16x64xf32>
+    %o = block.output %s omap = <x: replicate> : !block.tile<16x64xf32> -> tensor<16x64xf32>
+    block.yield %o : tensor<16x64xf32>
+  }
+  return %Y : tensor<16x64xf32>
+}
+
+// -----
+
+func.func @slice_rank(%A: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %Y = kernel.graph_def (%A) grid = [1] forloop = 1
+      : (tensor<16x64xf32>) -> tensor<16x64xf32> {
+  ^bb0(%a: tensor<16x64xf32>):
+    %at = block.input %a imap = <x: replicate> fmap = <i: replicate> : tensor<16x64xf32> -> !block.tile<16x64xf32>
+    // expected-error @+1 {{'block.slice' op needs one offset and one size per dimension of the 2-d input, got 1 offsets and 1 sizes}}
+    %p = block.slice %at, offsets = [0], sizes = [16] : !block.tile<16x64xf32> -> !block.tile<16xf32>
+    %s = block.accum sum %at : !block.tile<16x64xf32> -> !block.tile<16x64xf32>
+    %o = block.output %s omap = <x: replicate> : !block.tile<16x64xf32> -> tensor<16x64xf32>
+    block.yield %o : tensor<16x64xf32>
+  }
+  return %Y : tensor<16x64xf32>
+}
+
+// -----
+
+func.func @slice_result(%A: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %Y = kernel.graph_def (%A) grid = [1] forloop = 1
+      : (tensor<16x64xf32>) -> tensor<16x64xf32> {
+  ^bb0(%a: tensor<16x64xf32>):
+    %at = block.input %a imap = <x: replicate> fmap = <i: replicate> : tensor<16x64xf32> -> !block.tile<16x64xf32>
+    // expected-error @+1 {{'block.slice' op result type '!block.tile<16x16xf32>' must have the shape of the sizes}}
+    %p = block.slice %at, offsets = [0, 0], sizes = [16, 32] : !block.tile<16x64xf32> -> !block.tile<16x16xf32>
+    %s = block.accum sum %at : !block.tile<16x64xf32> -> !block.tile<16x64xf32>
+    %o = block.output %s omap = <x: replicate> : !block.tile<16x64xf32> -> tensor<16x64xf32>
+    block.yield %o : tensor<16x64xf32>
+  }
+  return %Y : tensor<16x64xf32>
+}

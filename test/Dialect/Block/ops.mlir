@@ -26,6 +26,8 @@ func.func @all_block_ops(%A: tensor<64x256xf16>, %B: tensor<256x128xf16>, %C: te
     %r = block.reduce sum %p, dim = 1 : !block.tile<32x32xf16> -> !block.tile<32x1xf16>
     // CHECK: block.concat(%{{.*}}, %{{.*}}) dim = 1 : (!block.tile<32x32xf16>, !block.tile<32x1xf16>) -> !block.tile<32x33xf16>
     %cat = block.concat(%p, %r) dim = 1 : (!block.tile<32x32xf16>, !block.tile<32x1xf16>) -> !block.tile<32x33xf16>
+    // CHECK: block.slice %{{.*}}, offsets = [8, 16], sizes = [16, 8] : !block.tile<32x33xf16> -> !block.tile<16x8xf16>
+    %box = block.slice %cat, offsets = [8, 16], sizes = [16, 8] : !block.tile<32x33xf16> -> !block.tile<16x8xf16>
     // CHECK: block.accum sum %{{.*}} : !block.tile<32x32xf16> -> !block.tile<32x32xf16>
     %acc = block.accum sum %p : !block.tile<32x32xf16> -> !block.tile<32x32xf16>
     // CHECK: block.accum max %{{.*}} : !block.tile<32x1xf16> -> !block.tile<32x1xf16>

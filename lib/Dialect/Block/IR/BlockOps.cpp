@@ -339,6 +339,24 @@ LogicalResult ReshapeOp::verify() {
   return success();
 }
 
+LogicalResult SliceOp::verify() {
+  ArrayRef<int64_t> input = getInput().getType().getShape();
+  ArrayRef<int64_t> offsets = getOffsets(), sizes = getSizes();
+  if (offsets.size() != input.size() || sizes.size() != input.size())
+    return emitOpError("needs one offset and one size per dimension of the ")
+           << input.size() << "-d input, got " << offsets.size()
+           << " offsets and " << sizes.size() << " sizes";
+  for (auto [d, o, s] : llvm::enumerate(offsets, sizes))
+    if (o < 0 || s < 1 || s > input[d] || o > input[d] - s)
+      return emitOpError("box [")
+             << o << ", " << o << " + " << s << ") of dimension " << d
+             << " is not within the input's " << input[d];
+  if (getType().getShape() != sizes)
+    return emitOpError("result type ")
+           << getType() << " must have the shape of the sizes";
+  return success();
+}
+
 LogicalResult UnaryOp::verify() {
   Type in = getInput().getType().getElementType();
   Type out = getType().getElementType();
