@@ -9,8 +9,8 @@
 // RUN: mirage-opt %S/../GpuLowering/Inputs/split-loop.mlir --superoptimize="cache=off threads=1" 2>&1 -o %t.mlir | FileCheck %s --check-prefix=REMARK
 // RUN: FileCheck %s < %t.mlir
 
-// REMARK: remark: superoptimize @decode part 0: 3 graph op(s) -> 2 kernel(s) (1 graph-defined), was 3; {{.*}}; verified: finite-field test: {{[0-9]+}} tests over {{.*}} false-positive bound 2^-{{[0-9.]+}}; floating point:
-// REMARK: remark: superoptimize @gated_long_k part 0: 4 graph op(s) -> 2 kernel(s) (1 graph-defined), was 4; {{.*}}; verified: finite-field test:
+// REMARK: remark: superoptimize @decode part 0: 3 graph op(s) -> 2 kernel(s) (2 graph-defined), was 3; {{.*}}; verified: finite-field test: {{[0-9]+}} tests over {{.*}} false-positive bound 2^-{{[0-9.]+}}; floating point:
+// REMARK: remark: superoptimize @gated_long_k part 0: 4 graph op(s) -> 2 kernel(s) (2 graph-defined), was 4; {{.*}}; verified: finite-field test:
 
 // CHECK-LABEL: func.func @decode
 // CHECK: %[[P:.*]]:2 = kernel.graph_def({{.*}}) grid = [{{[0-9]+}}, {{[0-9]+}}, [[PARTS:[0-9]+]]] forloop = {{[0-9]+}} : ({{.*}}) -> (tensor<[[PARTS]]x2x16x64xf32>, tensor<[[PARTS]]x2x16x2xf32>)

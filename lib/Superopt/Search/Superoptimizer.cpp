@@ -707,6 +707,9 @@ FailureOr<SearchResult> Superoptimizer::run() {
     return emitError(t.func.getLoc()) << llvm::toString(bestCost.takeError());
   result.costUs = bestCost->timeUs;
   result.kernels = bestCost->kernels;
+  // Counted in the µGraph: a split loop's pair is two graph-defined kernels.
+  result.graphDefinedKernels = 0;
+  result.best.walk([&](kernel::GraphDefOp) { ++result.graphDefinedKernels; });
   result.defaultCostUs = defaultCost->timeUs;
   result.defaultKernels = defaultCost->kernels;
   stats.timeLimitHit = deadline.hit || enumerationDeadline.hit;
