@@ -4,7 +4,8 @@
 time cap, and prints one table row per program.
 
 Usage: bench/run-search-bench.py [--build build] [--target sm_90]
-       [--ablation-cap 60] [--time-budget 600] [--state-budget N] [programs...]
+       [--ablation-cap 60] [--time-budget 600] [--state-budget N]
+       [--preset default|mirage-limits] [programs...]
 
 --time-budget is the search's wall-clock safety limit (a search it cuts is
 marked "(budget)", like one its deterministic state budget cuts); the
@@ -89,6 +90,8 @@ def main():
     ap.add_argument("--target", default="sm_90")
     ap.add_argument("--ablation-cap", type=float, default=60)
     ap.add_argument("--time-budget", type=float, default=600)
+    ap.add_argument("--preset", default="default",
+                    help="the search's preset (default or mirage-limits)")
     ap.add_argument("--state-budget", type=int, default=0,
                     help="the search's state budget (0: its default)")
     ap.add_argument("programs", nargs="*")
@@ -97,15 +100,16 @@ def main():
     opt = str(pathlib.Path(args.build).resolve() / "bin" / "mirage-opt")
     programs = [pathlib.Path(p) for p in args.programs] or sorted(
         (root / "bench" / "programs").glob("*.mlir"))
-    base = f"target={args.target} time-budget={args.time_budget}"
+    base = f"target={args.target} time-budget={args.time_budget} preset={args.preset}"
     if args.state_budget:
         base += f" state-budget={args.state_budget}"
 
     print(f"| program | search 1 thread (s) | search 2 threads (s) | wall 1 thread (s) | peak RSS (MiB) "
           f"| states | pruned | kernels (was) | est. speedup | known best found "
           f"| pruning off: states in {args.ablation_cap:g} s cap | pruning off: kernels "
-          f"| default (us) | searched (us) | verification (s) | false-positive bound |")
-    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|")
+          f"| default (us) | searched (us) | verification (s) | false-positive bound "
+          f"| structures x maps |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|")
     for program in programs:
         name = program.stem
         p1, ir1, wall1, rss = run(opt, program, base + " threads=1")
@@ -113,7 +117,8 @@ def main():
         if ir1 != ir2:
             print(f"warning: {name}: 1 and 2 threads gave different µGraphs", file=sys.stderr)
         pa, ira, _, _ = run(opt, program,
-                            f"target={args.target} threads=1 pruning=false time-budget={args.ablation_cap}")
+                            f"target={args.target} threads=1 pruning=false time-budget={args.ablation_cap} "
+                            f"preset={args.preset}")
         before, after = total(p1, "before", float), total(p1, "after", float)
         budget = " (budget)" if any(p["budget"] for p in p1) else ""
         print(f"| {name} | {total(p1, 'search', float):.2f}{budget} | {total(p2, 'search', float):.2f} "
@@ -123,7 +128,7 @@ def main():
               f"| {total(pa, 'states')}{' (cap)' if any(p['budget'] for p in pa) else ''} "
               f"| {total(pa, 'kernels')} | {before:.2f} | {after:.2f} "
               f"| {total(p1, 'verify', float):.1f} "
-              f"| {bound(p1)} |", flush=True)
+              f"| {bound(p1)} | {total(p1, 'costed')} ({total(p1, 'graphs')} structures) |", flush=True)
 
 
 if __name__ == "__main__":

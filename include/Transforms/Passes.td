@@ -198,6 +198,12 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
            "GPU target: sm_80 (A100) or sm_90 (H100)">,
     Option<"calibration", "calibration", "std::string", "\"\"",
            "Cost-model calibration file (docs/CostModel.md)">,
+    Option<"preset", "preset", "std::string", "\"default\"",
+           "Search limits: default, or mirage-limits (Mirage's: at most 5 "
+           "kernel ops counting the inputs, 1 graph-defined kernel, 9 block "
+           "ops plus the output, for-loop ranges 4, 16, 64); mirage-limits "
+           "sets kernel-ops, block-ops and forloop-ranges, which may not be "
+           "given with it">,
     Option<"kernelOps", "kernel-ops", "unsigned", "5",
            "Most kernels in a µGraph (1 to 64)">,
     Option<"blockOps", "block-ops", "unsigned", "11",

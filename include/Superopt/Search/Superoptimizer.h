@@ -59,6 +59,12 @@ inline constexpr unsigned kSearchVersion = 7;
 struct SearchOptions {
   /// Kernels of the µGraph (predefined and graph-defined).
   unsigned maxKernelOps = 5;
+  /// Whether the subprogram's inputs count against maxKernelOps, as in
+  /// Mirage (its input ops are kernel-graph ops): `preset=mirage-limits`.
+  bool kernelOpsCountInputs = false;
+  /// Graph-defined kernels of the µGraph (0: no limit); a split loop's
+  /// partial and combining kernels count as two. Mirage: 1.
+  unsigned maxGraphDefinedKernels = 0;
   /// Block ops of a graph-defined kernel, input iterators and the output
   /// saver included (Mirage: 11).
   unsigned maxBlockOps = 11;

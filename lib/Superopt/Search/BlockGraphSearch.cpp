@@ -665,7 +665,9 @@ SmallVector<GridChoice> superopt::gridChoices(const SearchTarget &target,
     return n.kind == BlockNode::Accum &&
            n.choice == static_cast<unsigned>(block::AccumKind::red_rms);
   });
+  // A split is two graph-defined kernels: not under a limit of one.
   if (graph.loopVar >= 0 && combinable &&
+      options.maxGraphDefinedKernels != 1 &&
       partialOutputs(graph) <= options.maxKernelOutputs)
     for (int64_t p : gridSizes(target.varExtent[graph.loopVar], options))
       if (p < target.varExtent[graph.loopVar])

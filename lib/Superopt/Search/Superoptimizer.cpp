@@ -480,6 +480,12 @@ FailureOr<SearchResult> Superoptimizer::run() {
   // value is one kernel reading the arguments and the earlier materialized
   // values it depends on.
   SmallVector<uint64_t> materializations;
+  // Mirage counts its input ops as kernel-graph ops (preset=mirage-limits).
+  unsigned kernelOpLimit = options.maxKernelOps;
+  if (options.kernelOpsCountInputs)
+    kernelOpLimit = kernelOpLimit > t.numArguments
+                        ? kernelOpLimit - t.numArguments
+                        : 0;
   for (uint64_t s = 0; s < (uint64_t(1) << innerValues.size()); ++s) {
     uint64_t m = outputs;
     for (auto [i, v] : llvm::enumerate(innerValues))
@@ -491,7 +497,7 @@ FailureOr<SearchResult> Superoptimizer::run() {
       return !t.values[v].opaque || t.values[v].foldable || (m >> v & 1);
     });
     if (opaqueKept &&
-        (static_cast<unsigned>(llvm::popcount(m)) <= options.maxKernelOps ||
+        (static_cast<unsigned>(llvm::popcount(m)) <= kernelOpLimit ||
          m == (outputs | inner)))
       materializations.push_back(m);
   }
@@ -582,15 +588,26 @@ FailureOr<SearchResult> Superoptimizer::run() {
     double bestCost = defaultCost->timeUs;
     uint64_t bestM = outputs | inner;
     DenseMap<unsigned, KernelOption *> bestChosen;
+    // With a limit on graph-defined kernels (preset=mirage-limits), each
+    // materialization takes the cheapest assignment of predefined and
+    // graph-defined kernels within it (a split loop's pair counts two).
+    const unsigned gdLimit = options.maxGraphDefinedKernels;
     for (uint64_t m : materializations) {
+      constexpr double inf = std::numeric_limits<double>::infinity();
       double total = 0;
       DenseMap<unsigned, KernelOption *> chosen;
       bool feasible = true;
+      // Capacity-indexed best totals and the options they use.
+      SmallVector<double> dp(gdLimit + 1, inf);
+      SmallVector<SmallVector<std::pair<unsigned, KernelOption *>>> picks(
+          gdLimit + 1);
+      if (gdLimit)
+        dp[0] = 0;
       for (unsigned v = t.numArguments; v < n && feasible; ++v) {
         if (!(m >> v & 1))
           continue;
         uint64_t avail = availableFor(v, m);
-        double best = std::numeric_limits<double>::infinity();
+        double best = inf;
         bool predefined = llvm::all_of(
             t.values[v].producer->getOperands(), [&](Value operand) {
               return avail >> t.indexOf.lookup(operand) & 1;
@@ -598,13 +615,44 @@ FailureOr<SearchResult> Superoptimizer::run() {
         if (predefined)
           best = predefinedUs[v];
         GoalResult &goal = goals[{v, avail}];
-        if (KernelOption *option = goal.best();
-            option && option->costUs < best) {
+        KernelOption *option = goal.best();
+        if (gdLimit) {
+          double pre = best;
+          unsigned weight = option && option->grid.splitParts > 1 ? 2 : 1;
+          SmallVector<double> next(gdLimit + 1, inf);
+          SmallVector<SmallVector<std::pair<unsigned, KernelOption *>>>
+              nextPicks(gdLimit + 1);
+          for (unsigned c = 0; c <= gdLimit; ++c) {
+            if (dp[c] == inf)
+              continue;
+            if (pre != inf && dp[c] + pre < next[c]) {
+              next[c] = dp[c] + pre;
+              nextPicks[c] = picks[c];
+            }
+            if (option && c + weight <= gdLimit &&
+                dp[c] + option->costUs < next[c + weight]) {
+              next[c + weight] = dp[c] + option->costUs;
+              nextPicks[c + weight] = picks[c];
+              nextPicks[c + weight].push_back({v, option});
+            }
+          }
+          dp = std::move(next);
+          picks = std::move(nextPicks);
+          feasible = llvm::any_of(dp, [&](double d) { return d != inf; });
+          continue;
+        }
+        if (option && option->costUs < best) {
           best = option->costUs;
           chosen[v] = option;
         }
-        feasible = best != std::numeric_limits<double>::infinity();
+        feasible = best != inf;
         total += best;
+      }
+      if (gdLimit && feasible) {
+        unsigned c = std::min_element(dp.begin(), dp.end()) - dp.begin();
+        total = dp[c];
+        for (auto [v, option] : picks[c])
+          chosen[v] = option;
       }
       if (feasible && total < bestCost * (1 - 1e-9)) {
         bestCost = total;
