@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""µGraph search benchmark: runs --superoptimize on the six programs of the benchmark set (docs/Benchmarks.md)
+"""µGraph search benchmark: runs --superoptimize on the programs of the benchmark set (docs/Benchmarks.md)
 (bench/programs) with 1 and 2 threads, and once with pruning off under a
 time cap, and prints one table row per program.
 
 Usage: bench/run-search-bench.py [--build build] [--target sm_90]
-       [--ablation-cap 60] [--time-budget 600] [--state-budget N] [programs...]
+       [--ablation-cap 60] [--time-budget 600] [--state-budget N]
+       [--preset default|mirage-limits] [programs...]
 
 --time-budget is the search's wall-clock safety limit (a search it cuts is
 marked "(budget)", like one its deterministic state budget cuts); the
@@ -20,19 +21,30 @@ REMARK = re.compile(
     r"(?P<search>[\d.]+) s search \+ (?P<verify>[\d.]+) s verification(?P<budget>; (?:[a-z]+ budget|time limit) reached)?")
 
 
+BOUND = re.compile(r"false-positive bound 2\^-(?P<bits>[\d.]+)")
+
+
 def known_structure(name, ir):
     """Whether Mirage's best known µGraph structure is in the output."""
     defs = ir.split("kernel.graph_def")[1:]
     if name.startswith("rmsnorm"):
-        # The norm fused into the matmul's block graph, divided after the loop.
+        # The norm fused into the matmul's block graph: Mirage's form (the
+        # loop accumulates X W and red_rms of X, divided after it), the same
+        # with fine-grained ops, or block.rms_norm of a whole row.
+        if any("block.matmul" in d and "block.accum red_rms" in d for d in defs) or \
+                (len(defs) == 1 and "block.rms_norm" in defs[0] and "kernel." not in ir.replace("kernel.graph_def", "")):
+            return True
         return any("block.matmul" in d and d.count("block.accum sum") >= 2
                    and re.search(r"forloop = ([2-9]|\d\d+)", "forloop" + d.split("forloop", 1)[1][:12])
                    and "div" in d.split("block.accum")[-1] for d in defs)
     if name.startswith("gated_mlp"):
         return any(d.count("block.matmul") == 2 and "silu" in d and "mul" in d for d in defs)
     if name.startswith(("gqa", "qknorm")):
-        # A FlashAttention-like kernel: exp and both matmuls in one block graph.
-        return any(d.count("block.matmul") >= 2 and "exp" in d for d in defs)
+        # A FlashAttention-like kernel: Q K^T and an online softmax
+        # (block.softmax_accum, which multiplies by V) in one block graph.
+        return any("block.matmul" in d and "block.softmax_accum" in d for d in defs)
+    if name.startswith("prefill"):
+        return any("block.matmul" in d and "block.softmax_accum" in d for d in defs)
     if name.startswith("lora"):
         # One kernel (Mirage: X W + (X A) B fused; the search may also find
         # X (W + A B), which distributivity allows).
@@ -55,11 +67,21 @@ def run(opt, program, options, timeout=600):
         if proc.returncode != 0:
             sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr}")
         parts = [m.groupdict() for m in REMARK.finditer(proc.stderr)]
+        bounds = [float(b) for b in BOUND.findall(proc.stderr)]
+        for part in parts:
+            part["bounds"] = bounds
         return parts, out.read_text(), wall, max(rss, before) / 1024
 
 
 def total(parts, key, conv=int):
     return sum(conv(p[key]) for p in parts)
+
+
+def bound(parts):
+    """The weakest field-test bound of the parts (each part's verification
+    states its own; a part kept in its default schedule states none)."""
+    bits = parts[0]["bounds"] if parts else []
+    return f"2^-{min(bits):g}" if bits else "-"
 
 
 def main():
@@ -68,6 +90,8 @@ def main():
     ap.add_argument("--target", default="sm_90")
     ap.add_argument("--ablation-cap", type=float, default=60)
     ap.add_argument("--time-budget", type=float, default=600)
+    ap.add_argument("--preset", default="default",
+                    help="the search's preset (default or mirage-limits)")
     ap.add_argument("--state-budget", type=int, default=0,
                     help="the search's state budget (0: its default)")
     ap.add_argument("programs", nargs="*")
@@ -76,14 +100,16 @@ def main():
     opt = str(pathlib.Path(args.build).resolve() / "bin" / "mirage-opt")
     programs = [pathlib.Path(p) for p in args.programs] or sorted(
         (root / "bench" / "programs").glob("*.mlir"))
-    base = f"target={args.target} time-budget={args.time_budget}"
+    base = f"target={args.target} time-budget={args.time_budget} preset={args.preset}"
     if args.state_budget:
         base += f" state-budget={args.state_budget}"
 
     print(f"| program | search 1 thread (s) | search 2 threads (s) | wall 1 thread (s) | peak RSS (MiB) "
           f"| states | pruned | kernels (was) | est. speedup | known best found "
-          f"| pruning off: states in {args.ablation_cap:g} s cap | pruning off: kernels |")
-    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|")
+          f"| pruning off: states in {args.ablation_cap:g} s cap | pruning off: kernels "
+          f"| default (us) | searched (us) | verification (s) | false-positive bound "
+          f"| structures x maps |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|")
     for program in programs:
         name = program.stem
         p1, ir1, wall1, rss = run(opt, program, base + " threads=1")
@@ -91,7 +117,8 @@ def main():
         if ir1 != ir2:
             print(f"warning: {name}: 1 and 2 threads gave different µGraphs", file=sys.stderr)
         pa, ira, _, _ = run(opt, program,
-                            f"target={args.target} threads=1 pruning=false time-budget={args.ablation_cap}")
+                            f"target={args.target} threads=1 pruning=false time-budget={args.ablation_cap} "
+                            f"preset={args.preset}")
         before, after = total(p1, "before", float), total(p1, "after", float)
         budget = " (budget)" if any(p["budget"] for p in p1) else ""
         print(f"| {name} | {total(p1, 'search', float):.2f}{budget} | {total(p2, 'search', float):.2f} "
@@ -99,7 +126,9 @@ def main():
               f"| {total(p1, 'kernels')} ({total(p1, 'was')}) | {before / after:.2f}x "
               f"| {'yes' if known_structure(name, ir1) else 'no'} "
               f"| {total(pa, 'states')}{' (cap)' if any(p['budget'] for p in pa) else ''} "
-              f"| {total(pa, 'kernels')} |", flush=True)
+              f"| {total(pa, 'kernels')} | {before:.2f} | {after:.2f} "
+              f"| {total(p1, 'verify', float):.1f} "
+              f"| {bound(p1)} | {total(p1, 'costed')} ({total(p1, 'graphs')} structures) |", flush=True)
 
 
 if __name__ == "__main__":

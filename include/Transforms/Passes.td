@@ -53,7 +53,7 @@ def VerifyEquivalence : Pass<"verify-equivalence", "::mlir::ModuleOp"> {
       native runs keep values where the GPU code keeps them (f32
       accumulators and fused chains).
 
-    A function outside the LAX fragment (max, two exps on one path) gets a
+    A function outside the LAX fragment (two exps on one path) gets a
     warning at the op that takes it out, and only the floating-point checks
     (at least 3 input sets per scale, the fp64 check at every scale): a
     weaker guarantee. On success the pass emits a remark with the methods,
@@ -94,6 +94,10 @@ def VerifyEquivalence : Pass<"verify-equivalence", "::mlir::ModuleOp"> {
            "interpreted ops (0: no limit; at most 10^6)">,
     Option<"seed", "seed", "uint64_t", "0",
            "Seed of the random inputs and primes">,
+    Option<"floatFirst", "float-first", "bool", "false",
+           "Run the floating-point checks before the finite-field test (as "
+           "the search does): a pair that both reject is reported by the "
+           "numerics; the verdict does not change">,
     Option<"progress", "progress", "bool", "false",
            "Print a line on stderr as each test finishes">,
   ];
@@ -194,13 +198,25 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
            "GPU target: sm_80 (A100) or sm_90 (H100)">,
     Option<"calibration", "calibration", "std::string", "\"\"",
            "Cost-model calibration file (docs/CostModel.md)">,
+    Option<"preset", "preset", "std::string", "\"default\"",
+           "Search limits: default, or mirage-limits (Mirage's: at most 5 "
+           "kernel ops counting the inputs, 1 graph-defined kernel, 9 block "
+           "ops plus the output, for-loop ranges 4, 16, 64); mirage-limits "
+           "sets kernel-ops, block-ops and forloop-ranges, which may not be "
+           "given with it">,
     Option<"kernelOps", "kernel-ops", "unsigned", "5",
            "Most kernels in a µGraph (1 to 64)">,
     Option<"blockOps", "block-ops", "unsigned", "11",
            "Most block ops in a graph-defined kernel, inputs and output "
            "included (3 to 32)">,
     Option<"gridDims", "grid-dims", "unsigned", "2",
-           "Most grid dimensions of a graph-defined kernel (1 to 3)">,
+           "Most grid dimensions of a graph-defined kernel over its output's "
+           "variables (1 to 3); a split of its loop variable takes one more, "
+           "up to 3 in all">,
+    Option<"kernelOutputs", "kernel-outputs", "unsigned", "2",
+           "Most device tensors a graph-defined kernel writes (1 to 8): the "
+           "partial results of a split loop, one per sum accumulator and two "
+           "per online softmax">,
     ListOption<"gridSizes", "grid-sizes", "int64_t",
                "Candidate sizes of a grid dimension, each positive (default: "
                "every divisor from 2 to 1024 of the partitioned extent)">,

@@ -13,6 +13,18 @@
 //   block.reduce         -> a warp per output row, gpu.shuffle xor
 //   block.accum          -> updated in place by the thread owning the
 //                           element (f32 tiles)
+//   block.softmax_accum  -> a warp per row takes the running maximum, the
+//                           rescale and exp(S - m) into a P buffer; then
+//                           the output is rescaled and P V added (an mma
+//                           whose accumulators start from the rescaled
+//                           output); a / l after the loop
+//   block.softmax_merge  -> a thread per element, over the parts
+//   block.reshape        -> a copy
+//   block.rms_norm       -> a warp per row: squares summed by shuffles, then
+//                           each lane divides its elements
+//   block.accum red_*    -> a warp per row adds the row's sum (of squares)
+//                           to the state; red_rms takes sqrt(sum / N) after
+//                           the loop
 //
 // gpu.barrier goes only where a shared tile is read after another op wrote
 // it, or written after another op read or wrote it, since the last barrier.
@@ -125,19 +137,51 @@ private:
   void emitSlice(block::SliceOp slice);
   void emitAccumUpdate(block::AccumOp acc, Value iter);
   void emitAccumInit(block::AccumOp acc);
+  void emitReducingAccumUpdate(block::AccumOp acc);
+  void emitRMSNorm(block::RMSNormOp norm);
+  /// Calls fn(row coordinates, sum) for each row of `tile` along `dim`
+  /// (squares summed when `squares`), a warp per row; every lane of the warp
+  /// gets the sum.
+  void forEachRowSum(Value tile, int64_t dim, bool squares,
+                     function_ref<void(ArrayRef<Value>, Value)> fn);
+  void emitSoftmaxInit(block::SoftmaxAccumOp sm);
+  void emitSoftmaxUpdate(block::SoftmaxAccumOp sm);
+  void emitSoftmaxFinish(block::SoftmaxAccumOp sm);
+  void emitSoftmaxMerge(block::SoftmaxMergeOp merge);
+  void emitReshape(block::ReshapeOp reshape);
+  /// Warp-uniform reduction of `partial` over the warp's lanes (max or sum);
+  /// every lane gets the result.
+  Value warpReduce(Value partial, bool isMax);
   void emitMatmulCudaCores(block::MatmulOp mm);
 
-  // Tensor-core matmuls.
+  // Tensor-core matmuls, on shared-memory buffers (a tile's view or a
+  // scratch buffer).
   struct MmaShape {
     int64_t batch, m, n, k, mTiles, nTiles, kTiles, fragments, perWarp;
   };
-  MmaShape mmaShape(block::MatmulOp mm) const;
+  struct MmaOperands {
+    Value a, b; // [batch..., m, k] and [batch..., k, n] f16 memrefs
+    int64_t aRank, bRank, cRank;
+    MmaShape shape;
+  };
+  MmaShape mmaShape(ArrayRef<int64_t> a, ArrayRef<int64_t> c) const;
+  MmaOperands mmaOperands(block::MatmulOp mm) const;
   FragmentPlace fragmentPlace(const MmaShape &s, int64_t j);
   bool usesTensorCores(block::MatmulOp mm) const;
+  /// Whether the chip's mma.sync takes these operand types and the rank.
+  bool tensorCoresFor(Type a, Type b, int64_t rank) const;
   /// Adds A B over all of K into `acc` (4 f32 per fragment the warp owns).
-  SmallVector<Value> emitMmaLoop(block::MatmulOp mm, ValueRange acc);
-  /// Stores the warp's fragments into tile buffer `dest`.
-  void storeFragments(block::MatmulOp mm, ValueRange acc, Value destTile);
+  SmallVector<Value> emitMmaLoop(const MmaOperands &o, ValueRange acc);
+  /// Calls fn(fragment element, row, col, in range) for the four f32
+  /// elements of each of the warp's fragments: (g, 2t), (g, 2t+1),
+  /// (g+8, 2t), (g+8, 2t+1) of its 16x8 box.
+  void forEachFragmentElement(
+      const MmaShape &s,
+      function_ref<void(int64_t, const FragmentPlace &, Value, Value, Value)>
+          fn);
+  /// Stores the warp's fragments into the [batch?, m, n] buffer `dest`.
+  void storeFragments(const MmaShape &s, ValueRange acc, Value dest,
+                      Type elt, int64_t rank);
 
   kernel::GraphDefOp op;
   Block &body;
@@ -149,6 +193,12 @@ private:
   // The block graph's parts, in order.
   SmallVector<Operation *> loopBody, postLoop;
   SmallVector<block::AccumOp> accums;
+  SmallVector<block::SoftmaxAccumOp> softmaxAccums;
+  /// Each online softmax's scratch buffers, live in the loop: P (its
+  /// scores' shape, in the values' element type) and the rescale factor
+  /// per row; offsets, then views.
+  DenseMap<Operation *, std::pair<int64_t, int64_t>> scratchOffsets;
+  DenseMap<Operation *, std::pair<Value, Value>> scratch;
   SmallVector<block::OutputOp> savers;
   /// Matmuls whose accumulation stays in registers, with their accumulator.
   llvm::MapVector<Operation *, block::AccumOp> registerMatmuls;
@@ -234,15 +284,21 @@ LogicalResult KernelEmitter::plan() {
       return failure();
   }
 
+  bool afterLoop = false;
   for (Operation &inner : body.without_terminator()) {
-    if (auto saver = dyn_cast<block::OutputOp>(inner))
+    if (auto saver = dyn_cast<block::OutputOp>(inner)) {
       savers.push_back(saver);
-    else if (auto acc = dyn_cast<block::AccumOp>(inner))
-      accums.push_back(acc);
-    else if (accums.empty())
+    } else if (block::isLoopAccumulator(&inner)) {
+      afterLoop = true;
+      if (auto acc = dyn_cast<block::AccumOp>(inner))
+        accums.push_back(acc);
+      else
+        softmaxAccums.push_back(cast<block::SoftmaxAccumOp>(inner));
+    } else if (!afterLoop) {
       loopBody.push_back(&inner);
-    else
+    } else {
       postLoop.push_back(&inner);
+    }
   }
   for (Operation *inner : loopBody) {
     auto mm = dyn_cast<block::MatmulOp>(inner);
@@ -265,6 +321,11 @@ LogicalResult KernelEmitter::plan() {
     offsets[acc.getResult()] = persistent;
     persistent += bytesOf(acc.getResult());
   }
+  for (block::SoftmaxAccumOp sm : softmaxAccums)
+    for (Value result : sm->getResults()) {
+      offsets[result] = persistent;
+      persistent += bytesOf(result);
+    }
   auto place = [&](ArrayRef<Operation *> ops) {
     int64_t end = persistent;
     for (Operation *inner : ops) {
@@ -277,7 +338,18 @@ LogicalResult KernelEmitter::plan() {
     }
     return end;
   };
-  planBytes = std::max(place(loopBody), place(postLoop));
+  int64_t loopEnd = place(loopBody);
+  for (block::SoftmaxAccumOp sm : softmaxAccums) {
+    auto scores = cast<ShapedType>(sm.getScores().getType());
+    int64_t p = loopEnd;
+    loopEnd += llvm::alignTo(product(scores.getShape()) *
+                                 byteWidth(storageType(sm.getValues())),
+                             16);
+    int64_t alpha = loopEnd;
+    loopEnd += llvm::alignTo(product(scores.getShape().drop_back()) * 4, 16);
+    scratchOffsets[sm] = {p, alpha};
+  }
+  planBytes = std::max(loopEnd, place(postLoop));
   if (planBytes > chip.maxSharedMemoryPerBlock)
     return op.emitOpError("needs ")
            << planBytes << " bytes of shared memory per block; "
@@ -593,7 +665,88 @@ void KernelEmitter::emitAccumInit(block::AccumOp acc) {
   });
 }
 
+void KernelEmitter::forEachRowSum(
+    Value tile, int64_t dim, bool squares,
+    function_ref<void(ArrayRef<Value>, Value)> fn) {
+  ArrayRef<int64_t> shape = cast<ShapedType>(tile.getType()).getShape();
+  SmallVector<int64_t> rowShape(shape);
+  rowShape[dim] = 1;
+  int64_t len = shape[dim];
+  // A warp-uniform loop: every lane reaches the shuffles.
+  auto outer =
+      scf::ForOp::create(b, loc, warp, idx(product(rowShape)), idx(warps));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(outer.getBody());
+  SmallVector<Value> coords = delinearize(outer.getInductionVar(), rowShape);
+  auto inner = scf::ForOp::create(b, loc, lane, idx(len), idx(32),
+                                  ValueRange{f32(0.0)});
+  {
+    OpBuilder::InsertionGuard innerGuard(b);
+    b.setInsertionPointToStart(inner.getBody());
+    SmallVector<Value> at(coords);
+    at[dim] = inner.getInductionVar();
+    Value v = toF32(memref::LoadOp::create(b, loc, views.lookup(tile), at));
+    if (squares)
+      v = arith::MulFOp::create(b, loc, v, v);
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{arith::AddFOp::create(b, loc, inner.getRegionIterArgs()[0], v)});
+  }
+  fn(coords, warpReduce(inner.getResult(0), /*isMax=*/false));
+}
+
+/// red_sum, red_rms: lane 0 of the row's warp adds the row's sum (of
+/// squares) to the state, which only it touches.
+void KernelEmitter::emitReducingAccumUpdate(block::AccumOp acc) {
+  access({acc.getInput(), acc.getResult()}, {acc.getResult()});
+  Value dest = views.lookup(acc.getResult());
+  forEachRowSum(acc.getInput(), *acc.getDim(),
+                acc.getKind() == block::AccumKind::red_rms,
+                [&](ArrayRef<Value> coords, Value sum) {
+                  Value isLeader = arith::CmpIOp::create(
+                      b, loc, arith::CmpIPredicate::eq, lane, idx(0));
+                  auto ifOp = scf::IfOp::create(b, loc, isLeader,
+                                                /*withElseRegion=*/false);
+                  OpBuilder::InsertionGuard g(b);
+                  b.setInsertionPointToStart(ifOp.thenBlock());
+                  Value old = memref::LoadOp::create(b, loc, dest, coords);
+                  memref::StoreOp::create(
+                      b, loc, arith::AddFOp::create(b, loc, old, sum), dest,
+                      coords);
+                });
+}
+
+void KernelEmitter::emitRMSNorm(block::RMSNormOp norm) {
+  access({norm.getInput()}, {norm.getResult()});
+  int64_t dim = norm.getDim();
+  ArrayRef<int64_t> shape = norm.getInput().getType().getShape();
+  int64_t len = shape[dim];
+  Value in = views.lookup(norm.getInput());
+  Value out = views.lookup(norm.getResult());
+  Type outType = storageType(norm.getResult());
+  forEachRowSum(norm.getInput(), dim, /*squares=*/true,
+                [&](ArrayRef<Value> coords, Value sum) {
+                  Value rms = buildScalarUnary(
+                      b, loc, UnaryKind::sqrt, {},
+                      arith::MulFOp::create(b, loc, sum, f32(1.0 / len)));
+                  auto loop =
+                      scf::ForOp::create(b, loc, lane, idx(len), idx(32));
+                  OpBuilder::InsertionGuard g(b);
+                  b.setInsertionPointToStart(loop.getBody());
+                  SmallVector<Value> at(coords);
+                  at[dim] = loop.getInductionVar();
+                  Value x = toF32(memref::LoadOp::create(b, loc, in, at));
+                  memref::StoreOp::create(
+                      b, loc,
+                      fromF32(arith::DivFOp::create(b, loc, x, rms), outType),
+                      out, at);
+                });
+}
+
 void KernelEmitter::emitAccumUpdate(block::AccumOp acc, Value iter) {
+  if (acc.getKind() == block::AccumKind::red_sum ||
+      acc.getKind() == block::AccumKind::red_rms)
+    return emitReducingAccumUpdate(acc);
   access({acc.getInput(), acc.getResult()}, {acc.getResult()});
   ArrayRef<int64_t> shape = cast<ShapedType>(acc.getInput().getType()).getShape();
   Value dest = views.lookup(acc.getResult());
@@ -618,20 +771,312 @@ void KernelEmitter::emitAccumUpdate(block::AccumOp acc, Value iter) {
 }
 
 //===----------------------------------------------------------------------===//
+// Online softmax, its merge, reshape
+//===----------------------------------------------------------------------===//
+
+Value KernelEmitter::warpReduce(Value partial, bool isMax) {
+  for (int32_t offset = 16; offset >= 1; offset /= 2) {
+    auto shuffle = gpu::ShuffleOp::create(b, loc, partial, offset, 32,
+                                          gpu::ShuffleMode::XOR);
+    Value other = shuffle.getShuffleResult();
+    partial = isMax ? Value(arith::MaximumFOp::create(b, loc, partial, other))
+                    : Value(arith::AddFOp::create(b, loc, partial, other));
+  }
+  return partial;
+}
+
+/// m = -inf, l = 0, a = 0: the first iteration's rescale exp(-inf - m_1)
+/// is 0.
+void KernelEmitter::emitSoftmaxInit(block::SoftmaxAccumOp sm) {
+  access({}, {sm.getOutput(), sm.getStats()});
+  ArrayRef<int64_t> out = sm.getOutput().getType().getShape();
+  forEachElement(product(out), [&](Value linear) {
+    memref::StoreOp::create(b, loc, f32(0.0), views.lookup(sm.getOutput()),
+                            delinearize(linear, out));
+  });
+  ArrayRef<int64_t> stats = sm.getStats().getType().getShape();
+  forEachElement(product(stats), [&](Value linear) {
+    SmallVector<Value> at = delinearize(linear, stats);
+    Value isMax = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        at.back(), idx(0));
+    Value v = arith::SelectOp::create(
+        b, loc, isMax, f32(-std::numeric_limits<double>::infinity()),
+        f32(0.0));
+    memref::StoreOp::create(b, loc, v, views.lookup(sm.getStats()), at);
+  });
+}
+
+void KernelEmitter::emitSoftmaxUpdate(block::SoftmaxAccumOp sm) {
+  Value scores = sm.getScores(), values = sm.getValues();
+  Value out = sm.getOutput(), stats = sm.getStats();
+  access({scores, values, out, stats}, {out, stats});
+  auto [pBuf, alphaBuf] = scratch.lookup(sm);
+  ArrayRef<int64_t> sShape = sm.getScores().getType().getShape();
+  ArrayRef<int64_t> rowShape = sShape.drop_back();
+  int64_t rows = product(rowShape), cols = sShape.back();
+  Type pType = storageType(values);
+  Value S = views.lookup(scores), ST = views.lookup(stats);
+
+  // Phase A, a warp per row (a warp-uniform loop: every lane reaches the
+  // shuffles): the new maximum, the rescale, P = exp(S - m) and the sum.
+  {
+    auto outer = scf::ForOp::create(b, loc, warp, idx(rows), idx(warps));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(outer.getBody());
+    Value row = outer.getInductionVar();
+    SmallVector<Value> at = delinearize(row, rowShape);
+    auto scoreAt = [&](Value j) {
+      SmallVector<Value> sAt(at);
+      sAt.push_back(j);
+      return sAt;
+    };
+    auto maxLoop = scf::ForOp::create(
+        b, loc, lane, idx(cols), idx(32),
+        ValueRange{f32(-std::numeric_limits<double>::infinity())});
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(maxLoop.getBody());
+      Value v = toF32(memref::LoadOp::create(
+          b, loc, S, scoreAt(maxLoop.getInductionVar())));
+      scf::YieldOp::create(b, loc,
+                           ValueRange{arith::MaximumFOp::create(
+                               b, loc, maxLoop.getRegionIterArgs()[0], v)});
+    }
+    Value tileMax = warpReduce(maxLoop.getResult(0), /*isMax=*/true);
+    SmallVector<Value> mAt(at), lAt(at);
+    mAt.push_back(idx(0));
+    lAt.push_back(idx(1));
+    // Only lane 0 touches the row's state (the others get m_old by a
+    // shuffle), so no lane reads bytes another lane writes between two
+    // barriers.
+    Value isLeader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           lane, idx(0));
+    auto load = scf::IfOp::create(b, loc, TypeRange{b.getF32Type()}, isLeader,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(load.thenBlock());
+      scf::YieldOp::create(b, loc,
+                           ValueRange{memref::LoadOp::create(b, loc, ST, mAt)});
+      b.setInsertionPointToStart(load.elseBlock());
+      scf::YieldOp::create(b, loc, ValueRange{f32(0.0)});
+    }
+    Value mOld = gpu::ShuffleOp::create(b, loc, load.getResult(0), 0, 32,
+                                        gpu::ShuffleMode::IDX)
+                     .getShuffleResult();
+    Value mNew = arith::MaximumFOp::create(b, loc, mOld, tileMax);
+    Value alpha = buildScalarUnary(
+        b, loc, UnaryKind::exp, {}, arith::SubFOp::create(b, loc, mOld, mNew));
+    auto expLoop =
+        scf::ForOp::create(b, loc, lane, idx(cols), idx(32), ValueRange{f32(0.0)});
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(expLoop.getBody());
+      SmallVector<Value> sAt = scoreAt(expLoop.getInductionVar());
+      Value v = toF32(memref::LoadOp::create(b, loc, S, sAt));
+      Value p = fromF32(buildScalarUnary(b, loc, UnaryKind::exp, {},
+                                         arith::SubFOp::create(b, loc, v, mNew)),
+                        pType);
+      memref::StoreOp::create(b, loc, p, pBuf, sAt);
+      scf::YieldOp::create(b, loc,
+                           ValueRange{arith::AddFOp::create(
+                               b, loc, expLoop.getRegionIterArgs()[0], toF32(p))});
+    }
+    Value sum = warpReduce(expLoop.getResult(0), /*isMax=*/false);
+    auto ifOp = scf::IfOp::create(b, loc, isLeader, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value lOld = memref::LoadOp::create(b, loc, ST, lAt);
+    Value lNew = arith::AddFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, alpha, lOld), sum);
+    memref::StoreOp::create(b, loc, mNew, ST, mAt);
+    memref::StoreOp::create(b, loc, lNew, ST, lAt);
+    memref::StoreOp::create(b, loc, alpha, alphaBuf, ValueRange{row});
+  }
+  barrier(); // P and the rescales are complete
+  // What phase B reads and writes: the next iteration's loads wait for it.
+  access({values, out}, {out});
+
+  // Phase B: a = alpha a + P V.
+  ArrayRef<int64_t> oShape = sm.getOutput().getType().getShape();
+  int64_t rank = oShape.size();
+  Value O = views.lookup(out), V = views.lookup(values);
+  if (tensorCoresFor(pType, pType, rank) && storageType(values).isF16()) {
+    MmaOperands o;
+    o.a = pBuf;
+    o.b = V;
+    o.aRank = o.bRank = o.cRank = rank;
+    o.shape = mmaShape(sShape, oShape);
+    const MmaShape &s = o.shape;
+    // The mma's accumulators start from the rescaled output.
+    SmallVector<Value> init(4 * s.perWarp);
+    forEachFragmentElement(s, [&](int64_t e, const FragmentPlace &p, Value r,
+                                  Value c, Value ok) {
+      // Padding rows and columns start at 0 and read nothing: another
+      // lane owns the element a clamped index would read, and writes it.
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{b.getF32Type()}, ok,
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      SmallVector<Value> at;
+      if (rank == 3)
+        at.push_back(p.batch);
+      at.append({r, c});
+      Value rowLinear = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, p.batch, idx(s.m)), r);
+      Value scaled = arith::MulFOp::create(
+          b, loc, memref::LoadOp::create(b, loc, alphaBuf, ValueRange{rowLinear}),
+          memref::LoadOp::create(b, loc, O, at));
+      scf::YieldOp::create(b, loc, ValueRange{scaled});
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(b, loc, ValueRange{f32(0.0)});
+      init[e] = ifOp.getResult(0);
+    });
+    storeFragments(s, emitMmaLoop(o, init), O, b.getF32Type(), rank);
+    return;
+  }
+  // CUDA cores: a thread per output element.
+  int64_t k = cols;
+  forEachElement(product(oShape), [&](Value linear) {
+    SmallVector<Value> c = delinearize(linear, oShape);
+    Value rowLinear = arith::DivUIOp::create(b, loc, linear, idx(oShape.back()));
+    auto loop = scf::ForOp::create(b, loc, idx(0), idx(k), idx(1),
+                                   ValueRange{f32(0.0)});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value kk = loop.getInductionVar();
+      SmallVector<Value> pAt(c.begin(), c.end() - 1), vAt(c.begin(), c.end() - 2);
+      pAt.push_back(kk);
+      vAt.append({kk, c.back()});
+      Value x = toF32(memref::LoadOp::create(b, loc, pBuf, pAt));
+      Value y = toF32(memref::LoadOp::create(b, loc, V, vAt));
+      scf::YieldOp::create(
+          b, loc,
+          ValueRange{math::FmaOp::create(b, loc, x, y,
+                                         loop.getRegionIterArgs()[0])});
+    }
+    Value alpha =
+        memref::LoadOp::create(b, loc, alphaBuf, ValueRange{rowLinear});
+    Value next = math::FmaOp::create(
+        b, loc, alpha, memref::LoadOp::create(b, loc, O, c), loop.getResult(0));
+    memref::StoreOp::create(b, loc, next, O, c);
+  });
+}
+
+/// After the loop: output = a / l.
+void KernelEmitter::emitSoftmaxFinish(block::SoftmaxAccumOp sm) {
+  access({sm.getOutput(), sm.getStats()}, {sm.getOutput()});
+  ArrayRef<int64_t> shape = sm.getOutput().getType().getShape();
+  Value O = views.lookup(sm.getOutput()), ST = views.lookup(sm.getStats());
+  forEachElement(product(shape), [&](Value linear) {
+    SmallVector<Value> at = delinearize(linear, shape);
+    SmallVector<Value> lAt(at.begin(), at.end() - 1);
+    lAt.push_back(idx(1));
+    Value v = arith::DivFOp::create(b, loc, memref::LoadOp::create(b, loc, O, at),
+                                   memref::LoadOp::create(b, loc, ST, lAt));
+    memref::StoreOp::create(b, loc, v, O, at);
+  });
+}
+
+void KernelEmitter::emitSoftmaxMerge(block::SoftmaxMergeOp merge) {
+  access({merge.getPartials(), merge.getStats()}, {merge.getResult()});
+  ArrayRef<int64_t> shape = merge.getType().getShape();
+  int64_t dim = merge.getDim();
+  int64_t parts = merge.getPartials().getType().getShape()[dim];
+  Value P = views.lookup(merge.getPartials());
+  Value ST = views.lookup(merge.getStats());
+  forEachElement(product(shape), [&](Value linear) {
+    SmallVector<Value> at = delinearize(linear, shape);
+    auto statAt = [&](Value j, int64_t which) {
+      SmallVector<Value> s(at.begin(), at.end() - 1);
+      s[dim] = j;
+      s.push_back(idx(which));
+      return s;
+    };
+    // The largest maximum, then the weighted sums.
+    auto maxLoop = scf::ForOp::create(
+        b, loc, idx(0), idx(parts), idx(1),
+        ValueRange{f32(-std::numeric_limits<double>::infinity())});
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(maxLoop.getBody());
+      Value m = memref::LoadOp::create(b, loc, ST,
+                                       statAt(maxLoop.getInductionVar(), 0));
+      scf::YieldOp::create(b, loc,
+                           ValueRange{arith::MaximumFOp::create(
+                               b, loc, maxLoop.getRegionIterArgs()[0], m)});
+    }
+    Value top = maxLoop.getResult(0);
+    auto sumLoop = scf::ForOp::create(b, loc, idx(0), idx(parts), idx(1),
+                                      ValueRange{f32(0.0), f32(0.0)});
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(sumLoop.getBody());
+      Value j = sumLoop.getInductionVar();
+      Value m = memref::LoadOp::create(b, loc, ST, statAt(j, 0));
+      Value l = memref::LoadOp::create(b, loc, ST, statAt(j, 1));
+      Value w = arith::MulFOp::create(
+          b, loc,
+          buildScalarUnary(b, loc, UnaryKind::exp, {},
+                           arith::SubFOp::create(b, loc, m, top)),
+          l);
+      SmallVector<Value> pAt(at);
+      pAt[dim] = j;
+      Value x = toF32(memref::LoadOp::create(b, loc, P, pAt));
+      Value num = math::FmaOp::create(b, loc, w, x,
+                                      sumLoop.getRegionIterArgs()[0]);
+      Value den = arith::AddFOp::create(b, loc, sumLoop.getRegionIterArgs()[1], w);
+      scf::YieldOp::create(b, loc, ValueRange{num, den});
+    }
+    Value v = arith::DivFOp::create(b, loc, sumLoop.getResult(0),
+                                    sumLoop.getResult(1));
+    memref::StoreOp::create(b, loc, fromF32(v, storageType(merge.getResult())),
+                            views.lookup(merge.getResult()), at);
+  });
+}
+
+void KernelEmitter::emitReshape(block::ReshapeOp reshape) {
+  access({reshape.getInput()}, {reshape.getResult()});
+  ArrayRef<int64_t> from = reshape.getInput().getType().getShape();
+  ArrayRef<int64_t> to = reshape.getType().getShape();
+  forEachElement(product(to), [&](Value linear) {
+    Value v = memref::LoadOp::create(b, loc, views.lookup(reshape.getInput()),
+                                     delinearize(linear, from));
+    memref::StoreOp::create(b, loc, v, views.lookup(reshape.getResult()),
+                            delinearize(linear, to));
+  });
+}
+
+//===----------------------------------------------------------------------===//
 // Matmuls
 //===----------------------------------------------------------------------===//
 
 /// f16 operands of rank 2 or 3 (one batch dimension) run on tensor cores,
 /// where the chip has an mma.sync for them.
-bool KernelEmitter::usesTensorCores(block::MatmulOp mm) const {
-  return chip.mma != GpuMma::None && storageType(mm.getLhs()).isF16() &&
-         storageType(mm.getRhs()).isF16() &&
-         cast<ShapedType>(mm.getType()).getRank() <= 3;
+bool KernelEmitter::tensorCoresFor(Type a, Type b, int64_t rank) const {
+  return chip.mma != GpuMma::None && a.isF16() && b.isF16() && rank <= 3;
 }
 
-KernelEmitter::MmaShape KernelEmitter::mmaShape(block::MatmulOp mm) const {
-  ArrayRef<int64_t> a = cast<ShapedType>(mm.getLhs().getType()).getShape();
-  ArrayRef<int64_t> c = cast<ShapedType>(mm.getType()).getShape();
+bool KernelEmitter::usesTensorCores(block::MatmulOp mm) const {
+  return tensorCoresFor(storageType(mm.getLhs()), storageType(mm.getRhs()),
+                        cast<ShapedType>(mm.getType()).getRank());
+}
+
+KernelEmitter::MmaOperands
+KernelEmitter::mmaOperands(block::MatmulOp mm) const {
+  auto shape = [](Value v) { return cast<ShapedType>(v.getType()).getShape(); };
+  MmaOperands o;
+  o.a = views.lookup(mm.getLhs());
+  o.b = views.lookup(mm.getRhs());
+  o.aRank = shape(mm.getLhs()).size();
+  o.bRank = shape(mm.getRhs()).size();
+  o.cRank = shape(mm.getResult()).size();
+  o.shape = mmaShape(shape(mm.getLhs()), shape(mm.getResult()));
+  return o;
+}
+
+KernelEmitter::MmaShape KernelEmitter::mmaShape(ArrayRef<int64_t> a,
+                                                ArrayRef<int64_t> c) const {
   MmaShape s;
   s.batch = product(c.drop_back(2));
   s.m = c[c.size() - 2];
@@ -659,12 +1104,11 @@ FragmentPlace KernelEmitter::fragmentPlace(const MmaShape &s, int64_t j) {
   return p;
 }
 
-SmallVector<Value> KernelEmitter::emitMmaLoop(block::MatmulOp mm,
+SmallVector<Value> KernelEmitter::emitMmaLoop(const MmaOperands &o,
                                               ValueRange acc) {
-  MmaShape s = mmaShape(mm);
-  Value A = views.lookup(mm.getLhs()), B = views.lookup(mm.getRhs());
-  int64_t aRank = cast<ShapedType>(mm.getLhs().getType()).getRank();
-  int64_t bRank = cast<ShapedType>(mm.getRhs().getType()).getRank();
+  const MmaShape &s = o.shape;
+  Value A = o.a, B = o.b;
+  int64_t aRank = o.aRank, bRank = o.bRank;
   Type f16 = b.getF16Type();
   auto pair = VectorType::get({2}, f16);
   Value zero16 = arith::ConstantOp::create(b, loc, b.getF16FloatAttr(0.0));
@@ -785,12 +1229,10 @@ SmallVector<Value> KernelEmitter::emitMmaLoop(block::MatmulOp mm,
   return SmallVector<Value>(loop.getResults());
 }
 
-void KernelEmitter::storeFragments(block::MatmulOp mm, ValueRange acc,
-                                   Value destTile) {
-  MmaShape s = mmaShape(mm);
-  Value dest = views.lookup(destTile);
-  Type elt = storageType(destTile);
-  int64_t rank = cast<ShapedType>(destTile.getType()).getRank();
+void KernelEmitter::forEachFragmentElement(
+    const MmaShape &s,
+    function_ref<void(int64_t, const FragmentPlace &, Value, Value, Value)>
+        fn) {
   Value group = arith::DivUIOp::create(b, loc, lane, idx(4));
   Value quad2 = arith::MulIOp::create(
       b, loc, arith::RemUIOp::create(b, loc, lane, idx(4)), idx(2));
@@ -805,16 +1247,24 @@ void KernelEmitter::storeFragments(block::MatmulOp mm, ValueRange acc,
       Value ok = arith::AndIOp::create(
           b, loc, p.valid,
           arith::AndIOp::create(b, loc, less(r, s.m), less(c, s.n)));
-      auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      SmallVector<Value> at;
-      if (rank == 3)
-        at.push_back(p.batch);
-      at.append({r, c});
-      memref::StoreOp::create(b, loc, fromF32(acc[4 * j + e], elt), dest, at);
+      fn(4 * j + e, p, r, c, ok);
     }
   }
+}
+
+void KernelEmitter::storeFragments(const MmaShape &s, ValueRange acc,
+                                   Value dest, Type elt, int64_t rank) {
+  forEachFragmentElement(s, [&](int64_t e, const FragmentPlace &p, Value r,
+                                Value c, Value ok) {
+    auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    SmallVector<Value> at;
+    if (rank == 3)
+      at.push_back(p.batch);
+    at.append({r, c});
+    memref::StoreOp::create(b, loc, fromF32(acc[e], elt), dest, at);
+  });
 }
 
 void KernelEmitter::emitMatmulCudaCores(block::MatmulOp mm) {
@@ -858,9 +1308,11 @@ LogicalResult KernelEmitter::emitOp(Operation *inner, Value iter) {
   } else if (auto mm = dyn_cast<block::MatmulOp>(inner)) {
     access({mm.getLhs(), mm.getRhs()}, {mm.getResult()});
     if (usesTensorCores(mm)) {
-      MmaShape s = mmaShape(mm);
-      SmallVector<Value> zero(4 * s.perWarp, f32(0.0));
-      storeFragments(mm, emitMmaLoop(mm, zero), mm.getResult());
+      MmaOperands o = mmaOperands(mm);
+      SmallVector<Value> zero(4 * o.shape.perWarp, f32(0.0));
+      storeFragments(o.shape, emitMmaLoop(o, zero),
+                     views.lookup(mm.getResult()),
+                     storageType(mm.getResult()), o.cRank);
     } else {
       emitMatmulCudaCores(mm);
     }
@@ -870,6 +1322,12 @@ LogicalResult KernelEmitter::emitOp(Operation *inner, Value iter) {
     emitReduce(red);
   } else if (auto cat = dyn_cast<block::ConcatOp>(inner)) {
     emitConcat(cat);
+  } else if (auto merge = dyn_cast<block::SoftmaxMergeOp>(inner)) {
+    emitSoftmaxMerge(merge);
+  } else if (auto reshape = dyn_cast<block::ReshapeOp>(inner)) {
+    emitReshape(reshape);
+  } else if (auto norm = dyn_cast<block::RMSNormOp>(inner)) {
+    emitRMSNorm(norm);
   } else if (auto slice = dyn_cast<block::SliceOp>(inner)) {
     emitSlice(slice);
   } else {
@@ -934,15 +1392,35 @@ LogicalResult KernelEmitter::emit(gpu::GPUModuleOp gpuModule, StringRef name) {
                                          ValueRange{});
   }
 
+  for (auto [sm, off] : scratchOffsets) {
+    auto smOp = cast<block::SoftmaxAccumOp>(sm);
+    ArrayRef<int64_t> shape = smOp.getScores().getType().getShape();
+    auto pType = MemRefType::get(shape, storageType(smOp.getValues()),
+                                 MemRefLayoutAttrInterface{}, workgroup);
+    auto alphaType =
+        MemRefType::get({product(shape.drop_back())}, b.getF32Type(),
+                        MemRefLayoutAttrInterface{}, workgroup);
+    scratch[sm] = {
+        memref::ViewOp::create(b, loc, pType, smem, idx(off.first),
+                               ValueRange{}),
+        memref::ViewOp::create(b, loc, alphaType, smem, idx(off.second),
+                               ValueRange{})};
+  }
+
   // Accumulators start at 0 (sum) or -inf (max); register ones as values.
+  for (block::SoftmaxAccumOp sm : softmaxAccums) {
+    loc = sm.getLoc();
+    emitSoftmaxInit(sm);
+  }
   for (block::AccumOp acc : accums)
     if (!llvm::any_of(registerMatmuls,
                       [&](auto &entry) { return entry.second == acc; }))
       emitAccumInit(acc);
   SmallVector<Value> registers;
   for (auto &entry : registerMatmuls)
-    registers.append(4 * mmaShape(cast<block::MatmulOp>(entry.first)).perWarp,
-                     f32(0.0));
+    registers.append(
+        4 * mmaOperands(cast<block::MatmulOp>(entry.first)).shape.perWarp,
+        f32(0.0));
 
   // The for-loop; one iteration needs no loop (and no barrier at its end).
   int64_t forloop = op.getForloop();
@@ -954,8 +1432,9 @@ LogicalResult KernelEmitter::emit(gpu::GPUModuleOp gpuModule, StringRef name) {
         auto mm = cast<block::MatmulOp>(inner);
         loc = mm.getLoc();
         access({mm.getLhs(), mm.getRhs()}, {});
-        int64_t n = 4 * mmaShape(mm).perWarp;
-        llvm::append_range(out, emitMmaLoop(mm, regs.slice(next, n)));
+        MmaOperands o = mmaOperands(mm);
+        int64_t n = 4 * o.shape.perWarp;
+        llvm::append_range(out, emitMmaLoop(o, regs.slice(next, n)));
         next += n;
         continue;
       }
@@ -966,6 +1445,10 @@ LogicalResult KernelEmitter::emit(gpu::GPUModuleOp gpuModule, StringRef name) {
       loc = acc.getLoc();
       if (Value in = acc.getInput(); !registerMatmuls.count(in.getDefiningOp()))
         emitAccumUpdate(acc, iter);
+    }
+    for (block::SoftmaxAccumOp sm : softmaxAccums) {
+      loc = sm.getLoc();
+      emitSoftmaxUpdate(sm);
     }
     return out;
   };
@@ -1000,12 +1483,39 @@ LogicalResult KernelEmitter::emit(gpu::GPUModuleOp gpuModule, StringRef name) {
   // Register accumulators land in their tiles.
   size_t next = 0;
   for (auto &[inner, acc] : registerMatmuls) {
-    auto mm = cast<block::MatmulOp>(inner);
-    int64_t n = 4 * mmaShape(mm).perWarp;
+    MmaOperands o = mmaOperands(cast<block::MatmulOp>(inner));
+    int64_t n = 4 * o.shape.perWarp;
     loc = acc.getLoc();
     access({}, {acc.getResult()});
-    storeFragments(mm, ValueRange(finalRegs).slice(next, n), acc.getResult());
+    storeFragments(o.shape, ValueRange(finalRegs).slice(next, n),
+                   views.lookup(acc.getResult()), storageType(acc.getResult()),
+                   o.cRank);
     next += n;
+  }
+  for (block::SoftmaxAccumOp sm : softmaxAccums) {
+    loc = sm.getLoc();
+    emitSoftmaxFinish(sm);
+  }
+  // red_rms: the root mean square of what was summed.
+  for (block::AccumOp acc : accums) {
+    if (acc.getKind() != block::AccumKind::red_rms)
+      continue;
+    loc = acc.getLoc();
+    access({acc.getResult()}, {acc.getResult()});
+    int64_t dim = *acc.getDim();
+    double n = double(acc.getInput().getType().getShape()[dim]) *
+               double(forloop);
+    ArrayRef<int64_t> shape = acc.getType().getShape();
+    Value state = views.lookup(acc.getResult());
+    forEachElement(product(shape), [&](Value linear) {
+      SmallVector<Value> at = delinearize(linear, shape);
+      Value v = memref::LoadOp::create(b, loc, state, at);
+      memref::StoreOp::create(
+          b, loc,
+          buildScalarUnary(b, loc, UnaryKind::sqrt, {},
+                           arith::MulFOp::create(b, loc, v, f32(1.0 / n))),
+          state, at);
+    });
   }
   for (Operation *inner : postLoop)
     if (failed(emitOp(inner, idx(0))))

@@ -301,7 +301,7 @@ private:
       return kInputStyle;
     if (isa<block::OutputOp>(op))
       return kOutputStyle;
-    if (isa<block::AccumOp>(op))
+    if (block::isLoopAccumulator(op))
       return kAccumStyle;
     if (isa<thread::FusedOp>(op))
       return kFusedStyle;
@@ -401,7 +401,7 @@ private:
     // cluster of its own, with the input iterators on its top row and the
     // accumulators on one row below it.
     bool hasAccum = llvm::any_of(
-        graph, [](Operation &op) { return isa<block::AccumOp>(op); });
+        graph, [](Operation &op) { return block::isLoopAccumulator(&op); });
     bool inBody = false;
     SmallVector<unsigned> inputs, accums;
     if (hasAccum) {
@@ -415,7 +415,7 @@ private:
       inBody = true;
     }
     for (Operation &op : graph) {
-      if (inBody && isa<block::AccumOp>(op)) {
+      if (inBody && block::isLoopAccumulator(&op)) {
         writeRank("same", inputs);
         os.unindent();
         os << "}\n";
@@ -433,7 +433,7 @@ private:
       unsigned node = writeOp(&op, styleOf(&op));
       if (isa<block::InputOp>(op))
         inputs.push_back(node);
-      else if (isa<block::AccumOp>(op))
+      else if (block::isLoopAccumulator(&op))
         accums.push_back(node);
     }
     if (inBody) {

@@ -126,9 +126,21 @@ LogicalResult SuperoptimizePass::validateOptions(Location loc) {
                       "true/false), got '"
                    << cache << "'";
   cacheMode = *mode;
+  if (preset != "default" && preset != "mirage-limits")
+    return error() << "preset must be default or mirage-limits, got '"
+                   << preset << "'";
+  if (preset == "mirage-limits")
+    for (StringRef name : {"kernel-ops", "block-ops", "forloop-ranges"})
+      if ((name == "kernel-ops" && kernelOps.hasValue()) ||
+          (name == "block-ops" && blockOps.hasValue()) ||
+          (name == "forloop-ranges" && forloopRanges.hasValue()))
+        return error() << name
+                       << " may not be given with preset=mirage-limits, "
+                          "which sets it";
   if (failed(inRange("kernel-ops", kernelOps, 1, 64)) ||
       failed(inRange("block-ops", blockOps, 3, 32)) ||
       failed(inRange("grid-dims", gridDims, 1, 3)) ||
+      failed(inRange("kernel-outputs", kernelOutputs, 1, 8)) ||
       failed(inRange("state-budget", stateBudget, 1, UINT64_MAX)) ||
       failed(inRange("memory-budget", memoryBudget, 1, uint64_t(1) << 20)) ||
       failed(inRange("threads", threads, 0, 1024)) ||
@@ -197,8 +209,10 @@ static void computeBoundary(Subprogram &sub) {
 std::string SuperoptimizePass::configKey() const {
   std::string key;
   llvm::raw_string_ostream os(key);
-  os << "target=" << target << " kernel-ops=" << kernelOps
+  os << "target=" << target << " preset=" << preset
+     << " kernel-ops=" << kernelOps
      << " block-ops=" << blockOps << " grid-dims=" << gridDims
+     << " kernel-outputs=" << kernelOutputs
      << " grid-sizes=";
   llvm::interleaveComma(gridSizes, os);
   os << " forloop-ranges=";
@@ -249,8 +263,20 @@ SearchOptions SuperoptimizePass::searchOptions(llvm::ThreadPoolInterface *pool,
   options.maxKernelOps = kernelOps;
   options.maxBlockOps = blockOps;
   options.maxGridDims = gridDims;
+  options.maxKernelOutputs = kernelOutputs;
   options.gridSizes.assign(gridSizes.begin(), gridSizes.end());
   options.forloopRanges.assign(forloopRanges.begin(), forloopRanges.end());
+  if (preset == "mirage-limits") {
+    // Mirage's limits, counted as Mirage counts them (docs/Search.md,
+    // "Presets"): 5 kernel-graph ops with the inputs, one graph-defined
+    // kernel, 9 block ops (input iterators included) plus the output saver,
+    // for-loop ranges 4, 16 and 64.
+    options.maxKernelOps = 5;
+    options.kernelOpsCountInputs = true;
+    options.maxGraphDefinedKernels = 1;
+    options.maxBlockOps = 10;
+    options.forloopRanges = {4, 16, 64};
+  }
   options.stateBudget = stateBudget;
   options.memoryBudgetBytes = memoryBudget << 20;
   options.timeLimitSeconds = timeBudget;

@@ -50,6 +50,7 @@ struct VerifyEquivalencePass
     options.maxScales = scales;
     options.memoryLimitBytes = uint64_t(memoryLimit) << 20;
     options.seed = seed;
+    options.realTestsFirst = floatFirst;
     if (progress)
       options.progress = &llvm::errs();
     bool ok = true;

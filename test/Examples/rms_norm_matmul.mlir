@@ -11,7 +11,7 @@
 // RUN: mirage-opt %s | mirage-opt | FileCheck %s
 // The README's verification example, at full size:
 // RUN: mirage-opt %s --verify-equivalence="original=rms_norm_matmul_graph candidate=rms_norm_matmul_fused" -o /dev/null 2>&1 | FileCheck %s --check-prefix=VERIFY
-// VERIFY: remark: @rms_norm_matmul_fused is equivalent to @rms_norm_matmul_graph: finite-field test: 3 tests over p = {{[0-9]+}}, q = {{[0-9]+}} (random primes, {{.*}}; degree 3, 2 exp/uninterpreted sites), false-positive bound 2^-{{[0-9.]+}}; floating point: 1 input set at input scales 1, 4, 16, 64 (f16 ladder)
+// VERIFY: remark: @rms_norm_matmul_fused is equivalent to @rms_norm_matmul_graph: finite-field test: 3 tests over p = {{[0-9]+}}, q = {{[0-9]+}} (random primes, {{.*}}; degree 3, 2 exp/uninterpreted/max sites), false-positive bound 2^-{{[0-9.]+}}; floating point: 1 input set at input scales 1, 4, 16, 64 (f16 ladder)
 
 // The program as users write it (b = 8: X is 16 x 4096).
 // CHECK-LABEL: func @rms_norm_matmul_graph

@@ -29,7 +29,7 @@
 // IR: kernel.binary add
 // IR: kernel.graph_def
 // IR: block.matmul
-// IR: block.reduce sum
+// IR: block.accum red_rms
 // IR-NOT: kernel.rms_norm
 
 // CUT: remark: superoptimize @residual_rms_norm_matmul part 0:

@@ -23,7 +23,13 @@
 // RUN: not mirage-opt %s --superoptimize="max-subprogram-ops=21" 2>&1 | FileCheck %s --check-prefix=SUB-HIGH
 // RUN: not mirage-opt %s --superoptimize="cache=maybe" 2>&1 | FileCheck %s --check-prefix=CACHE
 // RUN: not mirage-opt %s --superoptimize="calibration=%t.missing.json" 2>&1 | FileCheck %s --check-prefix=CALIB
+// RUN: not mirage-opt %s --superoptimize="preset=taso" 2>&1 | FileCheck %s --check-prefix=PRESET
+// RUN: not mirage-opt %s --superoptimize="preset=mirage-limits block-ops=11" 2>&1 | FileCheck %s --check-prefix=PRESET-BOPS
+// RUN: not mirage-opt %s --superoptimize="preset=mirage-limits forloop-ranges=8" 2>&1 | FileCheck %s --check-prefix=PRESET-LOOPS
 
+// PRESET: error: superoptimize: preset must be default or mirage-limits, got 'taso'
+// PRESET-BOPS: error: superoptimize: block-ops may not be given with preset=mirage-limits, which sets it
+// PRESET-LOOPS: error: superoptimize: forloop-ranges may not be given with preset=mirage-limits, which sets it
 // CHIP: error: superoptimize: unknown target 'sm_86' (expected sm_80 or sm_90)
 // CHIP-NOT: note: see current operation
 // CHIP-NOT: func.func

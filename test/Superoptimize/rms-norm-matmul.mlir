@@ -1,6 +1,7 @@
 // The search finds Mirage's RMSNorm + MatMul µGraph (small shapes): one
-// graph-defined kernel whose for-loop accumulates X W and sum(X^2) and
-// divides after the loop. The result is re-checked against the default
+// graph-defined kernel whose for-loop accumulates X W and, with the
+// reduce-then-accumulate composite block.accum red_rms (Mirage's
+// accum_red_ld_rms), sqrt(mean(X^2)), and divides after the loop. The result is re-checked against the default
 // schedule, which the pass leaves alone (it has no graph ops). The grid sizes
 // are limited so that a one-iteration kernel would overflow shared memory.
 //
@@ -16,16 +17,11 @@
 // CHECK-SAME: grid = [4, 32] forloop = 16
 // CHECK: block.input %{{.*}} imap = <x: 0, y: replicate> fmap = <i: 1> : tensor<16x4096xf16> -> !block.tile<4x256xf16>
 // CHECK: block.input %{{.*}} imap = <x: replicate, y: 1> fmap = <i: 0> : tensor<4096x1024xf16> -> !block.tile<256x32xf16>
-// CHECK: block.unary square
 // CHECK: block.matmul
-// CHECK: block.reduce sum
-// CHECK: block.accum sum
+// CHECK: block.accum red_rms %{{.*}}, dim = 1 : !block.tile<4x256xf16> -> !block.tile<4x1xf32>
 // CHECK: block.accum sum
 // The division runs once, after the loop, on the accumulated tiles.
-// CHECK: thread.fused
-// CHECK: thread.unary scale
-// CHECK: thread.unary sqrt
-// CHECK: thread.binary div
+// CHECK: block.binary div
 // CHECK: block.output
 // CHECK-NOT: kernel.
 // CHECK: return

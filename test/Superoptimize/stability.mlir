@@ -1,6 +1,8 @@
 // The search never emits a formulation less stable in its dtype than the op
 // it replaces (docs/Search.md, "Numerical stability"): softmax keeps its
-// predefined kernel (exp only after its max subtraction), sums of f16 data
+// predefined kernel (exp only after its max subtraction) or, folded into
+// attention's second matmul, becomes an online softmax (block.softmax_accum,
+// which rescales by its running maximum), sums of f16 data
 // are kept in f32 tiles unless the original rounds the same value to f16,
 // and a program's own max subtraction stays before its exp.
 //
@@ -49,10 +51,12 @@ func.func @mm_add_softmax(%X: tensor<16x64xf16>, %W: tensor<64x256xf16>, %B: ten
 // -----
 
 // softmax(Q K^T / 8) V in f16 with |Q|, |K| < 4: scores of about +-12.
+// One kernel with an online softmax, never a bare exp.
 // CHECK-LABEL: func.func @attention
 // CHECK-NOT: block.unary exp
-// CHECK: kernel.softmax
+// CHECK: block.softmax_accum
 // CHECK-NOT: block.unary exp
+// CHECK-NOT: kernel.softmax
 // CHECK: return
 func.func @reference(%Q: tensor<64x64xf16>, %Kt: tensor<64x64xf16>, %V: tensor<64x64xf16>) -> tensor<64x64xf16> {
   %q = kernel.unary scale %Q params = [4.0] : tensor<64x64xf16>
@@ -80,13 +84,12 @@ func.func @attention(%Q: tensor<64x64xf16>, %Kt: tensor<64x64xf16>, %V: tensor<6
 
 // RMSNorm + MatMul, f16, 8 x 4096, row RMS of about 9: the sum of squares
 // (about 350,000) is kept in an f32 tile, and so are the squares (up to
-// about 200,000 at input scale 16, beyond f16's 65504) and the product the
-// RMS divides.
+// about 200,000 at input scale 16, beyond f16's 65504: block.accum red_rms
+// squares and sums in f32) and the product the RMS divides.
 // CHECK-LABEL: func.func @rms_norm_matmul
 // CHECK: kernel.graph_def
-// CHECK: block.unary square %{{.*}} : !block.tile<{{[0-9x]+}}xf16> -> !block.tile<{{[0-9x]+}}xf32>
 // CHECK-DAG: block.matmul {{.*}} -> !block.tile<{{[0-9x]+}}xf32>
-// CHECK-DAG: block.reduce sum {{.*}}xf32> -> !block.tile<{{[0-9x]+}}x1xf32>
+// CHECK-DAG: block.accum red_rms %{{.*}}, dim = 1 : !block.tile<{{[0-9x]+}}xf16> -> !block.tile<{{[0-9x]+}}x1xf32>
 // CHECK: block.output %{{.*}} : !block.tile<{{[0-9x]+}}xf32> -> tensor<8x256xf16>
 // CHECK-NOT: kernel.rms_norm
 // CHECK: return

@@ -6,7 +6,7 @@
 // Distributivity: A (B + C) = A B + A C. The primes are drawn at random
 // for each verification (seeded, so the same run gives the same ones) and
 // reported with the seed of their draw; f32 climbs six input scales.
-// CHECK: remark: @distributed is equivalent to @factored: finite-field test: 3 tests over p = [[P:[0-9]+]], q = [[Q:[0-9]+]] (random primes, q drawn with seed 0x{{[0-9a-f]+}} from about 2^21.5 31-bit choices; 0 constants, none vanishing or colliding; degree 2, 0 exp/uninterpreted sites), false-positive bound 2^-{{[0-9.]+}}; floating point: 1 input set at input scales 1, 4, 16, 64, 256, 1024 (f32 ladder); fp64: max relative error {{.*}}; native dtypes: max error {{.*}} of allowance
+// CHECK: remark: @distributed is equivalent to @factored: finite-field test: 3 tests over p = [[P:[0-9]+]], q = [[Q:[0-9]+]] (random primes, q drawn with seed 0x{{[0-9a-f]+}} from about 2^21.5 31-bit choices; 0 constants, none vanishing or colliding; degree 2, 0 exp/uninterpreted/max sites), false-positive bound 2^-{{[0-9.]+}}; floating point: 1 input set at input scales 1, 4, 16, 64, 256, 1024 (f32 ladder); fp64: max relative error {{.*}}; native dtypes: max error {{.*}} of allowance
 func.func @factored(%A: tensor<8x16xf32>, %B: tensor<16x8xf32>, %C: tensor<16x8xf32>) -> tensor<8x8xf32> {
   %s = graph.add %B, %C : (tensor<16x8xf32>, tensor<16x8xf32>) -> tensor<16x8xf32>
   %y = graph.matmul %A, %s : (tensor<8x16xf32>, tensor<16x8xf32>) -> tensor<8x8xf32>
@@ -23,10 +23,11 @@ func.func @distributed(%A: tensor<8x16xf32>, %B: tensor<16x8xf32>, %C: tensor<16
 // -----
 
 // Softmax written two ways: the op and its stable decomposition, which
-// subtracts the row maximum before the exp (the max takes it outside the
-// field fragment: floating point only, at least three input sets per
-// scale). Without the max subtraction it is rejected (unstable-numerics.mlir).
-// CHECK: remark: @softmax_decomposed is equivalent to @softmax_op: finite-field test not applicable (graph.reduce_max: max has no finite-field semantics): floating-point checks only, a weaker guarantee with no probability bound; floating point: 3 input sets at input scales 1, 4, 16, 64 (f16 ladder)
+// subtracts the row maximum before the exp. Max is an uninterpreted
+// function of the row's multiset in the field test, and the decomposition
+// does not depend on its value: the full bound. Without the max
+// subtraction it is rejected (unstable-numerics.mlir).
+// CHECK: remark: @softmax_decomposed is equivalent to @softmax_op: finite-field test: {{[0-9]+}} tests over p = {{.*}} exp/uninterpreted/max sites), false-positive bound 2^-{{[0-9.]+}}; floating point: 1 input set at input scales 1, 4, 16, 64 (f16 ladder)
 func.func @softmax_op(%x: tensor<4x32xf16>) -> tensor<4x32xf16> {
   %y = graph.softmax %x, dim = 1 : tensor<4x32xf16>
   return %y : tensor<4x32xf16>
@@ -70,7 +71,7 @@ func.func @shifted_copy(%x: tensor<4x8xf16>) -> tensor<4x8xf16>
 // no log: the eighth root stands in for it, sum(exp(x))^(1/8)): exp(m/8)
 // times the root of sum(exp(x - m)), with the row maximum m hoisted out
 // before or after the root. Both stay finite in f16 until m/8 overflows.
-// CHECK: remark: @lse_hoisted is equivalent to @lse_stable: finite-field test not applicable
+// CHECK: remark: @lse_hoisted is equivalent to @lse_stable: finite-field test: {{[0-9]+}} tests over {{.*}} exp/uninterpreted/max sites), false-positive bound 2^-{{[0-9.]+}}
 func.func @lse_stable(%x: tensor<4x32xf16>) -> tensor<4x1xf16> {
   %m = graph.reduce_max %x, dim = 1 : tensor<4x32xf16> -> tensor<4x1xf16>
   %d = graph.sub %x, %m : (tensor<4x32xf16>, tensor<4x1xf16>) -> tensor<4x32xf16>
@@ -192,7 +193,7 @@ func.func @scaled_tiles(%x: tensor<8x8xf32>) -> tensor<8x8xf32>
 
 // A constant offset is affine in the field: (x + 1) 2 = 2 x + 2 passes the
 // finite-field test with its bound (two distinct constants, 1 and 2).
-// CHECK: remark: @offset_distributed is equivalent to @offset_factored: finite-field test: 3 tests over {{.*}}; 2 constants, none vanishing or colliding; degree 1, 0 exp/uninterpreted sites), false-positive bound 2^-{{[0-9.]+}}
+// CHECK: remark: @offset_distributed is equivalent to @offset_factored: finite-field test: 3 tests over {{.*}}; 2 constants, none vanishing or colliding; degree 1, 0 exp/uninterpreted/max sites), false-positive bound 2^-{{[0-9.]+}}
 func.func @offset_factored(%x: tensor<4x32xf32>) -> tensor<4x32xf32> {
   %a = graph.scalar_add %x, 1.0 : tensor<4x32xf32>
   %y = graph.scalar_mul %a, 2.0 : tensor<4x32xf32>

@@ -23,7 +23,7 @@
 // RUN: not mirage-opt %s --verify-equivalence="time-limit=-1" 2>&1 | FileCheck %s --check-prefix=TIME
 // RUN: not mirage-opt %s --verify-equivalence="field-bits=5 field-tests=2000" 2>&1 | FileCheck %s --check-prefix=TWO
 
-// CHECK: remark: @doubled is equivalent to @scaled: finite-field test: 2 tests over p = 3508480463, q = 1754240231 (random primes, q drawn with seed 0x4d452f3345c441b0 from about 2^21.5 31-bit choices; 1 constant, none vanishing or colliding; degree 1, 0 exp/uninterpreted sites), false-positive bound 2^-55.4; floating point: 2 input sets at input scales 1, 4, 16, 64, 256, 1024 (f32 ladder)
+// CHECK: remark: @doubled is equivalent to @scaled: finite-field test: 2 tests over p = 3508480463, q = 1754240231 (random primes, q drawn with seed 0x4d452f3345c441b0 from about 2^21.5 31-bit choices; 1 constant, none vanishing or colliding; degree 1, 0 exp/uninterpreted/max sites), false-positive bound 2^-55.4; floating point: 2 input sets at input scales 1, 4, 16, 64, 256, 1024 (f32 ladder)
 // BITS: remark: @doubled is equivalent to @scaled: finite-field test: 2 tests over p = 3457741509046619087, q = 1728870754523309543 (random primes, q drawn with seed 0x0fe8267b2464959c from about 2^49.6 61-bit choices; {{.*}} false-positive bound 2^-115.2
 // PROGRESS: verify-equivalence: @doubled vs @scaled: finite-field test 1/2 agrees
 // PROGRESS-NEXT: verify-equivalence: @doubled vs @scaled: finite-field test 2/2 agrees

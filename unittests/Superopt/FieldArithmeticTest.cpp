@@ -296,12 +296,10 @@ TEST_P(FieldArithmeticTest, SoftmaxRowsSumToOne) {
   }
 }
 
-TEST_P(FieldArithmeticTest, ReduceSumAndNoMax) {
+TEST_P(FieldArithmeticTest, ReduceSum) {
   std::mt19937_64 rng(15);
   FieldTensor x = random({3, 4, 5}, rng);
   FieldArithmetic arith(*field, 1);
-  EXPECT_TRUE(arith.hasSemantics(ReduceKind::sum));
-  EXPECT_FALSE(arith.hasSemantics(ReduceKind::max));
   for (int64_t dim = 0; dim < 3; ++dim) {
     FieldTensor r = arith.reduce(ReduceKind::sum, x, dim);
     Shape rs{3, 4, 5};
@@ -324,6 +322,94 @@ TEST_P(FieldArithmeticTest, ReduceSumAndNoMax) {
           EXPECT_EQ(r.q.data[out], sq);
         }
   }
+}
+
+/// Max is a function of the multiset it ranges over: the order of the
+/// elements and how the reduction is split do not matter, anything else
+/// does.
+TEST_P(FieldArithmeticTest, MaxOfAMultiset) {
+  std::mt19937_64 rng(21);
+  FieldTensor x = random({2, 8}, rng);
+  FieldArithmetic arith(*field, 5);
+  FieldTensor whole = arith.reduce(ReduceKind::max, x, 1);
+  ASSERT_EQ(Shape(whole.p.shape.begin(), whole.p.shape.end()), Shape({2, 1}));
+  ASSERT_TRUE(whole.hasQ());
+  ASSERT_TRUE(whole.hasMaxKey());
+  EXPECT_NE(whole.p.data[0], whole.p.data[1]);
+
+  // The same row reversed, and split in halves whose maxima are combined.
+  FieldTensor reversed = x;
+  for (int64_t i = 0; i < 2; ++i)
+    for (int64_t j = 0; j < 8; ++j) {
+      reversed.p.data[i * 8 + j] = x.p.data[i * 8 + 7 - j];
+      reversed.q.data[i * 8 + j] = x.q.data[i * 8 + 7 - j];
+    }
+  FieldTensor r = arith.reduce(ReduceKind::max, reversed, 1);
+  EXPECT_EQ(r.p.data, whole.p.data);
+  EXPECT_EQ(r.q.data, whole.q.data);
+
+  FieldTensor halves = FieldArithmetic::apply(
+      x, [](const Tensor<uint64_t> &t) { return reshape(t, {2, 2, 4}); });
+  FieldTensor partial = arith.reduce(ReduceKind::max, halves, 2); // [2,2,1]
+  FieldTensor nested = arith.reduce(ReduceKind::max, partial, 1); // [2,1,1]
+  EXPECT_EQ(nested.p.data, whole.p.data);
+  EXPECT_EQ(nested.q.data, whole.q.data);
+  EXPECT_NE(partial.p.data[0], whole.p.data[0]);
+
+  // One element changed: another image.
+  FieldTensor changed = x;
+  changed.p.data[3] = (changed.p.data[3] + 1) % p();
+  FieldTensor c = arith.reduce(ReduceKind::max, changed, 1);
+  EXPECT_NE(c.p.data[0], whole.p.data[0]);
+  EXPECT_EQ(c.p.data[1], whole.p.data[1]);
+
+  // Another key: another function.
+  FieldArithmetic other(*field, 6);
+  EXPECT_NE(other.reduce(ReduceKind::max, x, 1).p.data, whole.p.data);
+
+  // A max over one element is that element; padding (lowest()) is ignored.
+  FieldTensor one = arith.reduce(ReduceKind::max, whole, 1);
+  EXPECT_EQ(one.p.data, whole.p.data);
+  FieldTensor padded = x;
+  padded.p = Tensor<uint64_t>({2, 9}, FieldArithmetic::kAbsent);
+  padded.q = Tensor<uint64_t>({2, 9}, 0);
+  for (int64_t i = 0; i < 2; ++i)
+    for (int64_t j = 0; j < 8; ++j) {
+      padded.p.data[i * 9 + j + 1] = x.p.data[i * 8 + j];
+      padded.q.data[i * 9 + j + 1] = x.q.data[i * 8 + j];
+    }
+  EXPECT_EQ(arith.reduce(ReduceKind::max, padded, 1).p.data, whole.p.data);
+}
+
+/// Data movement keeps a max's fingerprint, arithmetic drops it.
+TEST_P(FieldArithmeticTest, MaxFingerprintsFollowTheirValues) {
+  std::mt19937_64 rng(22);
+  FieldTensor x = random({4, 6}, rng);
+  FieldArithmetic arith(*field, 7);
+  FieldTensor m = arith.reduce(ReduceKind::max, x, 1); // [4, 1]
+  FieldTensor plain = random({4, 1}, rng);
+  FieldTensor both = FieldArithmetic::applyN(
+      {&m, &plain}, [](auto ts) { return concat(ts, 1); }); // [4, 2]
+  ASSERT_TRUE(both.hasMaxKey());
+  // max(max(row), y) is the max of the row with y added.
+  FieldTensor combined = arith.reduce(ReduceKind::max, both, 1);
+  FieldTensor withY = FieldArithmetic::applyN(
+      {&x, &plain}, [](auto ts) { return concat(ts, 1); }); // [4, 7]
+  EXPECT_EQ(combined.p.data, arith.reduce(ReduceKind::max, withY, 1).p.data);
+  EXPECT_FALSE(arith.binary(BinaryKind::add, m, plain).hasMaxKey());
+
+  // A slice written into a larger tensor keeps its fingerprints there.
+  FieldTensor dst = FieldArithmetic::zeros({8, 1});
+  FieldArithmetic::update(dst, m, [](auto &d, const auto &part) {
+    insertSlice(d, part, {4, 0});
+  });
+  ASSERT_TRUE(dst.hasMaxKey());
+  FieldTensor back = FieldArithmetic::apply(
+      dst, [](const auto &t) { return slice(t, {4, 0}, {4, 1}); });
+  FieldTensor again = FieldArithmetic::applyN(
+      {&back, &plain}, [](auto ts) { return concat(ts, 1); });
+  EXPECT_EQ(arith.reduce(ReduceKind::max, again, 1).p.data,
+            combined.p.data);
 }
 
 TEST_P(FieldArithmeticTest, AlgebraicUnaries) {

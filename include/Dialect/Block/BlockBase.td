@@ -78,6 +78,12 @@ def Block_InBlockGraph : NativeOpTrait<"InBlockGraph"> {
   let cppNamespace = "::mirage::block::OpTrait";
 }
 
+// For-loop accumulators: their operands are tiles of the loop body, their
+// results tiles after the loop (block.accum, block.softmax_accum).
+def Block_LoopAccumulator : NativeOpTrait<"LoopAccumulator"> {
+  let cppNamespace = "::mirage::block::OpTrait";
+}
+
 def Block_Tile : Type<CPred<"::llvm::isa<::mirage::block::TileType>($_self)">,
                       "shared-memory tile", "::mirage::block::TileType">;
 

@@ -33,7 +33,18 @@ public:
     return verifyInBlockGraph(op);
   }
 };
+
+/// A for-loop accumulator: it combines loop-body tiles over all iterations
+/// and its results are available after the loop (BlockGraphVerifier.cpp).
+template <typename ConcreteType>
+class LoopAccumulator
+    : public mlir::OpTrait::TraitBase<ConcreteType, LoopAccumulator> {};
 } // namespace OpTrait
+
+/// Whether `op` is a for-loop accumulator.
+inline bool isLoopAccumulator(mlir::Operation *op) {
+  return op->hasTrait<OpTrait::LoopAccumulator>();
+}
 
 /// The grid and for-loop range of the block graph that holds `op`, when they
 /// are well formed (the holder reports them otherwise).

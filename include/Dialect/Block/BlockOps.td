@@ -36,7 +36,7 @@ def Block_InputOp : Block_Op<"input"> {
   let hasVerifier = 1;
 }
 
-def Block_AccumOp : Block_Op<"accum"> {
+def Block_AccumOp : Block_Op<"accum", [Block_LoopAccumulator]> {
   let summary = "for-loop accumulator";
   let description = [{
     Combines a tile computed in the for-loop body over all iterations: `sum`
@@ -44,12 +44,59 @@ def Block_AccumOp : Block_Op<"accum"> {
     dimension grows by the for-loop range). Its result is available after the
     loop. A `sum` or `max` accumulator of an f16 or bf16 tile may have an f32
     result: it accumulates in f32.
+
+    Two composites reduce the tile along `dim` (to size 1) before they
+    accumulate, so a row sum taken over the for-loop is one op:
+    `red_sum` sums the tile's `dim` and the iterations; `red_rms` sums the
+    squares likewise and, after the loop, gives their root mean square
+    sqrt(sum / N), N the elements summed per row (the tile's `dim` times
+    the for-loop range): an RMS norm's denominator.
+
+    ```mlir
+    %rms = block.accum red_rms %x, dim = 1 : !block.tile<8x256xf16> -> !block.tile<8x1xf32>
+    ```
   }];
   let arguments = (ins Block_Tile:$input, Block_AccumKind:$kind,
                        OptionalAttr<I64Attr>:$dim);
   let results = (outs Block_Tile:$result);
   let assemblyFormat = "$kind $input (`,` `dim` `=` $dim^)? attr-dict `:` "
                        "qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Block_SoftmaxAccumOp : Block_Op<"softmax_accum", [Block_LoopAccumulator]> {
+  let summary = "online-softmax accumulator: softmax(S) V over the for-loop";
+  let description = [{
+    Attention's `softmax(S) V` with the softmax along the last dimension of
+    `scores` (S, `[..., r, c]`) taken over all for-loop iterations together,
+    the rows of `values` (V, `[..., c, d]`) weighted accordingly. It keeps,
+    per row, a running maximum m, a rescaled sum l and a rescaled weighted
+    sum a; each iteration i, with m_0 = -inf and l_0 = a_0 = 0:
+
+    ```
+    m_i = max(m_{i-1}, rowmax(S_i))
+    P_i = exp(S_i - m_i)             (rounded to V's element type)
+    l_i = exp(m_{i-1} - m_i) l_{i-1} + rowsum(P_i)
+    a_i = exp(m_{i-1} - m_i) a_{i-1} + P_i V_i
+    ```
+
+    After the loop, `output` is a / l (`[..., r, d]`) and `stats` holds m
+    and l (`[..., r, 2]`: element 0 the maximum, element 1 the sum), which
+    is what a later kernel needs to combine partial results over a split of
+    the keys (`block.softmax_merge`). No exp ever sees an argument above 0,
+    so nothing overflows where the original softmax does not. Both results
+    are f32.
+
+    ```mlir
+    %o, %ml = block.softmax_accum %s, %v
+        : (!block.tile<1x64x128xf32>, !block.tile<1x128x64xf16>)
+        -> (!block.tile<1x64x64xf32>, !block.tile<1x64x2xf32>)
+    ```
+  }];
+  let arguments = (ins Block_Tile:$scores, Block_Tile:$values);
+  let results = (outs Block_Tile:$output, Block_Tile:$stats);
+  let assemblyFormat =
+      "$scores `,` $values attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
 }
 
@@ -147,6 +194,73 @@ def Block_ReduceOp : Block_Op<"reduce", [InferTypeOpAdaptorWithIsCompatible]> {
   let results = (outs Block_Tile:$result);
   let assemblyFormat = "$kind $input `,` `dim` `=` $dim attr-dict `:` "
                        "qualified(type($input)) `->` qualified(type($result))";
+}
+
+def Block_SoftmaxMergeOp : Block_Op<"softmax_merge"> {
+  let summary = "combines partial softmax(S) V results along a dimension";
+  let description = [{
+    `partials` holds, along dimension `dim`, n results of
+    `block.softmax_accum` over disjoint parts of the keys (`[..., n, ...,
+    r, d]`), and `stats` their maxima and sums (`[..., n, ..., r, 2]`).
+    With M the largest of the n maxima and w_j = exp(m_j - M) l_j, the
+    result (dimension `dim` of size 1, f32) is
+
+    ```
+    sum_j w_j partial_j / sum_j w_j
+    ```
+
+    the softmax over all the keys: FlashDecoding's combination.
+
+    ```mlir
+    %o = block.softmax_merge %p, %ml, dim = 0
+        : (!block.tile<4x1x16x64xf32>, !block.tile<4x1x16x2xf32>)
+        -> !block.tile<1x1x16x64xf32>
+    ```
+  }];
+  let arguments = (ins Block_Tile:$partials, Block_Tile:$stats, I64Attr:$dim);
+  let results = (outs Block_Tile:$result);
+  let assemblyFormat = "$partials `,` $stats `,` `dim` `=` $dim attr-dict `:` "
+                       "functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Block_RMSNormOp : Block_Op<"rms_norm", [SameOperandsAndResultShape]> {
+  let summary = "RMS normalization of a tile along one dimension";
+  let description = [{
+    x / sqrt(mean(x^2 along `dim`)), the mean over the tile's whole `dim`
+    (the tile holds whole rows). The sum of squares is kept in f32. The
+    result has the input's type, or f32 for an f16 or bf16 input (as for
+    `block.unary`).
+
+    ```mlir
+    %n = block.rms_norm %x, dim = 1 : !block.tile<1x4096xf16> -> !block.tile<1x4096xf32>
+    ```
+  }];
+  let arguments = (ins Block_Tile:$input, I64Attr:$dim);
+  let results = (outs Block_Tile:$result);
+  let assemblyFormat = "$input `,` `dim` `=` $dim attr-dict `:` "
+                       "qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Block_ReshapeOp : Block_Op<"reshape", [SameOperandsAndResultElementType]> {
+  let summary = "row-major reshape of a tile";
+  let description = [{
+    The same elements in row-major order, with another shape (a copy in
+    shared memory). The µGraph search uses it to give a partial result a
+    leading dimension for the part it covers, so that a grid dimension
+    can place the parts side by side in device memory, and to drop that
+    dimension again once the parts are combined.
+
+    ```mlir
+    %p = block.reshape %o : !block.tile<1x32x64xf32> -> !block.tile<1x1x32x64xf32>
+    ```
+  }];
+  let arguments = (ins Block_Tile:$input);
+  let results = (outs Block_Tile:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` "
+                       "qualified(type($result))";
+  let hasVerifier = 1;
 }
 
 def Block_ConcatOp : Block_Op<"concat", [SameOperandsAndResultElementType,

@@ -27,7 +27,8 @@ namespace mirage::superopt {
 /// estimate can change, since the search ranks candidates by it.
 ///   2: sizes counted in floating point; tensor cores chosen by operand
 ///      type (issue 11).
-inline constexpr unsigned kCostModelVersion = 2;
+///   3: block.softmax_accum, block.softmax_merge and block.reshape (issue 16).
+inline constexpr unsigned kCostModelVersion = 3;
 
 /// The parameters of one GPU. Values for sm_80 and sm_90 and their sources
 /// are in docs/CostModel.md; a calibration file may override any of them.

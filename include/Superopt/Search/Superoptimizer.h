@@ -49,16 +49,32 @@ namespace mirage::superopt {
 ///      in deterministic rounds (issue 11).
 ///   5: elementwise block ops on tiles of lower rank (NumPy broadcasting:
 ///      per-channel [C, 1, 1] operands of [N, C, H, W] tensors fuse).
-inline constexpr unsigned kSearchVersion = 5;
+///   6: online softmax (softmax folded into attention's second matmul),
+///      grids over reduced variables (split loops, partial results combined
+///      by a second kernel), kernel-outputs (issue 16).
+///   7: composite block ops in the space: block.rms_norm and the block.accum
+///      red_sum / red_rms composites (issue 16).
+inline constexpr unsigned kSearchVersion = 7;
 
 struct SearchOptions {
   /// Kernels of the µGraph (predefined and graph-defined).
   unsigned maxKernelOps = 5;
+  /// Whether the subprogram's inputs count against maxKernelOps, as in
+  /// Mirage (its input ops are kernel-graph ops): `preset=mirage-limits`.
+  bool kernelOpsCountInputs = false;
+  /// Graph-defined kernels of the µGraph (0: no limit); a split loop's
+  /// partial and combining kernels count as two. Mirage: 1.
+  unsigned maxGraphDefinedKernels = 0;
   /// Block ops of a graph-defined kernel, input iterators and the output
   /// saver included (Mirage: 11).
   unsigned maxBlockOps = 11;
-  /// Grid dimensions of a graph-defined kernel (1 to 3).
+  /// Grid dimensions over output variables of a graph-defined kernel (1 to
+  /// 3); a split of the loop variable takes one more, up to 3 in all.
   unsigned maxGridDims = 2;
+  /// Device tensors one graph-defined kernel may write (Mirage: 2): the
+  /// partial results of a split loop count one per sum accumulator and two
+  /// per online softmax.
+  unsigned maxKernelOutputs = 2;
   /// Candidate sizes of one grid dimension; empty: every divisor from 2 to
   /// 1024 of the partitioned extent.
   llvm::SmallVector<int64_t> gridSizes;

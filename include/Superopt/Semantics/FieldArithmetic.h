@@ -18,7 +18,19 @@
 // Unary functions without an algebraic image (sqrt, silu, gelu, relu, clamp,
 // a non-integer pow) are uninterpreted: a keyed hash of the argument's Z_p
 // value, the same for equal arguments, independent and uniform otherwise.
-// Max has no field semantics at all; FieldFragment.h rejects programs with it.
+//
+// Max (reduce_max, max accumulators, max pooling) is uninterpreted too, as a
+// function of the *multiset* of values it ranges over: its image in Z_p and
+// in Z_q is a keyed hash of a 122-bit fingerprint of that multiset, the sum
+// of a keyed random value per element. An operand that is itself the result
+// of a max contributes its own multiset (its fingerprint rides along with
+// it, `FieldTensor::maxKey`), so max(max(a, b), c) = max(a, b, c) holds
+// exactly: a reduction split over a for-loop, a grid or kernels gets the
+// image of the unsplit one. Nothing else about max is known to the test
+// (which can only make it reject, never accept, a pair wrongly); a program
+// whose output does not depend on the maximum it subtracts (a softmax,
+// online rescaling by exp(m_old - m_new)) gives the same fingerprint
+// whatever value the hash picks. docs/Verification.md states the argument.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,12 +55,19 @@ class Operation;
 namespace mirage::superopt {
 
 /// Fingerprints of a tensor: its Z_p residues and, when computed, its Z_q
-/// residues (an empty `q` means the exponent part is not tracked).
+/// residues (an empty `q` means the exponent part is not tracked). Elements
+/// that are the result of a max also carry the fingerprint of the multiset
+/// they are the max of, two 61-bit halves (zero for other elements; both
+/// empty when no element is one): data movement keeps it, arithmetic drops
+/// it.
 struct FieldTensor {
   Tensor<uint64_t> p, q;
+  /// Empty, or the two halves (kept out of line: most tensors have none).
+  std::vector<Tensor<uint64_t>> maxKey;
   bool hasQ() const {
     return q.size() == p.size() && q.shape == p.shape && !q.data.empty();
   }
+  bool hasMaxKey() const { return !maxKey.empty(); }
 };
 
 class FieldArithmetic : public RunControl {
@@ -70,6 +89,17 @@ public:
   }
   /// Decides whether the op about to be evaluated computes exponent parts.
   void beginOp(mlir::Operation *op);
+  /// Makes the rest of the current op compute exponent parts: an op that
+  /// takes exps of its own intermediate values (the online softmax
+  /// subtracts running maxima) needs them whatever its results need.
+  void requireExponentParts() { wantQ = true; }
+  /// Gives `v` an exponent part of zeros if it has none: a value whose
+  /// exponent part nothing reads (a softmax's sum), packed beside one that
+  /// has one (its maximum) so that the pack keeps both.
+  static void giveExponentPart(Value &v) {
+    if (!v.hasQ())
+      v.q = Tensor<uint64_t>(v.p.shape, 0);
+  }
   void round(Value &, mlir::Type) const {}
   bool changesOnRounding(mlir::Type) const { return false; }
 
@@ -77,19 +107,21 @@ public:
   /// inconclusive and should be repeated with other inputs.
   bool hitZeroDivisor() const { return zeroDivisor; }
 
-  bool hasSemantics(ReduceKind kind) const { return kind == ReduceKind::sum; }
-
   Value matmul(const Value &a, const Value &b) const;
   Value unary(UnaryKind kind, llvm::ArrayRef<double> params, const Value &x);
   Value binary(BinaryKind kind, const Value &a, const Value &b);
-  /// Only ReduceKind::sum.
+  /// sum: in both fields; max: the keyed image of each reduced multiset
+  /// (the file comment). Elements equal to lowest() (max pooling's padding)
+  /// are left out of a max.
   Value reduce(ReduceKind kind, const Value &x, int64_t dim) const;
   /// exp(x) / sum(exp(x)) along `dim`: the max subtraction of the real
   /// softmax cancels exactly.
   Value softmax(const Value &x, int64_t dim);
   Value constant(double c);
   Element zero() const { return 0; }
-  Element lowest() const { return 0; }
+  /// Max pooling's padding: no residue (p < 2^63), so max can skip it.
+  Element lowest() const { return kAbsent; }
+  static constexpr uint64_t kAbsent = ~uint64_t(0);
 
   /// c as an element of Z_m: a finite c is a dyadic rational n / 2^e,
   /// mapped to n * (2^e)^-1. An infinity or a NaN has no image (nullopt).
@@ -105,33 +137,67 @@ public:
     return constantUses;
   }
 
+  /// Data movement: f applied to every part (max fingerprints included).
   template <typename F> static Value apply(const Value &v, F &&f) {
     Value r;
     r.p = f(v.p);
     if (v.hasQ())
       r.q = f(v.q);
+    if (v.hasMaxKey())
+      for (unsigned h = 0; h < 2; ++h)
+        r.maxKey.push_back(f(v.maxKey[h]));
     return r;
   }
   template <typename F>
   static Value applyN(llvm::ArrayRef<const Value *> vs, F &&f) {
     llvm::SmallVector<const Tensor<uint64_t> *> ps, qs;
-    bool allQ = true;
+    bool allQ = true, anyKey = false;
     for (const Value *v : vs) {
       ps.push_back(&v->p);
       qs.push_back(&v->q);
       allQ &= v->hasQ();
+      anyKey |= v->hasMaxKey();
     }
     Value r;
     r.p = f(llvm::ArrayRef<const Tensor<uint64_t> *>(ps));
     if (allQ)
       r.q = f(llvm::ArrayRef<const Tensor<uint64_t> *>(qs));
+    if (anyKey) {
+      // Parts without fingerprints are plain values: zero keys.
+      std::vector<Tensor<uint64_t>> zeros;
+      zeros.reserve(2 * vs.size()); // no reallocation: `keys` points in
+      for (unsigned h = 0; h < 2; ++h) {
+        llvm::SmallVector<const Tensor<uint64_t> *> keys;
+        for (const Value *v : vs) {
+          if (v->hasMaxKey()) {
+            keys.push_back(&v->maxKey[h]);
+            continue;
+          }
+          zeros.emplace_back(v->p.shape, 0);
+          keys.push_back(&zeros.back());
+        }
+        r.maxKey.push_back(
+            f(llvm::ArrayRef<const Tensor<uint64_t> *>(keys)));
+      }
+    }
     return r;
   }
   /// Calls f(dstPart, srcPart) for each part of `src`, giving `dst` an
-  /// exponent part (zeros) first if it lacks one.
+  /// exponent part (zeros) first if it lacks one; fingerprints follow the
+  /// values they belong to.
   template <typename F>
   static void update(Value &dst, const Value &src, F &&f) {
     f(dst.p, src.p);
+    if (src.hasMaxKey() || dst.hasMaxKey()) {
+      if (!dst.hasMaxKey())
+        dst.maxKey.assign(2, Tensor<uint64_t>(dst.p.shape, 0));
+      for (unsigned h = 0; h < 2; ++h) {
+        if (src.hasMaxKey())
+          f(dst.maxKey[h], src.maxKey[h]);
+        else
+          f(dst.maxKey[h], Tensor<uint64_t>(src.p.shape, 0));
+      }
+    }
     if (!src.hasQ())
       return;
     if (!dst.hasQ())
@@ -149,6 +215,7 @@ private:
   uint64_t exp(uint64_t xq) const;
   uint64_t oracle(UnaryKind kind, llvm::ArrayRef<double> params, uint64_t x,
                   uint64_t modulus, unsigned part) const;
+  Value reduceMax(const Value &x, int64_t dim) const;
 
   FieldPair field;
   uint64_t oracleKey;

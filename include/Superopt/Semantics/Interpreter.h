@@ -95,8 +95,7 @@ interpretReal(mlir::func::FuncOp func, llvm::ArrayRef<RealTensor> inputs,
               RunInterruption *interruption = nullptr);
 
 /// Runs `func` on finite-field inputs. `fieldInputs[i].q` may be empty when
-/// the argument never reaches an exp. Ops without field semantics (max) give
-/// a diagnostic; a division by zero in the field makes the result
+/// the argument never reaches an exp. A division by zero in the field makes the result
 /// inconclusive, reported through `arith.hitZeroDivisor()`. Limits as for
 /// interpretReal.
 mlir::FailureOr<llvm::SmallVector<FieldTensor>>

@@ -43,14 +43,15 @@ public:
 
   /// Called before each op is evaluated (the field arithmetic uses it).
   void beginOp(mlir::Operation *) {}
+  /// The field arithmetic's exponent parts; nothing to do here.
+  void requireExponentParts() {}
+  static void giveExponentPart(Value &) {}
   /// Rounds an op's result to its element type in native mode.
   void round(Value &v, mlir::Type elementType) const;
   /// Whether round() may change values of this element type.
   bool changesOnRounding(mlir::Type elementType) const {
     return mode == RealMode::Native && !elementType.isF64();
   }
-
-  bool hasSemantics(ReduceKind) const { return true; }
 
   /// [B..., M, K] x [B..., K, N] -> [B..., M, N].
   Value matmul(const Value &a, const Value &b) const;

@@ -24,7 +24,7 @@
 //     This rejects rewrites that are exact in the reals but overflow,
 //     underflow or cancel in their dtype where the original does not.
 //
-// Programs outside the fragment (max, two exps on a path) get method 2
+// Programs outside the fragment (two exps on a path) get method 2
 // only, with more input sets, which gives no probability bound: a weaker
 // guarantee.
 //

@@ -4,13 +4,14 @@
 // Mirage's finite-field test is sound for the LAX fragment: multilinear ops,
 // division, and at most one exp on any input-to-output path. This analysis
 // decides whether a µGraph function is in it (extended with the
-// uninterpreted unary functions of FieldArithmetic.h), and measures what the
-// false-positive bound needs:
+// uninterpreted unary functions and the uninterpreted max of
+// FieldArithmetic.h), and measures what the false-positive bound needs:
 //
 //  - degree: the largest total degree of an output as a rational function of
-//    the inputs, where each exp or uninterpreted application counts as a
-//    fresh variable of degree 1 (a quotient a/b counts deg a + deg b);
-//  - applications: the number of exp and uninterpreted-function op sites.
+//    the inputs, where each exp, uninterpreted or max application counts as
+//    a fresh variable of degree 1 (a quotient a/b counts deg a + deg b);
+//  - applications: the number of exp, uninterpreted-function and max op
+//    sites.
 //
 // It also finds the values whose exponent part (Z_q) must be computed:
 // exactly those on a path into an exp.

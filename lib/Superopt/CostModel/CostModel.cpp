@@ -591,7 +591,7 @@ static Expected<KernelCost> estimateGraphDef(kernel::GraphDefOp op,
   for (Operation &inner : iface.getBlockGraph()) {
     if (isa<block::YieldOp>(inner))
       continue;
-    if (isa<block::AccumOp>(inner))
+    if (block::isLoopAccumulator(&inner))
       inLoop = false;
     // How many times one block runs this op.
     double runs = inLoop ? double(iterations) : 1.0;
@@ -622,15 +622,57 @@ static Expected<KernelCost> estimateGraphDef(kernel::GraphDefOp op,
       syncs += 1;
       continue;
     }
+    if (auto sm = dyn_cast<block::SoftmaxAccumOp>(inner)) {
+      // Each iteration: a warp per row reads S twice (max, then exp into P),
+      // P V on tensor cores (f16 values) from P and V, the output read and
+      // rewritten by the rescale; after the loop a / l once.
+      auto scores = cast<ShapedType>(sm.getScores().getType());
+      auto values = cast<ShapedType>(sm.getValues().getType());
+      double sElems = numElements(scores);
+      double rows = sElems / double(scores.getShape().back());
+      double outElems = numElements(sm.getOutput().getType());
+      double pBytes = sElems * double(elementBytes(values.getElementType()));
+      double outBytes = numBytes(sm.getOutput().getType());
+      double statsBytes = numBytes(sm.getStats().getType());
+      double it = double(iterations);
+      smemBytes += it * (2 * numBytes(scores) + 2 * pBytes + numBytes(values) +
+                         2 * outBytes + 2 * statsBytes) +
+                   2 * outBytes + statsBytes;
+      cudaFlops += it * (7 * sElems + 2 * outElems + 8 * rows) +
+                   outElems * binaryWeight(BinaryKind::div);
+      double productFlops = it * 2.0 * outElems * double(scores.getShape().back());
+      bool tensorCores = values.getElementType().isF16() ||
+                         values.getElementType().isBF16();
+      (tensorCores ? tensorFlops : cudaFlops) += productFlops;
+      syncs += 2 * it + 1;
+      persistentTiles += outBytes + statsBytes;
+      bodyTiles += pBytes + rows * 4;
+      continue;
+    }
     if (auto accum = dyn_cast<block::AccumOp>(inner)) {
       double in = numBytes(accum.getInput().getType());
+      double inElems = numElements(accum.getInput().getType());
+      block::AccumKind kind = accum.getKind();
+      if (kind == block::AccumKind::red_sum ||
+          kind == block::AccumKind::red_rms) {
+        // A warp per row reads the tile and updates its row's state.
+        double state = numBytes(accum.getResult().getType());
+        smemBytes += iterations * (in + 2 * state);
+        cudaFlops += iterations * inElems *
+                         (kind == block::AccumKind::red_rms ? 2.0 : 1.0) +
+                     (kind == block::AccumKind::red_rms
+                          ? numElements(accum.getResult().getType()) *
+                                (1 + unaryWeight(UnaryKind::sqrt))
+                          : 0.0);
+        syncs += iterations;
+        persistentTiles += state;
+        continue;
+      }
       // sum and max read the accumulator and write it back; concat only
       // writes its slice.
-      bool combines = accum.getKind() != block::AccumKind::concat;
+      bool combines = kind != block::AccumKind::concat;
       smemBytes += iterations * (combines ? 3.0 : 2.0) * in;
-        cudaFlops += combines ? double(iterations) *
-                                  numElements(accum.getInput().getType())
-                            : 0.0;
+        cudaFlops += combines ? double(iterations) * inElems : 0.0;
       syncs += iterations;
       persistentTiles += numBytes(accum.getResult().getType());
       continue;
@@ -660,6 +702,18 @@ static Expected<KernelCost> estimateGraphDef(kernel::GraphDefOp op,
       cudaFlops += runs * numElements(result) * binaryWeight(b.getKind());
     } else if (isa<block::ReduceOp>(inner)) {
       cudaFlops += runs * numElements(inner.getOperand(0).getType());
+    } else if (isa<block::RMSNormOp>(inner)) {
+      // Squares summed per row, then one division per element (the input
+      // is read twice).
+      double n = numElements(inner.getOperand(0).getType());
+      smemBytes += runs * numBytes(inner.getOperand(0).getType());
+      cudaFlops += runs * n * (2 + binaryWeight(BinaryKind::div));
+    } else if (auto merge = dyn_cast<block::SoftmaxMergeOp>(inner)) {
+      // Per result element, over the parts: max, exp, two products, sums.
+      double parts = double(cast<ShapedType>(merge.getPartials().getType())
+                                .getShape()[merge.getDim()]);
+      cudaFlops += runs * numElements(result) * parts *
+                   (unaryWeight(UnaryKind::exp) + 5);
     } else if (auto fused = dyn_cast<thread::FusedOp>(inner)) {
       cudaFlops += runs * numElements(result) * fusedWeight(fused);
       regs = std::max(regs, fusedRegisters(fused, t));

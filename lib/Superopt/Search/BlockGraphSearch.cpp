@@ -370,6 +370,7 @@ private:
           (goal.loopVar < 0 || !llvm::is_contained(vars, goal.loopVar))) {
         BlockNode n;
         n.kind = BlockNode::Accum;
+        n.choice = static_cast<unsigned>(block::AccumKind::sum);
         n.a = i;
         n.vars = vars;
         n.stage = BlockNode::AfterLoop;
@@ -377,6 +378,9 @@ private:
         n.expr = ctx.sum(loopStep, expr);
         tryOp(std::move(n), Key{i, 3, i, 0, 0});
       }
+      if (stage != BlockNode::AfterLoop)
+        tryReducingAccums(i);
+      tryRMSNorm(i);
       for (int j = 0; j <= i; ++j) {
         auto combined = combine(stage, nodes[j].stage);
         if (!combined)
@@ -386,6 +390,8 @@ private:
             tryBinaries(lhs, rhs, *combined, i, *result);
           if (type == nodes[j].type)
             tryMatmul(lhs, rhs, *combined, i);
+          if (*combined != BlockNode::AfterLoop)
+            trySoftmaxAccum(lhs, rhs, i);
           if (i == j)
             break;
         }
@@ -478,6 +484,122 @@ private:
     }
   }
 
+  /// The composite accumulators that reduce tile i along one dimension
+  /// first (Mirage's accum_red_ld_sum / accum_red_ld_rms, one op each):
+  /// red_sum over any reduced variable, red_rms over a variable an rms_norm
+  /// normalizes, walked by the loop (or whole in the tile without one). The
+  /// result must not vary with the loop.
+  void tryReducingAccums(int i) {
+    const SmallVector<int, 4> vars = nodes[i].vars;
+    const ExprId expr = nodes[i].expr;
+    const Type type = nodes[i].type;
+    for (auto [d, v] : llvm::enumerate(vars)) {
+      if (v < 0 || !t.varReduced[v])
+        continue;
+      SmallVector<int, 4> reduced = vars;
+      reduced[d] = -1;
+      if (goal.loopVar >= 0 && llvm::is_contained(reduced, goal.loopVar))
+        continue;
+      Type result = isNarrowFloat(type) ? t.f32Type : type;
+      int64_t n = tileExtent(v) * loopStep;
+      if (t.hasReduce) {
+        BlockNode r;
+        r.kind = BlockNode::Accum;
+        r.choice = static_cast<unsigned>(block::AccumKind::red_sum);
+        r.dim = d;
+        r.a = i;
+        r.vars = reduced;
+        r.stage = BlockNode::AfterLoop;
+        r.type = result;
+        r.expr = ctx.sum(loopStep, ctx.sum(tileExtent(v), expr));
+        tryOp(std::move(r), Key{i, 3, i, 1, int(d)});
+      }
+      if (llvm::is_contained(t.rmsVars, v) &&
+          (goal.loopVar < 0 || v == goal.loopVar)) {
+        BlockNode r;
+        r.kind = BlockNode::Accum;
+        r.choice = static_cast<unsigned>(block::AccumKind::red_rms);
+        r.dim = d;
+        r.a = i;
+        r.vars = reduced;
+        r.stage = BlockNode::AfterLoop;
+        r.type = t.f32Type;
+        r.expr = unaryExpr(ctx, {UnaryKind::sqrt, {}},
+                           ctx.scale(1.0 / double(n),
+                                     ctx.sum(n, ctx.mul(expr, expr))));
+        tryOp(std::move(r), Key{i, 3, i, 2, int(d)});
+      }
+    }
+  }
+
+  /// block.rms_norm of tile i along a variable an rms_norm normalizes,
+  /// whole in the tile (not the loop's): x / sqrt(mean(x^2)).
+  void tryRMSNorm(int i) {
+    if (t.rmsVars.empty())
+      return;
+    const SmallVector<int, 4> vars = nodes[i].vars;
+    const ExprId expr = nodes[i].expr;
+    const Type type = nodes[i].type;
+    const BlockNode::Stage stage = nodes[i].stage;
+    for (auto [d, v] : llvm::enumerate(vars)) {
+      if (v < 0 || v == goal.loopVar || !llvm::is_contained(t.rmsVars, v))
+        continue;
+      int64_t n = tileExtent(v);
+      BlockNode r;
+      r.kind = BlockNode::RMSNorm;
+      r.dim = d;
+      r.a = i;
+      r.vars = vars;
+      r.stage = stage;
+      r.expr = ctx.div(expr, unaryExpr(ctx, {UnaryKind::sqrt, {}},
+                                       ctx.scale(1.0 / double(n),
+                                                 ctx.sum(n, ctx.mul(expr, expr)))));
+      r.type = elementwiseStorage(type, r.expr, r.vars);
+      tryOp(std::move(r), Key{i, 7, i, 0, int(d)});
+    }
+  }
+
+  /// An online softmax (block.softmax_accum) of scores `s` [..., r, c] and
+  /// values `v` [..., c, d], c a softmax's variable, walked by the for-loop
+  /// or whole in the tile. Its node stands for its output, softmax(S) V
+  /// after the loop, whose expression is the normal form of the
+  /// program's softmax(S) V: sum(sexp(S) V) / sum(sexp(S)).
+  void trySoftmaxAccum(int s, int v, int maxOperand) {
+    if (t.softmaxVars.empty())
+      return;
+    SmallVector<int, 4> vars;
+    int c;
+    {
+      const auto &vs = nodes[s].vars, &vv = nodes[v].vars;
+      size_t r = vs.size();
+      if (r < 2 || vv.size() != r || vs[r - 1] != vv[r - 2])
+        return;
+      c = vs[r - 1];
+      if (c < 0 || !llvm::is_contained(t.softmaxVars, c))
+        return;
+      if (goal.loopVar >= 0 && c != goal.loopVar)
+        return;
+      for (size_t d = 0; d + 2 < r; ++d)
+        if (vs[d] != vv[d])
+          return;
+      vars.assign(vs.begin(), vs.end() - 1);
+      vars.push_back(vv[r - 1]);
+      if (goal.loopVar >= 0 && llvm::is_contained(vars, goal.loopVar))
+        return;
+    }
+    int64_t n = tileExtent(c) * (goal.loopVar >= 0 ? loopStep : 1);
+    ExprId e = shiftedExp(ctx, nodes[s].expr);
+    BlockNode node;
+    node.kind = BlockNode::SoftmaxAccum;
+    node.a = s;
+    node.b = v;
+    node.vars = vars;
+    node.stage = BlockNode::AfterLoop;
+    node.type = t.f32Type;
+    node.expr = ctx.div(ctx.sum(n, ctx.mul(e, nodes[v].expr)), ctx.sum(n, e));
+    tryOp(std::move(node), Key{maxOperand, 6, s, v, 0});
+  }
+
   const SearchTarget &t;
   const BlockGoal &goal;
   const SearchOptions &o;
@@ -533,6 +655,23 @@ SmallVector<GridChoice> superopt::gridChoices(const SearchTarget &target,
   SmallVector<int64_t> loops{1};
   if (graph.loopVar >= 0)
     loops = loopRanges(target.varExtent[graph.loopVar], options);
+  // A split of the loop variable over one more grid dimension: each part
+  // is then walked by the for-loop (any range dividing the part; one
+  // iteration too). Its accumulators must be combinable (sums, online
+  // softmaxes: the only ones the enumeration makes) and their partial
+  // results few enough to save.
+  SmallVector<int64_t> splits;
+  bool combinable = llvm::none_of(graph.nodes, [](const BlockNode &n) {
+    return n.kind == BlockNode::Accum &&
+           n.choice == static_cast<unsigned>(block::AccumKind::red_rms);
+  });
+  // A split is two graph-defined kernels: not under a limit of one.
+  if (graph.loopVar >= 0 && combinable &&
+      options.maxGraphDefinedKernels != 1 &&
+      partialOutputs(graph) <= options.maxKernelOutputs)
+    for (int64_t p : gridSizes(target.varExtent[graph.loopVar], options))
+      if (p < target.varExtent[graph.loopVar])
+        splits.push_back(p);
 
   SmallVector<GridChoice> grids;
   GridChoice current;
@@ -542,6 +681,30 @@ SmallVector<GridChoice> superopt::gridChoices(const SearchTarget &target,
       g.forloop = f;
       grids.push_back(std::move(g));
     }
+    // Every partial result is saved: each grid dimension must place its
+    // blocks' tiles of it apart (an online softmax's stats do not have the
+    // output's last variable).
+    bool savable = llvm::all_of(graph.nodes, [&](const BlockNode &n) {
+      if (n.kind != BlockNode::Accum && n.kind != BlockNode::SoftmaxAccum)
+        return true;
+      ArrayRef<int> saved(n.vars);
+      if (n.kind == BlockNode::SoftmaxAccum)
+        saved = saved.drop_back();
+      return llvm::all_of(current.vars,
+                          [&](int v) { return llvm::is_contained(saved, v); });
+    });
+    if (savable && current.vars.size() < 3)
+      for (int64_t p : splits) {
+        int64_t part = target.varExtent[graph.loopVar] / p;
+        SmallVector<int64_t> partLoops{1};
+        llvm::append_range(partLoops, loopRanges(part, options));
+        for (int64_t f : partLoops) {
+          GridChoice g = current;
+          g.forloop = f;
+          g.splitParts = p;
+          grids.push_back(std::move(g));
+        }
+      }
     if (current.vars.size() == options.maxGridDims)
       return;
     for (size_t i = from; i < candidates.size(); ++i)
@@ -557,139 +720,29 @@ SmallVector<GridChoice> superopt::gridChoices(const SearchTarget &target,
   return grids;
 }
 
-Operation *superopt::buildGraphDef(OpBuilder &builder, Location loc,
-                                   const SearchTarget &target,
-                                   const BlockGraph &graph,
-                                   const GridChoice &grid,
-                                   function_ref<Value(unsigned)> operand) {
-  MLIRContext *ctx = builder.getContext();
-  auto sizeOf = [&](int v) -> int64_t {
-    if (v < 0)
-      return 1;
-    int64_t e = target.varExtent[v];
-    for (auto [gv, gs] : llvm::zip(grid.vars, grid.sizes))
-      if (gv == v)
-        e /= gs;
-    if (v == graph.loopVar)
-      e /= grid.forloop;
-    return e;
+SmallVector<GridChoice> superopt::combineChoices(const SearchTarget &target,
+                                                 const BlockGraph &graph,
+                                                 const SearchOptions &options) {
+  SmallVector<int> candidates;
+  for (int v : graph.nodes.back().vars)
+    if (v >= 0 && !target.varReduced[v] && !llvm::is_contained(candidates, v))
+      candidates.push_back(v);
+  llvm::sort(candidates);
+  SmallVector<GridChoice> grids;
+  GridChoice current;
+  std::function<void(size_t)> extend = [&](size_t from) {
+    grids.push_back(current);
+    if (current.combineVars.size() == options.maxGridDims)
+      return;
+    for (size_t i = from; i < candidates.size(); ++i)
+      for (int64_t size : gridSizes(target.varExtent[candidates[i]], options)) {
+        current.combineVars.push_back(candidates[i]);
+        current.combineSizes.push_back(size);
+        extend(i + 1);
+        current.combineVars.pop_back();
+        current.combineSizes.pop_back();
+      }
   };
-  auto gridMap = [&](ArrayRef<int> vars) {
-    SmallVector<int64_t> dims;
-    for (int gv : grid.vars) {
-      auto it = llvm::find(vars, gv);
-      dims.push_back(it == vars.end() ? block::GridMapAttr::kReplicate
-                                      : it - vars.begin());
-    }
-    if (dims.empty()) // a single block: one grid dimension of size 1
-      dims.push_back(block::GridMapAttr::kReplicate);
-    return block::GridMapAttr::get(ctx, dims);
-  };
-
-  SmallVector<Value> operands;
-  SmallVector<Type> operandTypes;
-  for (const BlockNode &n : graph.nodes)
-    if (n.kind == BlockNode::Input) {
-      operands.push_back(operand(n.choice));
-      operandTypes.push_back(operands.back().getType());
-    }
-  // The output tensor: the goal's shape and type (the output vars equal the
-  // goal's).
-  const BlockNode &outNode = graph.nodes.back();
-  SmallVector<int64_t> outShape;
-  for (int v : outNode.vars)
-    outShape.push_back(v < 0 ? 1 : target.varExtent[v]);
-  auto outType = RankedTensorType::get(outShape, outNode.type);
-
-  SmallVector<int64_t> gridSizes(grid.sizes.begin(), grid.sizes.end());
-  if (gridSizes.empty())
-    gridSizes.push_back(1);
-  auto def = kernel::GraphDefOp::create(builder, loc, TypeRange{outType},
-                                        operands, gridSizes,
-                                        static_cast<uint64_t>(grid.forloop));
-  Block *body = new Block();
-  def.getBody().push_back(body);
-  for (Type type : operandTypes)
-    body->addArgument(type, loc);
-
-  // Placement: the loop body, the accumulators, the ops after the loop.
-  size_t n = graph.nodes.size();
-  SmallVector<bool> afterLoop(n, false);
-  for (auto [i, node] : llvm::enumerate(graph.nodes))
-    afterLoop[i] = node.stage == BlockNode::AfterLoop &&
-                   node.kind != BlockNode::Accum &&
-                   node.kind != BlockNode::Output;
-
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(body);
-  SmallVector<Value> tiles(n);
-  unsigned nextArg = 0;
-  auto tileType = [&](const BlockNode &node) {
-    SmallVector<int64_t> shape;
-    for (int v : node.vars)
-      shape.push_back(sizeOf(v));
-    return block::TileType::get(shape, node.type);
-  };
-  auto emit = [&](unsigned i) {
-    const BlockNode &node = graph.nodes[i];
-    Value a = node.a >= 0 ? tiles[node.a] : Value();
-    Value b = node.b >= 0 ? tiles[node.b] : Value();
-    switch (node.kind) {
-    case BlockNode::Input: {
-      auto it = llvm::find(node.vars, graph.loopVar);
-      int64_t loopDim = graph.loopVar >= 0 && it != node.vars.end()
-                            ? it - node.vars.begin()
-                            : block::LoopMapAttr::kReplicate;
-      tiles[i] = block::InputOp::create(
-          builder, loc, tileType(node), body->getArgument(nextArg++),
-          gridMap(node.vars), block::LoopMapAttr::get(ctx, loopDim));
-      break;
-    }
-    case BlockNode::Unary: {
-      const UnaryChoice &c = target.unaryOps[node.choice];
-      tiles[i] = block::UnaryOp::create(
-          builder, loc, tileType(node), UnaryKindAttr::get(ctx, c.kind), a,
-          c.params.empty() ? DenseF64ArrayAttr()
-                           : builder.getDenseF64ArrayAttr(c.params));
-      break;
-    }
-    case BlockNode::Binary:
-      tiles[i] = block::BinaryOp::create(
-          builder, loc, tileType(node), static_cast<BinaryKind>(node.choice),
-          a, b);
-      break;
-    case BlockNode::Matmul:
-      tiles[i] = block::MatmulOp::create(builder, loc, tileType(node), a, b);
-      break;
-    case BlockNode::Reduce:
-      tiles[i] = block::ReduceOp::create(
-          builder, loc, tileType(node),
-          ReduceKindAttr::get(ctx, ReduceKind::sum), a,
-          builder.getI64IntegerAttr(node.choice));
-      break;
-    case BlockNode::Accum:
-      tiles[i] = block::AccumOp::create(builder, loc, tileType(node), a,
-                                        block::AccumKind::sum, IntegerAttr());
-      break;
-    case BlockNode::Output:
-      tiles[i] = block::OutputOp::create(builder, loc, outType, a,
-                                         gridMap(node.vars));
-      break;
-    }
-  };
-  for (size_t i = 0; i < n; ++i) {
-    const BlockNode &node = graph.nodes[i];
-    if (node.kind != BlockNode::Accum && node.kind != BlockNode::Output &&
-        !afterLoop[i])
-      emit(i);
-  }
-  for (size_t i = 0; i < n; ++i)
-    if (graph.nodes[i].kind == BlockNode::Accum)
-      emit(i);
-  for (size_t i = 0; i < n; ++i)
-    if (afterLoop[i])
-      emit(i);
-  emit(n - 1);
-  block::YieldOp::create(builder, loc, ValueRange{tiles[n - 1]});
-  return def;
+  extend(0);
+  return grids;
 }

@@ -51,7 +51,17 @@ struct TaskLimits {
 };
 
 struct BlockNode {
-  enum Kind : uint8_t { Input, Unary, Binary, Matmul, Reduce, Accum, Output };
+  enum Kind : uint8_t {
+    Input,
+    Unary,
+    Binary,
+    Matmul,
+    Reduce,
+    Accum, // choice: AccumKind (sum, red_sum, red_rms); dim for red_*
+    SoftmaxAccum, // a: scores, b: values; the node is its output
+    RMSNorm,      // dim: the normalized dimension
+    Output
+  };
   enum Stage : uint8_t { Invariant, Varying, AfterLoop };
   Kind kind;
   Stage stage = Invariant;
@@ -61,8 +71,10 @@ struct BlockNode {
   mlir::Type type;
   int a = -1, b = -1;
   /// Input: target value index; Unary: menu index; Binary: BinaryKind;
-  /// Reduce: dimension.
+  /// Reduce: dimension; Accum: its block::AccumKind.
   unsigned choice = 0;
+  /// The dimension a composite (block.rms_norm, block.accum red_*) reduces.
+  int dim = -1;
   ExprId expr = 0;
   llvm::SmallVector<int, 4> vars;
 };
@@ -104,19 +116,62 @@ struct GridChoice {
   llvm::SmallVector<int, 3> vars;
   llvm::SmallVector<int64_t, 3> sizes;
   int64_t forloop = 1;
+  /// Parts the loop variable is split into by one more grid dimension (the
+  /// last): the kernel writes its accumulators' partial results and a
+  /// second kernel, on the grid (combineVars, combineSizes) over the output
+  /// variables, combines them (KernelBuilder.cpp). 1: no split.
+  int64_t splitParts = 1;
+  llvm::SmallVector<int, 3> combineVars;
+  llvm::SmallVector<int64_t, 3> combineSizes;
 };
 
-/// The grids and loop ranges on which `graph` is instantiated.
+/// The grids and loop ranges on which `graph` is instantiated: the output
+/// variables partitioned by up to `maxGridDims` grid dimensions; for a graph
+/// with a loop whose accumulators can be split (sums and online softmaxes,
+/// their tiles no more than `maxKernelOutputs`), also the loop variable
+/// split in parts by one more grid dimension (at most three in all). The
+/// combining kernel's grid is left empty: see combineChoices.
 llvm::SmallVector<GridChoice> gridChoices(const SearchTarget &target,
                                           const BlockGraph &graph,
                                           const SearchOptions &options);
 
-/// Builds `graph` at the builder's insertion point on `grid`, reading
-/// `operands[i]` for target value i.
+/// The grids of a split graph's combining kernel: up to `maxGridDims`
+/// dimensions over the output's variables.
+llvm::SmallVector<GridChoice> combineChoices(const SearchTarget &target,
+                                             const BlockGraph &graph,
+                                             const SearchOptions &options);
+
+/// The partial results a split of `graph` writes: one per sum accumulator,
+/// two per online softmax (its output and stats).
+unsigned partialOutputs(const BlockGraph &graph);
+
+/// Builds `graph` at the builder's insertion point on an unsplit `grid`,
+/// reading `operand(i)` for target value i: one kernel.graph_def.
 mlir::Operation *buildGraphDef(mlir::OpBuilder &builder, mlir::Location loc,
                                const SearchTarget &target,
                                const BlockGraph &graph, const GridChoice &grid,
                                llvm::function_ref<mlir::Value(unsigned)> operand);
+
+/// The two kernels of a split grid: the partial kernel (its results are the
+/// partial tensors) and the combining kernel (its result is the goal).
+mlir::Operation *
+buildPartialKernel(mlir::OpBuilder &builder, mlir::Location loc,
+                   const SearchTarget &target, const BlockGraph &graph,
+                   const GridChoice &grid,
+                   llvm::function_ref<mlir::Value(unsigned)> operand);
+mlir::Operation *buildCombineKernel(mlir::OpBuilder &builder,
+                                    mlir::Location loc,
+                                    const SearchTarget &target,
+                                    const BlockGraph &graph,
+                                    const GridChoice &grid,
+                                    mlir::ValueRange partials);
+
+/// The goal's value computed by `graph` on `grid`: one kernel, or the two
+/// of a split grid.
+mlir::Value buildKernels(mlir::OpBuilder &builder, mlir::Location loc,
+                         const SearchTarget &target, const BlockGraph &graph,
+                         const GridChoice &grid,
+                         llvm::function_ref<mlir::Value(unsigned)> operand);
 
 } // namespace mirage::superopt
 

@@ -40,6 +40,16 @@ ExprId superopt::binaryExpr(AbstractExprContext &ctx, BinaryKind kind,
   llvm_unreachable("unknown binary kind");
 }
 
+ExprId superopt::shiftedExp(AbstractExprContext &ctx, ExprId x) {
+  return ctx.apply("sexp", x);
+}
+
+ExprId superopt::softmaxExpr(AbstractExprContext &ctx, int64_t size,
+                             ExprId x) {
+  ExprId e = shiftedExp(ctx, x);
+  return ctx.div(e, ctx.sum(size, e));
+}
+
 static UnaryChoice choiceOf(kernel::UnaryOp op) {
   UnaryChoice c{op.getKind(), {}};
   if (auto params = op.getParams())
@@ -155,20 +165,22 @@ FailureOr<SearchTarget> SearchTarget::analyze(func::FuncOp func) {
             .Case([&](kernel::RMSNormOp n) -> LogicalResult {
               if (!n.getEps().isZero())
                 return failure();
-              double size = t.values[r].shape.back();
-              addUnary({UnaryKind::square, {}});
-              addUnary({UnaryKind::scale, {1.0 / size}});
-              addUnary({UnaryKind::sqrt, {}});
+              // Block graphs compute it with the composites (block.rms_norm
+              // of a whole row, or block.accum red_rms over the loop and a
+              // division after it), which replace the fine-grained form
+              // (square, reduce, scale, sqrt: four more ops on the same
+              // values), so those are not in the menu on its account.
               addBinary(BinaryKind::div);
-              menu.hasReduce = true;
               joinElementwise(n.getInput(), n.getResult());
               reducedSlots.insert(DimSlots::slot(r, rank - 1));
               return success();
             })
             .Case([&](kernel::SoftmaxOp s) {
-              // Opaque (see the file comment): no menu entries.
+              // Only its predefined kernel or an online softmax computes
+              // it (see the file comment): no menu entries of its own.
               t.values[r].opaque = true;
               joinElementwise(s.getInput(), s.getResult());
+              reducedSlots.insert(DimSlots::slot(r, s.getDim()));
               return success();
             })
             .Default([](Operation *) { return failure(); });
@@ -177,6 +189,19 @@ FailureOr<SearchTarget> SearchTarget::analyze(func::FuncOp func) {
   }
   for (Value v : body.getTerminator()->getOperands())
     t.values[idx(v)].isOutput = true;
+
+  // Softmaxes that every user folds: matmuls contracting the softmax's
+  // dimension, reading it as their left operand (softmax(S) V).
+  for (TargetValue &tv : t.values) {
+    auto sm = dyn_cast_or_null<kernel::SoftmaxOp>(tv.producer);
+    if (!sm || tv.isOutput || tv.value.use_empty() ||
+        sm.getDim() != tv.shape.size() - 1)
+      continue;
+    tv.foldable = llvm::all_of(tv.value.getUses(), [&](OpOperand &use) {
+      auto mm = dyn_cast<kernel::MatmulOp>(use.getOwner());
+      return mm && use.getOperandNumber() == 0;
+    });
+  }
 
   // Number the classes; size-1 dimensions get no variable.
   llvm::DenseMap<unsigned, int> varOfLeader;
@@ -201,6 +226,18 @@ FailureOr<SearchTarget> SearchTarget::analyze(func::FuncOp func) {
     if (v >= 0)
       t.varReduced[v] = true;
   }
+  for (const TargetValue &tv : t.values)
+    if (isa_and_nonnull<kernel::RMSNormOp>(tv.producer)) {
+      int v = tv.vars.back();
+      if (v >= 0 && !llvm::is_contained(t.rmsVars, v))
+        t.rmsVars.push_back(v);
+    }
+  for (const TargetValue &tv : t.values)
+    if (tv.foldable) {
+      int v = tv.vars.back();
+      if (v >= 0 && !llvm::is_contained(t.softmaxVars, v))
+        t.softmaxVars.push_back(v);
+    }
   // A variable joined to dims of different sizes would mean broken IR.
   for (const TargetValue &tv : t.values)
     for (auto [d, v] : llvm::enumerate(tv.vars))
@@ -247,8 +284,8 @@ SmallVector<ExprId> SearchTarget::buildExprs(AbstractExprContext &ctx,
               return ctx.div(x, ctx.apply("sqrt", meanSq));
             })
             .Case([&](kernel::SoftmaxOp s) {
-              return ctx.apply(("softmax:" + Twine(s.getDim())).str(),
-                               e(s.getInput()));
+              return softmaxExpr(ctx, vals[i].shape[s.getDim()],
+                                 e(s.getInput()));
             });
     exprs.push_back(x);
   }

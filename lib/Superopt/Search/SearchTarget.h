@@ -15,12 +15,16 @@
 // the unary kinds (with their constants), binary kinds, reductions and
 // matmuls the program itself contains.
 //
-// Softmax is opaque: its value is an uninterpreted function of its input
-// (no exp, sum or div enters the menu on its behalf) and comes only from its
-// predefined kernel, which subtracts the row maximum before exp. Without
-// the max, exp / sum(exp) overflows f16 at logits of about 11 and f32 at
-// about 89 where softmax itself is exact; a block-level online softmax
-// (running max and rescaling) would be needed to fuse it stably.
+// Softmax is never computed from exp, sum and div: without the max
+// subtraction exp / sum(exp) overflows f16 at logits of about 11 and f32 at
+// about 89 where softmax itself is exact. Its abstract expression is
+// sexp(x) / sum(sexp(x)), where sexp, the shifted exp exp(x - max), is an
+// atom of its own that no block unary op produces (a program's own exp is
+// another atom). A softmax value comes from its predefined kernel, or, when
+// every user is a matmul contracting the softmax's dimension
+// (softmax(S) V), it need not be materialized: the consumer's block graph
+// folds it into an online softmax (block.softmax_accum), whose result has
+// the expression sum(sexp(S) V) / sum(sexp(S)) -- the same normal form.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,9 +62,13 @@ struct TargetValue {
   llvm::SmallVector<int, 4> vars; // index variable per dim, -1 for size 1
   mlir::Type elementType;
   bool isOutput = false;
-  /// Computed only by its predefined kernel (softmax): always materialized,
-  /// never the goal of a block graph.
+  /// Computed only by its predefined kernel (softmax): never the goal of a
+  /// block graph; materialized unless `foldable`.
   bool opaque = false;
+  /// A softmax whose every user is a matmul contracting its dimension: a
+  /// consumer's block graph may fold it (an online softmax), so it need not
+  /// be materialized.
+  bool foldable = false;
 };
 
 class SearchTarget {
@@ -95,7 +103,19 @@ public:
   llvm::SmallVector<UnaryChoice> unaryOps;
   llvm::SmallVector<BinaryKind> binaryOps;
   bool hasReduce = false, hasMatmul = false;
+  /// Index variables along which a foldable softmax runs: block graphs may
+  /// use block.softmax_accum over them.
+  llvm::SmallVector<int> softmaxVars;
+  /// Index variables an rms_norm normalizes along: block graphs may use
+  /// block.rms_norm and the block.accum red_rms composite over them.
+  llvm::SmallVector<int> rmsVars;
 };
+
+/// The abstract expression of softmax(x) along a dimension of `size`:
+/// sexp(x) / sum(size, sexp(x)).
+ExprId softmaxExpr(AbstractExprContext &ctx, int64_t size, ExprId x);
+/// The shifted exp exp(x - max): the atom only softmaxes produce.
+ExprId shiftedExp(AbstractExprContext &ctx, ExprId x);
 
 } // namespace mirage::superopt
 

@@ -137,29 +137,64 @@ void Superoptimizer::costTask(Task &task) {
   // The cheapest few, cheapest first; among equal costs the first in
   // enumeration order, so the choice does not depend on the thread schedule.
   std::vector<KernelOption> &kept = task.options;
+  auto operand = [&](unsigned i) { return entry->getArgument(i); };
+  /// The cost of `op` (then erased); nothing when over a limit of the
+  /// target (shared memory, registers).
+  auto costOf = [&](Operation *op) -> std::optional<double> {
+    ++task.costed;
+    llvm::Expected<KernelCost> cost = estimateKernel(op, gpu);
+    op->erase();
+    if (!cost) {
+      llvm::consumeError(cost.takeError());
+      return std::nullopt;
+    }
+    return cost->timeUs;
+  };
   for (const BlockGraph &graph : task.graphs) {
+    // The best combining kernel of a split into p parts, found once per p:
+    // it does not depend on the partial kernel's grid.
+    std::map<int64_t, std::optional<std::pair<double, GridChoice>>> combines;
     for (GridChoice &grid : gridChoices(t, graph, options)) {
       if (deadline.expired()) {
         task.costingCut = true;
         break;
       }
-      Operation *def = buildGraphDef(builder, loc, t, graph, grid,
-                                     [&](unsigned i) { return entry->getArgument(i); });
-      ++task.costed;
-      llvm::Expected<KernelCost> cost = estimateKernel(def, gpu);
-      def->erase();
-      if (!cost) {
-        llvm::consumeError(cost.takeError()); // over a shared-memory limit
-        continue;
+      std::optional<double> cost;
+      if (grid.splitParts == 1) {
+        cost = costOf(buildGraphDef(builder, loc, t, graph, grid, operand));
+      } else {
+        Operation *partial =
+            buildPartialKernel(builder, loc, t, graph, grid, operand);
+        auto found = combines.find(grid.splitParts);
+        if (found == combines.end()) {
+          std::optional<std::pair<double, GridChoice>> best;
+          for (GridChoice &c : combineChoices(t, graph, options)) {
+            c.splitParts = grid.splitParts;
+            std::optional<double> k2 = costOf(buildCombineKernel(
+                builder, loc, t, graph, c, partial->getResults()));
+            if (k2 && (!best || *k2 < best->first))
+              best = std::make_pair(*k2, c);
+          }
+          found = combines.try_emplace(grid.splitParts, best).first;
+        }
+        cost = costOf(partial);
+        if (!found->second)
+          cost.reset();
+        if (cost) {
+          *cost += found->second->first;
+          grid.combineVars = found->second->second.combineVars;
+          grid.combineSizes = found->second->second.combineSizes;
+        }
       }
-      if (kept.size() == options.keptPerTask &&
-          !(cost->timeUs < kept.back().costUs))
+      if (!cost)
         continue;
-      auto at = llvm::upper_bound(kept, cost->timeUs,
+      if (kept.size() == options.keptPerTask && !(*cost < kept.back().costUs))
+        continue;
+      auto at = llvm::upper_bound(kept, *cost,
                                   [](double c, const KernelOption &o) {
                                     return c < o.costUs;
                                   });
-      kept.insert(at, KernelOption{cost->timeUs, graph, grid});
+      kept.insert(at, KernelOption{*cost, graph, grid});
       if (kept.size() > options.keptPerTask)
         kept.pop_back();
     }
@@ -318,11 +353,11 @@ LogicalResult Superoptimizer::verifyOption(unsigned goal, uint64_t available,
                                         reference.getFunctionType());
   Block *entry = candidate.addEntryBlock();
   builder.setInsertionPointToEnd(entry);
-  Operation *def = buildGraphDef(
+  Value goalValue = buildKernels(
       builder, loc, t, option.graph, option.grid, [&](unsigned v) -> Value {
         return entry->getArgument(llvm::find(args, v) - args.begin());
       });
-  func::ReturnOp::create(builder, loc, def->getResult(0));
+  func::ReturnOp::create(builder, loc, goalValue);
 
   FailureOr<VerificationReport> report =
       verifyEquivalence(reference, candidate, verifierOptions);
@@ -376,11 +411,11 @@ Superoptimizer::buildFunction(StringRef name, uint64_t materialized,
       continue;
     Operation *producer = cloned[v].getDefiningOp();
     builder.setInsertionPoint(producer);
-    Operation *def = buildGraphDef(builder, producer->getLoc(), t,
-                                   it->second->graph, it->second->grid,
-                                   [&](unsigned i) { return cloned[i]; });
-    cloned[v].replaceAllUsesWith(def->getResult(0));
-    cloned[v] = def->getResult(0);
+    Value built = buildKernels(builder, producer->getLoc(), t,
+                               it->second->graph, it->second->grid,
+                               [&](unsigned i) { return cloned[i]; });
+    cloned[v].replaceAllUsesWith(built);
+    cloned[v] = built;
   }
   // Drop the predefined kernels nothing reads any more.
   SmallVector<Operation *> ops;
@@ -445,17 +480,24 @@ FailureOr<SearchResult> Superoptimizer::run() {
   // value is one kernel reading the arguments and the earlier materialized
   // values it depends on.
   SmallVector<uint64_t> materializations;
+  // Mirage counts its input ops as kernel-graph ops (preset=mirage-limits).
+  unsigned kernelOpLimit = options.maxKernelOps;
+  if (options.kernelOpsCountInputs)
+    kernelOpLimit = kernelOpLimit > t.numArguments
+                        ? kernelOpLimit - t.numArguments
+                        : 0;
   for (uint64_t s = 0; s < (uint64_t(1) << innerValues.size()); ++s) {
     uint64_t m = outputs;
     for (auto [i, v] : llvm::enumerate(innerValues))
       if (s >> i & 1)
         m |= bit(v);
-    // Opaque values (softmax) come only from their predefined kernel.
+    // Opaque values (softmax) come only from their predefined kernel, or
+    // are folded by their consumers' block graphs (an online softmax).
     bool opaqueKept = llvm::all_of(innerValues, [&](unsigned v) {
-      return !t.values[v].opaque || (m >> v & 1);
+      return !t.values[v].opaque || t.values[v].foldable || (m >> v & 1);
     });
     if (opaqueKept &&
-        (static_cast<unsigned>(llvm::popcount(m)) <= options.maxKernelOps ||
+        (static_cast<unsigned>(llvm::popcount(m)) <= kernelOpLimit ||
          m == (outputs | inner)))
       materializations.push_back(m);
   }
@@ -546,15 +588,26 @@ FailureOr<SearchResult> Superoptimizer::run() {
     double bestCost = defaultCost->timeUs;
     uint64_t bestM = outputs | inner;
     DenseMap<unsigned, KernelOption *> bestChosen;
+    // With a limit on graph-defined kernels (preset=mirage-limits), each
+    // materialization takes the cheapest assignment of predefined and
+    // graph-defined kernels within it (a split loop's pair counts two).
+    const unsigned gdLimit = options.maxGraphDefinedKernels;
     for (uint64_t m : materializations) {
+      constexpr double inf = std::numeric_limits<double>::infinity();
       double total = 0;
       DenseMap<unsigned, KernelOption *> chosen;
       bool feasible = true;
+      // Capacity-indexed best totals and the options they use.
+      SmallVector<double> dp(gdLimit + 1, inf);
+      SmallVector<SmallVector<std::pair<unsigned, KernelOption *>>> picks(
+          gdLimit + 1);
+      if (gdLimit)
+        dp[0] = 0;
       for (unsigned v = t.numArguments; v < n && feasible; ++v) {
         if (!(m >> v & 1))
           continue;
         uint64_t avail = availableFor(v, m);
-        double best = std::numeric_limits<double>::infinity();
+        double best = inf;
         bool predefined = llvm::all_of(
             t.values[v].producer->getOperands(), [&](Value operand) {
               return avail >> t.indexOf.lookup(operand) & 1;
@@ -562,13 +615,44 @@ FailureOr<SearchResult> Superoptimizer::run() {
         if (predefined)
           best = predefinedUs[v];
         GoalResult &goal = goals[{v, avail}];
-        if (KernelOption *option = goal.best();
-            option && option->costUs < best) {
+        KernelOption *option = goal.best();
+        if (gdLimit) {
+          double pre = best;
+          unsigned weight = option && option->grid.splitParts > 1 ? 2 : 1;
+          SmallVector<double> next(gdLimit + 1, inf);
+          SmallVector<SmallVector<std::pair<unsigned, KernelOption *>>>
+              nextPicks(gdLimit + 1);
+          for (unsigned c = 0; c <= gdLimit; ++c) {
+            if (dp[c] == inf)
+              continue;
+            if (pre != inf && dp[c] + pre < next[c]) {
+              next[c] = dp[c] + pre;
+              nextPicks[c] = picks[c];
+            }
+            if (option && c + weight <= gdLimit &&
+                dp[c] + option->costUs < next[c + weight]) {
+              next[c + weight] = dp[c] + option->costUs;
+              nextPicks[c + weight] = picks[c];
+              nextPicks[c + weight].push_back({v, option});
+            }
+          }
+          dp = std::move(next);
+          picks = std::move(nextPicks);
+          feasible = llvm::any_of(dp, [&](double d) { return d != inf; });
+          continue;
+        }
+        if (option && option->costUs < best) {
           best = option->costUs;
           chosen[v] = option;
         }
-        feasible = best != std::numeric_limits<double>::infinity();
+        feasible = best != inf;
         total += best;
+      }
+      if (gdLimit && feasible) {
+        unsigned c = std::min_element(dp.begin(), dp.end()) - dp.begin();
+        total = dp[c];
+        for (auto [v, option] : picks[c])
+          chosen[v] = option;
       }
       if (feasible && total < bestCost * (1 - 1e-9)) {
         bestCost = total;
@@ -645,6 +729,15 @@ FailureOr<SearchResult> Superoptimizer::run() {
     for (auto &[v, option] : bestChosen) {
       if (option->verified)
         continue;
+      // A kernel (pair) that computes the whole subprogram from its
+      // arguments was just checked against exactly the ops it replaces.
+      if (bestChosen.size() == 1 && bestM == outputs &&
+          llvm::popcount(outputs) == 1 &&
+          (availableFor(v, bestM) & ~args) == 0) {
+        option->verified = true;
+        option->report = result.verification;
+        continue;
+      }
       if (failed(verifyOption(v, availableFor(v, bestM), *option)))
         return failure();
       allVerified &= option->verified;
@@ -662,6 +755,9 @@ FailureOr<SearchResult> Superoptimizer::run() {
     return emitError(t.func.getLoc()) << llvm::toString(bestCost.takeError());
   result.costUs = bestCost->timeUs;
   result.kernels = bestCost->kernels;
+  // Counted in the µGraph: a split loop's pair is two graph-defined kernels.
+  result.graphDefinedKernels = 0;
+  result.best.walk([&](kernel::GraphDefOp) { ++result.graphDefinedKernels; });
   result.defaultCostUs = defaultCost->timeUs;
   result.defaultKernels = defaultCost->kernels;
   stats.timeLimitHit = deadline.hit || enumerationDeadline.hit;

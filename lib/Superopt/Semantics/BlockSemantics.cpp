@@ -31,6 +31,7 @@
 
 #include "Dialect/Block/BlockOps.h"
 #include "Dialect/Kernel/KernelOps.h"
+#include "CompositeOps.h"
 #include "Dialect/Thread/ThreadOps.h"
 #include "Semantics.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -53,7 +54,7 @@ static BlockGraphParts splitParts(Block &body) {
   for (Operation &op : body.without_terminator()) {
     if (auto saver = dyn_cast<block::OutputOp>(op))
       parts.savers.push_back(saver);
-    else if (isa<block::AccumOp>(op))
+    else if (block::isLoopAccumulator(&op))
       parts.accumulators.push_back(&op);
     else if (parts.accumulators.empty())
       parts.loopBody.push_back(&op);
@@ -75,6 +76,59 @@ static SmallVector<int64_t> blockOffsets(block::GridMapAttr map,
     if (d != block::GridMapAttr::kReplicate)
       offsets[d] += blockIdx[g] * partSizes[d];
   return offsets;
+}
+
+/// max(a, b) elementwise, as the max of the two-element stack: in the field
+/// arithmetic that keeps max(max(S1), max(S2)) = max(S1 + S2).
+template <typename Arith>
+static typename Arith::Value elementwiseMax(Arith &arith,
+                                            const typename Arith::Value &a,
+                                            const typename Arith::Value &b) {
+  using V = typename Arith::Value;
+  SmallVector<int64_t> shape(Arith::shapeOf(a));
+  SmallVector<int64_t> stacked{1};
+  llvm::append_range(stacked, shape);
+  auto lift = [&](const V &v) {
+    return Arith::apply(v, [&](const auto &t) { return reshape(t, stacked); });
+  };
+  V x = lift(a), y = lift(b);
+  V both = Arith::applyN({&x, &y}, [](auto ts) { return concat(ts, 0); });
+  return Arith::apply(arith.reduce(ReduceKind::max, both, 0),
+                      [&](const auto &t) { return reshape(t, shape); });
+}
+
+/// One element of the last dimension of `v` (the maximum or the sum of a
+/// softmax's stats), keeping the dimension.
+template <typename Arith>
+static typename Arith::Value lastElement(const typename Arith::Value &v,
+                                         int64_t which) {
+  SmallVector<int64_t> offsets(Arith::shapeOf(v).size(), 0);
+  SmallVector<int64_t> sizes(Arith::shapeOf(v));
+  offsets.back() = which;
+  sizes.back() = 1;
+  return Arith::apply(v,
+                      [&](const auto &t) { return slice(t, offsets, sizes); });
+}
+
+/// block.softmax_merge: sum_j w_j partial_j / sum_j w_j along `dim`, with
+/// w_j = exp(m_j - M) l_j and M the largest m_j.
+template <typename Arith>
+static typename Arith::Value softmaxMerge(Arith &arith,
+                                          const typename Arith::Value &partials,
+                                          const typename Arith::Value &stats,
+                                          int64_t dim) {
+  using V = typename Arith::Value;
+  arith.requireExponentParts();
+  V m = lastElement<Arith>(stats, 0), l = lastElement<Arith>(stats, 1);
+  V top = arith.reduce(ReduceKind::max, m, dim);
+  V w = arith.binary(
+      BinaryKind::mul,
+      arith.unary(UnaryKind::exp, {}, arith.binary(BinaryKind::sub, m, top)),
+      l);
+  V num = arith.reduce(ReduceKind::sum,
+                       arith.binary(BinaryKind::mul, w, partials), dim);
+  V den = arith.reduce(ReduceKind::sum, w, dim);
+  return arith.binary(BinaryKind::div, num, den);
 }
 
 /// Evaluates one shared-memory op (or thread.fused) of a block graph.
@@ -109,12 +163,23 @@ static LogicalResult evalTileOp(Operation *op, Arith &arith,
             arith.binary(b.getKind(), in(b.getLhs()), in(b.getRhs())));
       })
       .template Case<block::ReduceOp>([&](auto r) -> LogicalResult {
-        if (!arith.hasSemantics(r.getKind()))
-          return op->emitOpError("has no ")
-                 << Arith::name()
-                 << " semantics (max is not a field operation)";
         return result(arith.reduce(r.getKind(), in(r.getInput()),
                                    static_cast<int64_t>(r.getDim())));
+      })
+      .template Case<block::RMSNormOp>([&](auto n) {
+        return result(rmsNorm(arith, in(n.getInput()), 0.0,
+                              static_cast<int64_t>(n.getDim())));
+      })
+      .template Case<block::ReshapeOp>([&](auto r) {
+        ArrayRef<int64_t> shape = r.getType().getShape();
+        return result(Arith::apply(in(r.getInput()), [&](const auto &t) {
+          return reshape(t, shape);
+        }));
+      })
+      .template Case<block::SoftmaxMergeOp>([&](auto m) {
+        return result(softmaxMerge(arith, in(m.getPartials()),
+                                   in(m.getStats()),
+                                   static_cast<int64_t>(m.getDim())));
       })
       .template Case<block::ConcatOp>([&](auto c) {
         SmallVector<const V *> parts;
@@ -161,30 +226,68 @@ static LogicalResult accumulate(block::AccumOp accum, Arith &arith,
     if (state)
       tile = arith.binary(BinaryKind::add, *state, tile);
     break;
-  case block::AccumKind::max: {
-    if (!arith.hasSemantics(ReduceKind::max))
-      return accum.emitOpError("has no ")
-             << Arith::name() << " semantics (max is not a field operation)";
-    if (state) {
-      // max(a, b) = reduce_max(stack(a, b)).
-      SmallVector<int64_t> stacked{1};
-      llvm::append_range(stacked, Arith::shapeOf(tile));
-      SmallVector<int64_t> shape(Arith::shapeOf(tile));
-      auto lift = [&](const V &v) {
-        return Arith::apply(v,
-                            [&](const auto &t) { return reshape(t, stacked); });
-      };
-      V a = lift(*state), b = lift(tile);
-      V both = Arith::applyN({&a, &b}, [](auto ts) { return concat(ts, 0); });
-      tile = Arith::apply(arith.reduce(ReduceKind::max, both, 0),
-                          [&](const auto &t) { return reshape(t, shape); });
-    }
+  case block::AccumKind::max:
+    if (state)
+      tile = elementwiseMax(arith, *state, tile);
+    break;
+  case block::AccumKind::red_sum:
+  case block::AccumKind::red_rms: {
+    // The row sums (of squares) of this iteration, added to the state; the
+    // root mean square is taken after the loop (finishAccumulator).
+    int64_t dim = *accum.getDim();
+    if (accum.getKind() == block::AccumKind::red_rms)
+      tile = arith.unary(UnaryKind::square, {}, tile);
+    tile = arith.reduce(ReduceKind::sum, tile, dim);
+    if (state)
+      tile = arith.binary(BinaryKind::add, *state, tile);
     break;
   }
   }
   arith.round(tile, accumulatorStorage(accum));
   state = std::move(tile);
   return success();
+}
+
+/// The running state of a block.softmax_accum, per row: the maximum m, the
+/// rescaled sum l and the rescaled weighted sum a. Empty before the first
+/// iteration (m_0 = -inf: its rescale factor exp(-inf) is 0).
+template <typename V> struct SoftmaxState {
+  std::optional<V> m, l, a;
+};
+
+/// One iteration of the online softmax (BlockOps.td): all three kept in f32,
+/// as the GPU code keeps them; P rounded to V's element type, the operand
+/// of the tensor-core product.
+template <typename Arith>
+static void softmaxAccumulate(block::SoftmaxAccumOp op, Arith &arith,
+                              const typename Arith::Value &scores,
+                              const typename Arith::Value &values,
+                              SoftmaxState<typename Arith::Value> &state) {
+  using V = typename Arith::Value;
+  arith.requireExponentParts();
+  Type f32 = Float32Type::get(op.getContext());
+  int64_t last = Arith::shapeOf(scores).size() - 1;
+  V rowMax = arith.reduce(ReduceKind::max, scores, last);
+  V m = state.m ? elementwiseMax(arith, *state.m, rowMax) : rowMax;
+  arith.round(m, f32);
+  V p = arith.unary(UnaryKind::exp, {},
+                    arith.binary(BinaryKind::sub, scores, m));
+  arith.round(p, op.getValues().getType().getElementType());
+  V l = arith.reduce(ReduceKind::sum, p, last);
+  V a = arith.matmul(p, values);
+  if (state.m) {
+    V alpha = arith.unary(UnaryKind::exp, {},
+                          arith.binary(BinaryKind::sub, *state.m, m));
+    l = arith.binary(BinaryKind::add,
+                     arith.binary(BinaryKind::mul, alpha, *state.l), l);
+    a = arith.binary(BinaryKind::add,
+                     arith.binary(BinaryKind::mul, alpha, *state.a), a);
+  }
+  arith.round(l, f32);
+  arith.round(a, f32);
+  state.m = std::move(m);
+  state.l = std::move(l);
+  state.a = std::move(a);
 }
 
 template <typename Arith>
@@ -222,6 +325,7 @@ LogicalResult mirage::superopt::evalBlockGraph(kernel::GraphDefOp op,
     ValueEnv<Arith> tiles;
     DenseMap<Operation *, std::optional<V>> accState;
     DenseMap<Operation *, SmallVector<V>> accPieces;
+    DenseMap<Operation *, SoftmaxState<V>> softmaxState;
 
     for (int64_t iter = 0; iter < forloop; ++iter) {
       for (Operation *inner : parts.loopBody) {
@@ -252,8 +356,13 @@ LogicalResult mirage::superopt::evalBlockGraph(kernel::GraphDefOp op,
           return failure();
       }
       for (Operation *inner : parts.accumulators) {
-        auto accum = cast<block::AccumOp>(inner);
         arith.beginOp(inner);
+        if (auto sm = dyn_cast<block::SoftmaxAccumOp>(inner)) {
+          softmaxAccumulate(sm, arith, tiles.get(sm.getScores()),
+                            tiles.get(sm.getValues()), softmaxState[inner]);
+          continue;
+        }
+        auto accum = cast<block::AccumOp>(inner);
         if (failed(accumulate(accum, arith, tiles.get(accum.getInput()),
                               accState[inner], accPieces[inner])))
           return failure();
@@ -261,9 +370,36 @@ LogicalResult mirage::superopt::evalBlockGraph(kernel::GraphDefOp op,
     }
 
     for (Operation *inner : parts.accumulators) {
+      if (auto sm = dyn_cast<block::SoftmaxAccumOp>(inner)) {
+        arith.beginOp(inner);
+        arith.requireExponentParts();
+        SoftmaxState<V> &st = softmaxState[inner];
+        Type f32 = Float32Type::get(inner->getContext());
+        V out = arith.binary(BinaryKind::div, *st.a, *st.l);
+        // The pack keeps m's exponent part, which a softmax_merge reads.
+        Arith::giveExponentPart(*st.l);
+        int64_t last = Arith::shapeOf(*st.m).size() - 1;
+        V stats = Arith::applyN({&*st.m, &*st.l},
+                                [&](auto ts) { return concat(ts, last); });
+        if (failed(bindResultAs(arith, tiles, sm.getOutput(), std::move(out),
+                                f32)) ||
+            failed(bindResultAs(arith, tiles, sm.getStats(), std::move(stats),
+                                f32)))
+          return failure();
+        continue;
+      }
       auto accum = cast<block::AccumOp>(inner);
       V value;
-      if (accum.getKind() == block::AccumKind::concat) {
+      if (accum.getKind() == block::AccumKind::red_rms) {
+        // sqrt(sum / N), N the elements summed per row over the loop.
+        int64_t dim = *accum.getDim();
+        double n = double(accum.getInput().getType().getShape()[dim]) *
+                   double(forloop);
+        arith.beginOp(inner);
+        value = arith.unary(
+            UnaryKind::sqrt, {},
+            arith.unary(UnaryKind::scale, {1.0 / n}, *accState[inner]));
+      } else if (accum.getKind() == block::AccumKind::concat) {
         SmallVector<const V *> pieces;
         for (const V &piece : accPieces[inner])
           pieces.push_back(&piece);

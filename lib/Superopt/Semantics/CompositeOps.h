@@ -17,12 +17,12 @@
 
 namespace mirage::superopt {
 
-/// x / sqrt(mean(x^2 over the last dim) + eps).
+/// x / sqrt(mean(x^2 over `dim`) + eps); `dim` -1 is the last dimension.
 template <typename Arith>
 typename Arith::Value rmsNorm(Arith &arith, const typename Arith::Value &x,
-                              double eps) {
+                              double eps, int64_t dim = -1) {
   llvm::ArrayRef<int64_t> shape = Arith::shapeOf(x);
-  int64_t last = shape.size() - 1;
+  int64_t last = dim < 0 ? shape.size() - 1 : dim;
   auto squares = arith.unary(UnaryKind::square, {}, x);
   auto mean = arith.unary(UnaryKind::scale, {1.0 / shape[last]},
                           arith.reduce(ReduceKind::sum, squares, last));
@@ -106,13 +106,9 @@ mlir::LogicalResult evalConv2D(Conv2DOp op, Arith &arith,
                            staticShape(op.getResult())));
 }
 
-/// Pooling; max pooling fails where the arithmetic has no max.
 template <typename Arith, typename PoolOp>
 mlir::LogicalResult evalPool2D(PoolOp op, PoolKind kind, Arith &arith,
                                ValueEnv<Arith> &env) {
-  if (kind == PoolKind::max && !arith.hasSemantics(ReduceKind::max))
-    return op->emitOpError("has no ")
-           << Arith::name() << " semantics (max is not a field operation)";
   return bindResult(arith, env, op.getResult(),
                     pool2d(arith, kind, env.get(op.getInput()), op.getKernel(),
                            op.getStrides(), op.getPadding(),

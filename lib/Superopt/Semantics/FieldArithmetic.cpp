@@ -410,10 +410,86 @@ static Tensor<uint64_t> reduceSumMod(const Tensor<uint64_t> &x, int64_t dim,
   return r;
 }
 
+//===----------------------------------------------------------------------===//
+// Max
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The fingerprint modulus: 2^61 - 1, a prime.
+constexpr uint64_t kM61 = (uint64_t(1) << 61) - 1;
+uint64_t addM61(uint64_t a, uint64_t b) {
+  uint64_t s = a + b; // a, b < 2^61: no overflow
+  return s >= kM61 ? s - kM61 : s;
+}
+uint64_t mixKey(uint64_t h, uint64_t x) {
+  return SplitMix64::mix(h ^ SplitMix64::mix(x + 0x9e3779b97f4a7c15ULL));
+}
+} // namespace
+
+/// max over `dim`. Each output element is the max of a multiset S of leaf
+/// values: the input elements along `dim`, where an element that is itself
+/// a max result stands for its own multiset (its fingerprint). The
+/// fingerprint of S is (sum of R_1(a), sum of R_2(a)) mod 2^61 - 1 over its
+/// leaves a, R_h a keyed random function of a's Z_p residue: a sum, so
+/// nested maxima add up to the flat one. The image, in Z_p and in Z_q, is a
+/// keyed hash of the fingerprint. Two multisets collide with probability
+/// 2^-122 (docs/Verification.md). A max over one element is that element.
+FieldTensor FieldArithmetic::reduceMax(const Value &x, int64_t dim) const {
+  // (Without the exponent part a value cannot stand for itself where one
+  // is wanted: then it is hashed like any one-element multiset.)
+  if (x.p.shape[dim] == 1 && (!wantQ || x.hasQ()))
+    return x;
+  int64_t outer = numElements(llvm::ArrayRef(x.p.shape).take_front(dim));
+  int64_t len = x.p.shape[dim];
+  int64_t inner = numElements(llvm::ArrayRef(x.p.shape).drop_front(dim + 1));
+  TensorShape shape = x.p.shape;
+  shape[dim] = 1;
+  FieldTensor r;
+  r.p = Tensor<uint64_t>(shape, 0);
+  if (wantQ)
+    r.q = Tensor<uint64_t>(shape, 0);
+  r.maxKey.assign(2, Tensor<uint64_t>(shape, 0));
+  bool keyed = x.hasMaxKey();
+  uint64_t leafKey[2] = {mixKey(oracleKey, 0x6d61786c656166ULL),
+                         mixKey(oracleKey, 0x6d61786c656167ULL)};
+  uint64_t imageKey = mixKey(oracleKey, 0x6d6178696d67ULL);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      uint64_t key[2] = {0, 0};
+      for (int64_t j = 0; j < len; ++j) {
+        int64_t e = (o * len + j) * inner + i;
+        uint64_t v = x.p.data[e];
+        if (v == kAbsent)
+          continue; // max pooling's padding
+        if (keyed && (x.maxKey[0].data[e] | x.maxKey[1].data[e])) {
+          for (unsigned h = 0; h < 2; ++h)
+            key[h] = addM61(key[h], x.maxKey[h].data[e]);
+          continue;
+        }
+        for (unsigned h = 0; h < 2; ++h)
+          key[h] = addM61(key[h], mixKey(leafKey[h], v) % kM61);
+      }
+      if (!(key[0] | key[1]))
+        key[0] = 1; // a fingerprint is never "no fingerprint"
+      int64_t out = o * inner + i;
+      r.maxKey[0].data[out] = key[0];
+      r.maxKey[1].data[out] = key[1];
+      uint64_t image = mixKey(mixKey(imageKey, key[0]), key[1]);
+      r.p.data[out] = static_cast<uint64_t>(
+          (static_cast<unsigned __int128>(mixKey(image, 0)) * field.p()) >>
+          64);
+      if (wantQ)
+        r.q.data[out] = static_cast<uint64_t>(
+            (static_cast<unsigned __int128>(mixKey(image, 1)) * field.q()) >>
+            64);
+    }
+  return r;
+}
+
 FieldTensor FieldArithmetic::reduce(ReduceKind kind, const Value &x,
                                     int64_t dim) const {
-  assert(kind == ReduceKind::sum && "max has no field semantics");
-  (void)kind;
+  if (kind == ReduceKind::max)
+    return reduceMax(x, dim);
   FieldTensor r;
   r.p = reduceSumMod(x.p, dim, field.p());
   if (wantQ && x.hasQ())

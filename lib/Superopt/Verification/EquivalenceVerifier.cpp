@@ -31,8 +31,11 @@ std::string mirage::superopt::formatShort(double x) {
 
 uint64_t mirage::superopt::bytesOf(ArrayRef<FieldTensor> tensors) {
   uint64_t n = 0;
-  for (const FieldTensor &t : tensors)
+  for (const FieldTensor &t : tensors) {
     n += (t.p.data.size() + t.q.data.size()) * sizeof(uint64_t);
+    for (const Tensor<uint64_t> &key : t.maxKey)
+      n += key.data.size() * sizeof(uint64_t);
+  }
   return n;
 }
 
@@ -140,7 +143,7 @@ std::string VerificationReport::summary() const {
     if (primeDraws > 1)
       os << llvm::formatv(", the {0} before it discarded", primeDraws - 1);
     os << llvm::formatv("; {0} constant{1}, none vanishing or colliding; "
-                        "degree {2}, {3} exp/uninterpreted sites), "
+                        "degree {2}, {3} exp/uninterpreted/max sites), "
                         "false-positive bound 2^{4:f1}",
                         constants, constants == 1 ? "" : "s", degree,
                         applications, log2Bound);

@@ -23,8 +23,10 @@ enum class FieldRole {
   Softmax,       // exp(x) / sum exp(x): degree 2; reads the exponent part
   Uninterpreted, // a fresh variable; reads only the operand's Z_p part
   RMSNorm,       // x / sqrt(...): degree of x plus a fresh variable
+  Max,           // a fresh variable of the operands' multiset (uninterpreted)
+  SoftmaxAccum,  // online softmax(S) V: exp and max inside; reads S's Z_q
+  SoftmaxMerge,  // combination of partial softmaxes: reads the maxima's Z_q
   Plumbing,      // graph_def, thread.fused, yields: handled structurally
-  NoSemantics,   // max
 };
 } // namespace
 
@@ -82,21 +84,33 @@ static FieldRole classify(Operation *op, int64_t &power) {
           })
       .template Case<graph::ReduceSumOp>([](auto) { return FieldRole::Linear; })
       .template Case<graph::ReduceMaxOp, graph::MaxPool2DOp>(
-          [](auto) { return FieldRole::NoSemantics; })
+          [](auto) { return FieldRole::Max; })
       .template Case<kernel::ReduceOp, block::ReduceOp>([](auto r) {
         return r.getKind() == ReduceKind::sum ? FieldRole::Linear
-                                              : FieldRole::NoSemantics;
+                                              : FieldRole::Max;
       })
       .template Case<kernel::Pool2DOp>([](auto p) {
         return p.getKind() == PoolKind::avg ? FieldRole::Linear
-                                            : FieldRole::NoSemantics;
+                                            : FieldRole::Max;
       })
       .template Case<block::AccumOp>([](auto a) {
-        return a.getKind() == block::AccumKind::max ? FieldRole::NoSemantics
-                                                    : FieldRole::Linear;
+        switch (a.getKind()) {
+        case block::AccumKind::max:
+          return FieldRole::Max;
+        case block::AccumKind::red_rms:
+          return FieldRole::Uninterpreted; // sqrt of a mean of squares
+        default:
+          return FieldRole::Linear;
+        }
       })
+      .template Case<block::RMSNormOp>(
+          [](auto) { return FieldRole::RMSNorm; })
       .template Case<graph::SoftmaxOp, kernel::SoftmaxOp>(
           [](auto) { return FieldRole::Softmax; })
+      .template Case<block::SoftmaxAccumOp>(
+          [](auto) { return FieldRole::SoftmaxAccum; })
+      .template Case<block::SoftmaxMergeOp>(
+          [](auto) { return FieldRole::SoftmaxMerge; })
       .template Case<graph::RMSNormOp, kernel::RMSNormOp>(
           [](auto) { return FieldRole::RMSNorm; })
       .template Case<kernel::GraphDefOp, thread::FusedOp, block::YieldOp,
@@ -158,6 +172,7 @@ private:
         break;
       case FieldRole::Exp:
       case FieldRole::Uninterpreted:
+      case FieldRole::Max:
         ++result.applications;
         d = 1;
         break;
@@ -169,8 +184,17 @@ private:
         ++result.applications;
         d = maxDeg + 1;
         break;
-      case FieldRole::NoSemantics:
-        reject(&op, "max has no finite-field semantics");
+      case FieldRole::SoftmaxAccum:
+        // output = sum E V / sum E, E = exp(S - m) a fresh variable (and m
+        // one): deg V + 1 over 1; stats (m, l) have degree 1.
+        result.applications += 2;
+        degree[op.getResult(0)] = operandDegree(1) + 2;
+        degree[op.getResult(1)] = 1;
+        continue;
+      case FieldRole::SoftmaxMerge:
+        // sum w o / sum w, w = exp(m - M) l: deg o + 2 over 2.
+        result.applications += 2;
+        d = operandDegree(0) + 4;
         break;
       case FieldRole::Plumbing:
         plumbForward(op);
@@ -204,8 +228,11 @@ private:
     func->walk([&](Operation *op) {
       int64_t power = 1;
       FieldRole role = classify(op, power);
-      if (role == FieldRole::Exp || role == FieldRole::Softmax)
+      if (role == FieldRole::Exp || role == FieldRole::Softmax ||
+          role == FieldRole::SoftmaxAccum)
         need(op->getOperand(0));
+      else if (role == FieldRole::SoftmaxMerge)
+        need(op->getOperand(1));
     });
     while (!worklist.empty()) {
       Value v = worklist.pop_back_val();
@@ -220,10 +247,20 @@ private:
       switch (classify(def, power)) {
       case FieldRole::Exp:
       case FieldRole::Softmax:
+      case FieldRole::SoftmaxMerge:
         reject(def, "two exps on one input-to-output path");
         return;
+      case FieldRole::SoftmaxAccum:
+        // The stats' maxima have exponent parts of their own (keyed
+        // images); the output is a quotient of exps.
+        if (cast<OpResult>(v).getResultNumber() == 0) {
+          reject(def, "two exps on one input-to-output path");
+          return;
+        }
+        break;
       case FieldRole::Uninterpreted:
-        // Both parts of the result hash the operand's Z_p part.
+      case FieldRole::Max:
+        // Both parts of the result hash the operands' Z_p parts.
         break;
       case FieldRole::Plumbing: {
         unsigned index = cast<OpResult>(v).getResultNumber();

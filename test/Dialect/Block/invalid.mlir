@@ -1218,6 +1218,155 @@ func.func @binary_bad_widening(%A: tensor<16x64xf16>) -> tensor<16x64xbf16> {
 
 // -----
 
+func.func @softmax_accum_mismatch(%S: tensor<4x64xf32>, %V: tensor<32x8xf16>) -> tensor<4x8xf32> {
+  %Y = kernel.graph_def (%S, %V) grid = [1] forloop = 1 : (tensor<4x64xf32>, tensor<32x8xf16>) -> tensor<4x8xf32> {
+  ^bb0(%s: tensor<4x64xf32>, %v: tensor<32x8xf16>):
+    %st = block.input %s imap = <x: replicate> fmap = <i: replicate> : tensor<4x64xf32> -> !block.tile<4x64xf32>
+    %vt = block.input %v imap = <x: replicate> fmap = <i: replicate> : tensor<32x8xf16> -> !block.tile<32x8xf16>
+    // expected-error @+1 {{'block.softmax_accum' op scores '!block.tile<4x64xf32>' and values '!block.tile<32x8xf16>' do not match: [..., r, c] and [..., c, d] with the same leading dimensions}}
+    %o, %ml = block.softmax_accum %st, %vt : (!block.tile<4x64xf32>, !block.tile<32x8xf16>) -> (!block.tile<4x8xf32>, !block.tile<4x2xf32>)
+    %out = block.output %o omap = <x: replicate> : !block.tile<4x8xf32> -> tensor<4x8xf32>
+    block.yield %out : tensor<4x8xf32>
+  }
+  return %Y : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @softmax_accum_narrow_output(%S: tensor<4x32xf32>, %V: tensor<32x8xf16>) -> tensor<4x8xf16> {
+  %Y = kernel.graph_def (%S, %V) grid = [1] forloop = 1 : (tensor<4x32xf32>, tensor<32x8xf16>) -> tensor<4x8xf16> {
+  ^bb0(%s: tensor<4x32xf32>, %v: tensor<32x8xf16>):
+    %st = block.input %s imap = <x: replicate> fmap = <i: replicate> : tensor<4x32xf32> -> !block.tile<4x32xf32>
+    %vt = block.input %v imap = <x: replicate> fmap = <i: replicate> : tensor<32x8xf16> -> !block.tile<32x8xf16>
+    // expected-error @+1 {{'block.softmax_accum' op output must be '!block.tile<4x8xf32>'}}
+    %o, %ml = block.softmax_accum %st, %vt : (!block.tile<4x32xf32>, !block.tile<32x8xf16>) -> (!block.tile<4x8xf16>, !block.tile<4x2xf32>)
+    %out = block.output %o omap = <x: replicate> : !block.tile<4x8xf16> -> tensor<4x8xf16>
+    block.yield %out : tensor<4x8xf16>
+  }
+  return %Y : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @softmax_accum_stats(%S: tensor<4x32xf32>, %V: tensor<32x8xf16>) -> tensor<4x8xf32> {
+  %Y = kernel.graph_def (%S, %V) grid = [1] forloop = 1 : (tensor<4x32xf32>, tensor<32x8xf16>) -> tensor<4x8xf32> {
+  ^bb0(%s: tensor<4x32xf32>, %v: tensor<32x8xf16>):
+    %st = block.input %s imap = <x: replicate> fmap = <i: replicate> : tensor<4x32xf32> -> !block.tile<4x32xf32>
+    %vt = block.input %v imap = <x: replicate> fmap = <i: replicate> : tensor<32x8xf16> -> !block.tile<32x8xf16>
+    // expected-error @+1 {{'block.softmax_accum' op stats must be '!block.tile<4x2xf32>' (the maximum and the sum per row)}}
+    %o, %ml = block.softmax_accum %st, %vt : (!block.tile<4x32xf32>, !block.tile<32x8xf16>) -> (!block.tile<4x8xf32>, !block.tile<4x1xf32>)
+    %out = block.output %o omap = <x: replicate> : !block.tile<4x8xf32> -> tensor<4x8xf32>
+    block.yield %out : tensor<4x8xf32>
+  }
+  return %Y : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @softmax_accum_after_loop(%S: tensor<4x32xf32>, %V: tensor<32x8xf16>) -> tensor<4x8xf32> {
+  %Y = kernel.graph_def (%S, %V) grid = [1] forloop = 1 : (tensor<4x32xf32>, tensor<32x8xf16>) -> tensor<4x8xf32> {
+  ^bb0(%s: tensor<4x32xf32>, %v: tensor<32x8xf16>):
+    %st = block.input %s imap = <x: replicate> fmap = <i: replicate> : tensor<4x32xf32> -> !block.tile<4x32xf32>
+    %vt = block.input %v imap = <x: replicate> fmap = <i: replicate> : tensor<32x8xf16> -> !block.tile<32x8xf16>
+    %sa = block.accum sum %st : !block.tile<4x32xf32> -> !block.tile<4x32xf32>
+    // expected-error @+1 {{'block.softmax_accum' op accumulates a tile that is not computed in the for-loop body}}
+    %o, %ml = block.softmax_accum %sa, %vt : (!block.tile<4x32xf32>, !block.tile<32x8xf16>) -> (!block.tile<4x8xf32>, !block.tile<4x2xf32>)
+    %out = block.output %o omap = <x: replicate> : !block.tile<4x8xf32> -> tensor<4x8xf32>
+    block.yield %out : tensor<4x8xf32>
+  }
+  return %Y : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @softmax_merge_bad_dim(%P: tensor<2x64x32xf32>, %S: tensor<2x64x2xf32>) -> tensor<1x64x32xf32> {
+  %M = kernel.graph_def (%P, %S) grid = [1] forloop = 1 : (tensor<2x64x32xf32>, tensor<2x64x2xf32>) -> tensor<1x64x32xf32> {
+  ^bb0(%p: tensor<2x64x32xf32>, %st: tensor<2x64x2xf32>):
+    %pt = block.input %p imap = <x: replicate> fmap = <i: replicate> : tensor<2x64x32xf32> -> !block.tile<2x64x32xf32>
+    %stt = block.input %st imap = <x: replicate> fmap = <i: replicate> : tensor<2x64x2xf32> -> !block.tile<2x64x2xf32>
+    // expected-error @+1 {{'block.softmax_merge' op dim must be one of the leading dimensions [0, 1), got 1}}
+    %m = block.softmax_merge %pt, %stt, dim = 1 : (!block.tile<2x64x32xf32>, !block.tile<2x64x2xf32>) -> !block.tile<2x1x32xf32>
+    %a = block.accum sum %m : !block.tile<2x1x32xf32> -> !block.tile<2x1x32xf32>
+    %out = block.output %a omap = <x: replicate> : !block.tile<2x1x32xf32> -> tensor<1x64x32xf32>
+    block.yield %out : tensor<1x64x32xf32>
+  }
+  return %M : tensor<1x64x32xf32>
+}
+
+// -----
+
+func.func @reshape_count(%X: tensor<4x32xf32>) -> tensor<4x32xf32> {
+  %Y = kernel.graph_def (%X) grid = [1] forloop = 1 : (tensor<4x32xf32>) -> tensor<4x32xf32> {
+  ^bb0(%x: tensor<4x32xf32>):
+    %t = block.input %x imap = <x: replicate> fmap = <i: replicate> : tensor<4x32xf32> -> !block.tile<4x32xf32>
+    // expected-error @+1 {{'block.reshape' op reshapes '!block.tile<4x32xf32>' into '!block.tile<4x16xf32>', which has another number of elements}}
+    %r = block.reshape %t : !block.tile<4x32xf32> -> !block.tile<4x16xf32>
+    %a = block.accum sum %r : !block.tile<4x16xf32> -> !block.tile<4x16xf32>
+    %out = block.output %a omap = <x: replicate> : !block.tile<4x16xf32> -> tensor<4x32xf32>
+    block.yield %out : tensor<4x32xf32>
+  }
+  return %Y : tensor<4x32xf32>
+}
+
+// -----
+
+func.func @red_rms_without_dim(%X: tensor<8x64xf16>) -> tensor<8x1xf32> {
+  %Y = kernel.graph_def (%X) grid = [1] forloop = 1 : (tensor<8x64xf16>) -> tensor<8x1xf32> {
+  ^bb0(%x: tensor<8x64xf16>):
+    %t = block.input %x imap = <x: replicate> fmap = <i: replicate> : tensor<8x64xf16> -> !block.tile<8x64xf16>
+    // expected-error @+1 {{'block.accum' op reducing accumulator needs `dim`}}
+    %r = block.accum red_rms %t : !block.tile<8x64xf16> -> !block.tile<8x1xf32>
+    %o = block.output %r omap = <x: replicate> : !block.tile<8x1xf32> -> tensor<8x1xf32>
+    block.yield %o : tensor<8x1xf32>
+  }
+  return %Y : tensor<8x1xf32>
+}
+
+// -----
+
+func.func @red_sum_shape(%X: tensor<8x64xf16>) -> tensor<8x64xf32> {
+  %Y = kernel.graph_def (%X) grid = [1] forloop = 1 : (tensor<8x64xf16>) -> tensor<8x64xf32> {
+  ^bb0(%x: tensor<8x64xf16>):
+    %t = block.input %x imap = <x: replicate> fmap = <i: replicate> : tensor<8x64xf16> -> !block.tile<8x64xf16>
+    // expected-error @+1 {{'block.accum' op result type '!block.tile<8x64xf32>' must be the tile type '!block.tile<8x64xf16>' with dimension 1 reduced to 1 (f32 elements for f16 or bf16 ones)}}
+    %r = block.accum red_sum %t, dim = 1 : !block.tile<8x64xf16> -> !block.tile<8x64xf32>
+    %o = block.output %r omap = <x: replicate> : !block.tile<8x64xf32> -> tensor<8x64xf32>
+    block.yield %o : tensor<8x64xf32>
+  }
+  return %Y : tensor<8x64xf32>
+}
+
+// -----
+
+func.func @red_rms_f16(%X: tensor<8x64xf16>) -> tensor<8x1xf16> {
+  %Y = kernel.graph_def (%X) grid = [1] forloop = 1 : (tensor<8x64xf16>) -> tensor<8x1xf16> {
+  ^bb0(%x: tensor<8x64xf16>):
+    %t = block.input %x imap = <x: replicate> fmap = <i: replicate> : tensor<8x64xf16> -> !block.tile<8x64xf16>
+    // expected-error @+1 {{'block.accum' op red_rms accumulates in f32: result type '!block.tile<8x1xf16>' must have f32 elements}}
+    %r = block.accum red_rms %t, dim = 1 : !block.tile<8x64xf16> -> !block.tile<8x1xf16>
+    %o = block.output %r omap = <x: replicate> : !block.tile<8x1xf16> -> tensor<8x1xf16>
+    block.yield %o : tensor<8x1xf16>
+  }
+  return %Y : tensor<8x1xf16>
+}
+
+// -----
+
+func.func @rms_norm_dim(%X: tensor<8x64xf16>) -> tensor<8x64xf16> {
+  %Y = kernel.graph_def (%X) grid = [1] forloop = 1 : (tensor<8x64xf16>) -> tensor<8x64xf16> {
+  ^bb0(%x: tensor<8x64xf16>):
+    %t = block.input %x imap = <x: replicate> fmap = <i: replicate> : tensor<8x64xf16> -> !block.tile<8x64xf16>
+    // expected-error @+1 {{dimension 2 is out of range for rank 2}}
+    %n = block.rms_norm %t, dim = 2 : !block.tile<8x64xf16> -> !block.tile<8x64xf16>
+    %a = block.accum sum %n : !block.tile<8x64xf16> -> !block.tile<8x64xf16>
+    %o = block.output %a omap = <x: replicate> : !block.tile<8x64xf16> -> tensor<8x64xf16>
+    block.yield %o : tensor<8x64xf16>
+  }
+  return %Y : tensor<8x64xf16>
+}
+
+// -----
+
 func.func @slice_outside(%A: tensor<16x64xf32>) -> tensor<16x64xf32> {
   %Y = kernel.graph_def (%A) grid = [1] forloop = 1
       : (tensor<16x64xf32>) -> tensor<16x64xf32> {

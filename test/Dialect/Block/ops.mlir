@@ -110,3 +110,63 @@ func.func @widening_accumulator(%A: tensor<16x256xbf16>) -> tensor<16x64xbf16> {
   }
   return %Y : tensor<16x64xbf16>
 }
+
+// The online softmax, its merge and reshape.
+// CHECK-LABEL: func @online_softmax
+func.func @online_softmax(%Q: tensor<2x64x32xf16>, %K: tensor<2x32x256xf16>, %V: tensor<2x256x32xf16>) -> (tensor<2x2x64x32xf32>, tensor<2x2x64x2xf32>) {
+  %P, %S = kernel.graph_def (%Q, %K, %V) grid = [2, 2, 2] forloop = 2 : (tensor<2x64x32xf16>, tensor<2x32x256xf16>, tensor<2x256x32xf16>) -> (tensor<2x2x64x32xf32>, tensor<2x2x64x2xf32>) {
+  ^bb0(%q: tensor<2x64x32xf16>, %k: tensor<2x32x256xf16>, %v: tensor<2x256x32xf16>):
+    %qt = block.input %q imap = <x: 0, y: 1, z: replicate> fmap = <i: replicate> : tensor<2x64x32xf16> -> !block.tile<1x32x32xf16>
+    %kt = block.input %k imap = <x: 0, y: replicate, z: 2> fmap = <i: 2> : tensor<2x32x256xf16> -> !block.tile<1x32x64xf16>
+    %vt = block.input %v imap = <x: 0, y: replicate, z: 1> fmap = <i: 1> : tensor<2x256x32xf16> -> !block.tile<1x64x32xf16>
+    %s = block.matmul %qt, %kt : (!block.tile<1x32x32xf16>, !block.tile<1x32x64xf16>) -> !block.tile<1x32x64xf32>
+    // CHECK: block.softmax_accum %{{.*}}, %{{.*}} : (!block.tile<1x32x64xf32>, !block.tile<1x64x32xf16>) -> (!block.tile<1x32x32xf32>, !block.tile<1x32x2xf32>)
+    %o, %ml = block.softmax_accum %s, %vt : (!block.tile<1x32x64xf32>, !block.tile<1x64x32xf16>) -> (!block.tile<1x32x32xf32>, !block.tile<1x32x2xf32>)
+    // CHECK: block.reshape %{{.*}} : !block.tile<1x32x32xf32> -> !block.tile<1x1x32x32xf32>
+    %o4 = block.reshape %o : !block.tile<1x32x32xf32> -> !block.tile<1x1x32x32xf32>
+    %ml4 = block.reshape %ml : !block.tile<1x32x2xf32> -> !block.tile<1x1x32x2xf32>
+    %po = block.output %o4 omap = <x: 1, y: 2, z: 0> : !block.tile<1x1x32x32xf32> -> tensor<2x2x64x32xf32>
+    %ps = block.output %ml4 omap = <x: 1, y: 2, z: 0> : !block.tile<1x1x32x2xf32> -> tensor<2x2x64x2xf32>
+    block.yield %po, %ps : tensor<2x2x64x32xf32>, tensor<2x2x64x2xf32>
+  }
+  return %P, %S : tensor<2x2x64x32xf32>, tensor<2x2x64x2xf32>
+}
+
+// CHECK-LABEL: func @softmax_merge
+func.func @softmax_merge(%P: tensor<2x2x64x32xf32>, %S: tensor<2x2x64x2xf32>) -> tensor<2x64x32xf16> {
+  %M = kernel.graph_def (%P, %S) grid = [2, 2] forloop = 1 : (tensor<2x2x64x32xf32>, tensor<2x2x64x2xf32>) -> tensor<2x64x32xf16> {
+  ^bb0(%p: tensor<2x2x64x32xf32>, %st: tensor<2x2x64x2xf32>):
+    %pt = block.input %p imap = <x: 1, y: 2> fmap = <i: replicate> : tensor<2x2x64x32xf32> -> !block.tile<2x1x32x32xf32>
+    %stt = block.input %st imap = <x: 1, y: 2> fmap = <i: replicate> : tensor<2x2x64x2xf32> -> !block.tile<2x1x32x2xf32>
+    // CHECK: block.softmax_merge %{{.*}}, %{{.*}}, dim = 0 : (!block.tile<2x1x32x32xf32>, !block.tile<2x1x32x2xf32>) -> !block.tile<1x1x32x32xf32>
+    %m = block.softmax_merge %pt, %stt, dim = 0 : (!block.tile<2x1x32x32xf32>, !block.tile<2x1x32x2xf32>) -> !block.tile<1x1x32x32xf32>
+    %a = block.accum sum %m : !block.tile<1x1x32x32xf32> -> !block.tile<1x1x32x32xf32>
+    %a3 = block.reshape %a : !block.tile<1x1x32x32xf32> -> !block.tile<1x32x32xf32>
+    %out = block.output %a3 omap = <x: 0, y: 1> : !block.tile<1x32x32xf32> -> tensor<2x64x32xf16>
+    block.yield %out : tensor<2x64x32xf16>
+  }
+  return %M : tensor<2x64x32xf16>
+}
+
+// The composite ops: a whole-row RMS norm, and accumulators that reduce
+// their tile first.
+// CHECK-LABEL: func @composites
+func.func @composites(%X: tensor<8x256xf16>) -> (tensor<8x1xf32>, tensor<8x1xf32>, tensor<8x256xf16>) {
+  %R, %S, %N = kernel.graph_def (%X) grid = [2] forloop = 4 : (tensor<8x256xf16>) -> (tensor<8x1xf32>, tensor<8x1xf32>, tensor<8x256xf16>) {
+  ^bb0(%x: tensor<8x256xf16>):
+    %xt = block.input %x imap = <x: 0> fmap = <i: 1> : tensor<8x256xf16> -> !block.tile<4x64xf16>
+    // CHECK: block.rms_norm %{{.*}}, dim = 1 : !block.tile<4x64xf16> -> !block.tile<4x64xf32>
+    %n = block.rms_norm %xt, dim = 1 : !block.tile<4x64xf16> -> !block.tile<4x64xf32>
+    // CHECK: block.accum red_rms %{{.*}}, dim = 1 : !block.tile<4x64xf16> -> !block.tile<4x1xf32>
+    %r = block.accum red_rms %xt, dim = 1 : !block.tile<4x64xf16> -> !block.tile<4x1xf32>
+    // CHECK: block.accum red_sum %{{.*}}, dim = 1 : !block.tile<4x64xf16> -> !block.tile<4x1xf32>
+    %s = block.accum red_sum %xt, dim = 1 : !block.tile<4x64xf16> -> !block.tile<4x1xf32>
+    %c = block.accum concat %n, dim = 1 : !block.tile<4x64xf32> -> !block.tile<4x256xf32>
+    %h = block.reshape %c : !block.tile<4x256xf32> -> !block.tile<4x256xf32>
+    %ro = block.output %r omap = <x: 0> : !block.tile<4x1xf32> -> tensor<8x1xf32>
+    %so = block.output %s omap = <x: 0> : !block.tile<4x1xf32> -> tensor<8x1xf32>
+    %no = block.output %h omap = <x: 0> : !block.tile<4x256xf32> -> tensor<8x256xf16>
+    block.yield %ro, %so, %no : tensor<8x1xf32>, tensor<8x1xf32>, tensor<8x256xf16>
+  }
+  return %R, %S, %N : tensor<8x1xf32>, tensor<8x1xf32>, tensor<8x256xf16>
+}

@@ -92,14 +92,17 @@ LogicalResult mirage::block::verifyBlockGraph(Operation *op) {
       phases[input.getTile()] = Phase::LoopBody;
       continue;
     }
-    if (auto accum = dyn_cast<AccumOp>(inner)) {
-      auto it = phases.find(accum.getInput());
-      if (it == phases.end() || it->second != Phase::LoopBody)
-        return accum.emitOpError("accumulates a tile that is not computed in "
-                                 "the for-loop body");
+    if (isLoopAccumulator(&inner)) {
+      for (Value operand : inner.getOperands()) {
+        auto it = phases.find(operand);
+        if (it == phases.end() || it->second != Phase::LoopBody)
+          return inner.emitOpError("accumulates a tile that is not computed "
+                                   "in the for-loop body");
+      }
       if (!firstAccum)
-        firstAccum = accum;
-      phases[accum.getResult()] = Phase::PostLoop;
+        firstAccum = &inner;
+      for (Value result : inner.getResults())
+        phases[result] = Phase::PostLoop;
       continue;
     }
     if (auto saver = dyn_cast<OutputOp>(inner)) {

@@ -125,6 +125,24 @@ LogicalResult InputOp::verify() {
 
 LogicalResult AccumOp::verify() {
   TileType in = getInput().getType(), out = getResult().getType();
+  if (getKind() == AccumKind::red_sum || getKind() == AccumKind::red_rms) {
+    if (!getDim())
+      return emitOpError("reducing accumulator needs `dim`");
+    int64_t dim = *getDim();
+    if (failed(verifyDim(getLoc(), in.getRank(), dim)))
+      return failure();
+    Shape expected(in.getShape());
+    expected[dim] = 1;
+    if (out.getShape() != ArrayRef<int64_t>(expected) ||
+        !isAccumulatorType(in.getElementType(), out.getElementType()))
+      return emitOpError("result type ")
+             << out << " must be the tile type " << in << " with dimension "
+             << dim << " reduced to 1 (f32 elements for f16 or bf16 ones)";
+    if (getKind() == AccumKind::red_rms && !out.getElementType().isF32())
+      return emitOpError("red_rms accumulates in f32: result type ")
+             << out << " must have f32 elements";
+    return success();
+  }
   if (getKind() != AccumKind::concat) {
     if (getDim())
       return emitOpError("only concat accumulators take a dimension");
@@ -153,6 +171,58 @@ LogicalResult AccumOp::verify() {
            << out << " does not concatenate " << info->forloop
            << " iterations along dimension " << dim << ": expected "
            << TileType::get(expected, in.getElementType());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SoftmaxAccumOp, SoftmaxMergeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SoftmaxAccumOp::verify() {
+  TileType s = getScores().getType(), v = getValues().getType();
+  TileType out = getOutput().getType(), stats = getStats().getType();
+  int64_t rank = s.getRank();
+  if (rank < 2 || v.getRank() != rank)
+    return emitOpError("scores and values must have one rank, at least 2; got ")
+           << s << " and " << v;
+  ArrayRef<int64_t> ss = s.getShape(), vs = v.getShape();
+  if (ss.drop_back(2) != vs.drop_back(2) || ss.back() != vs[rank - 2])
+    return emitOpError("scores ")
+           << s << " and values " << v
+           << " do not match: [..., r, c] and [..., c, d] with the same "
+              "leading dimensions";
+  Shape outShape(ss.drop_back()), statsShape(ss.drop_back());
+  outShape.push_back(vs.back());
+  statsShape.push_back(2);
+  Type f32 = Float32Type::get(getContext());
+  if (out != TileType::get(outShape, f32))
+    return emitOpError("output must be ") << TileType::get(outShape, f32);
+  if (stats != TileType::get(statsShape, f32))
+    return emitOpError("stats must be ") << TileType::get(statsShape, f32)
+                                         << " (the maximum and the sum per row)";
+  return success();
+}
+
+LogicalResult SoftmaxMergeOp::verify() {
+  TileType p = getPartials().getType(), st = getStats().getType();
+  int64_t rank = p.getRank(), dim = getDim();
+  if (rank < 2 || st.getRank() != rank)
+    return emitOpError("partials and stats must have one rank, at least 2");
+  if (dim < 0 || dim >= rank - 2)
+    return emitOpError("dim must be one of the leading dimensions [0, ")
+           << rank - 2 << "), got " << dim;
+  Shape statsShape(p.getShape().drop_back());
+  statsShape.push_back(2);
+  if (st.getShape() != ArrayRef<int64_t>(statsShape))
+    return emitOpError("stats must have shape [")
+           << ArrayRef<int64_t>(statsShape) << "] (the maximum and the sum per row)";
+  if (!st.getElementType().isF32())
+    return emitOpError("stats must have f32 elements");
+  Shape outShape(p.getShape());
+  outShape[dim] = 1;
+  Type f32 = Float32Type::get(getContext());
+  if (getType() != TileType::get(outShape, f32))
+    return emitOpError("result must be ") << TileType::get(outShape, f32);
   return success();
 }
 
@@ -248,6 +318,26 @@ bool BinaryOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
   return isInferredOrWidened(l, r);
 }
 MIRAGE_INFER_RETURN_TYPES(ConcatOp, concat, TileType)
+
+LogicalResult RMSNormOp::verify() {
+  if (failed(verifyDim(getLoc(), getInput().getType().getRank(), getDim())))
+    return failure();
+  Type in = getInput().getType().getElementType();
+  Type out = getType().getElementType();
+  if (!isAccumulatorType(in, out))
+    return emitOpError("result element type ")
+           << out << " must be the input's (" << in
+           << ") or f32 for an f16 or bf16 input";
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  if (getInput().getType().getNumElements() != getType().getNumElements())
+    return emitOpError("reshapes ")
+           << getInput().getType() << " into " << getType()
+           << ", which has another number of elements";
+  return success();
+}
 
 LogicalResult SliceOp::verify() {
   ArrayRef<int64_t> input = getInput().getType().getShape();
