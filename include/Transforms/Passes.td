@@ -643,6 +643,9 @@ def GraphOptimize : Pass<"graph-optimize", "::mlir::ModuleOp"> {
            "Seconds per verification (0: none)">,
     Option<"progress", "progress", "bool", "false",
            "Print the search's progress on stderr">,
+    Option<"checkIncremental", "check-incremental", "bool", "false",
+           "Also match every visited graph from scratch and fail if the "
+           "incremental matcher found anything else (a test; slow)">,
   ];
   let dependentDialects = ["::mirage::graph::GraphDialect"];
 }

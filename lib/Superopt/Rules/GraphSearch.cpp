@@ -39,6 +39,7 @@ mirage::rules::searchGraphs(const WorkGraph &start,
       best.pop_back();
   };
   double bestCost = start.cost();
+  IncrementalMatcher matcher(directions);
 
   while (!queue.empty()) {
     if (result.visited >= options.budget) {
@@ -57,8 +58,31 @@ mirage::rules::searchGraphs(const WorkGraph &start,
     // A copy: `states` grows while this graph is expanded.
     WorkGraph g = states[id].graph;
     GraphIndex index(g);
-    for (const RuleDirection &d : directions) {
-      forEachMatch(g, index, d, [&](const Match &m) {
+    if (options.checkIncremental) {
+      // The incremental matcher must find what matching from scratch finds,
+      // in the same order.
+      std::vector<Match> full, incremental;
+      for (const RuleDirection &d : directions)
+        forEachMatch(g, index, d, [&](const Match &m) {
+          full.push_back(m);
+          return true;
+        });
+      matcher.forEachMatch(g, index, [&](const Match &m) {
+        incremental.push_back(m);
+        return true;
+      });
+      auto same = [](const Match &a, const Match &b) {
+        return a.direction == b.direction && a.ops == b.ops &&
+               a.variables == b.variables && a.sizes == b.sizes &&
+               a.scalars == b.scalars;
+      };
+      if (full.size() != incremental.size() ||
+          !std::equal(full.begin(), full.end(), incremental.begin(), same))
+        ++result.incrementalMismatches;
+    }
+    {
+      matcher.forEachMatch(g, index, [&](const Match &m) {
+        const RuleDirection &d = *m.direction;
         ++result.matches;
         std::optional<WorkGraph> next = applyMatch(g, index, m, arena);
         if (!next || !seen.insert(next->hash()).second)
@@ -94,6 +118,8 @@ mirage::rules::searchGraphs(const WorkGraph &start,
     std::reverse(f.applied.begin(), f.applied.end());
     result.best.push_back(std::move(f));
   }
+  result.rootsReused = matcher.rootsReused;
+  result.rootsMatched = matcher.rootsMatched;
   result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   return result;
 }
