@@ -118,6 +118,11 @@ private:
 /// The graph after rewriting `m`, or nothing if the rewrite is refused.
 std::optional<WorkGraph> applyMatch(const WorkGraph &g, const GraphIndex &index,
                                     const Match &m, NodeArena &arena);
+/// The same, finished from `base` (a FinishBase of `g` and `index`):
+/// WorkGraph::finishFrom, in time proportional to what changed.
+std::optional<WorkGraph> applyMatch(const WorkGraph &g, const GraphIndex &index,
+                                    const Match &m, NodeArena &arena,
+                                    const FinishBase *base);
 
 } // namespace mirage::rules
 

@@ -57,7 +57,11 @@ mirage::rules::searchGraphs(const WorkGraph &start,
     ++result.visited;
     // A copy: `states` grows while this graph is expanded.
     WorkGraph g = states[id].graph;
+    // Queued graphs were finished from their parents (finishFrom): the
+    // matcher needs the per-node weights too.
+    g.finish();
     GraphIndex index(g);
+    FinishBase base(g, index);
     if (options.checkIncremental) {
       // The incremental matcher must find what matching from scratch finds,
       // in the same order.
@@ -84,7 +88,18 @@ mirage::rules::searchGraphs(const WorkGraph &start,
       matcher.forEachMatch(g, index, [&](const Match &m) {
         const RuleDirection &d = *m.direction;
         ++result.matches;
-        std::optional<WorkGraph> next = applyMatch(g, index, m, arena);
+        std::optional<WorkGraph> next = applyMatch(g, index, m, arena, &base);
+        if (options.checkIncremental) {
+          // finishFrom must agree with finish() on everything it computes.
+          std::optional<WorkGraph> full = applyMatch(g, index, m, arena);
+          if (full.has_value() != next.has_value() ||
+              (full && (full->hash() != next->hash() ||
+                        full->cost() != next->cost() ||
+                        full->costWithWeightOps() !=
+                            next->costWithWeightOps() ||
+                        full->numLiveOps() != next->numLiveOps())))
+            ++result.incrementalMismatches;
+        }
         if (!next || !seen.insert(next->hash()).second)
           return true;
         ++result.generated;
@@ -113,6 +128,7 @@ mirage::rules::searchGraphs(const WorkGraph &start,
   }
   for (auto [cost, id] : best) {
     GraphSearchResult::Found f{states[id].graph, {}};
+    f.graph.finish();
     for (int64_t s = id; states[s].parent >= 0; s = states[s].parent)
       f.applied.push_back(states[s].rule->label());
     std::reverse(f.applied.begin(), f.applied.end());

@@ -511,6 +511,14 @@ std::optional<WorkGraph> mirage::rules::applyMatch(const WorkGraph &g,
                                                    const GraphIndex &index,
                                                    const Match &m,
                                                    NodeArena &arena) {
+  return applyMatch(g, index, m, arena, nullptr);
+}
+
+std::optional<WorkGraph> mirage::rules::applyMatch(const WorkGraph &g,
+                                                   const GraphIndex &index,
+                                                   const Match &m,
+                                                   NodeArena &arena,
+                                                   const FinishBase *base) {
   const RuleDirection &d = *m.direction;
   const PatternSide &src = d.source(), &tgt = d.target();
   WorkGraph out = g;
@@ -605,7 +613,10 @@ std::optional<WorkGraph> mirage::rules::applyMatch(const WorkGraph &g,
       if (out.getOutputs()[i] == from)
         out.setOutput(i, to);
   }
-  out.finish();
+  if (base)
+    out.finishFrom(*base);
+  else
+    out.finish();
   // Redirecting the uses of a source output into a target that reuses one
   // of those users makes a cycle: not a program.
   if (out.isCyclic())
