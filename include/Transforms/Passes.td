@@ -616,7 +616,9 @@ def GraphOptimize : Pass<"graph-optimize", "::mlir::ModuleOp"> {
     cost model's time of each op's predefined kernel on `target`
     (docs/CostModel.md); ops that compute from weights only (arguments from
     `weights-from` on, or marked `mirage.weight`) cost nothing, as TASO
-    folds them before the run.
+    folds them before the run. Reading a function merges identical graph
+    ops (common subexpressions), so `--cse` is not needed first; ops
+    outside the rules' vocabulary are kept as they are, each its own value.
 
     The cheapest graphs are verified against the input, cheapest first,
     with `--verify-equivalence`'s checks (finite-field test with its bound,
@@ -659,6 +661,9 @@ def GraphOptimize : Pass<"graph-optimize", "::mlir::ModuleOp"> {
            "Seconds per verification (0: none)">,
     Option<"progress", "progress", "bool", "false",
            "Print the search's progress on stderr">,
+    Option<"checkIncremental", "check-incremental", "bool", "false",
+           "Also match every visited graph from scratch and fail if the "
+           "incremental matcher found anything else (a test; slow)">,
   ];
   let dependentDialects = ["::mirage::graph::GraphDialect"];
 }

@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace mirage {
 #define GEN_PASS_DEF_APPLYSUBSTITUTIONS
@@ -98,6 +99,7 @@ void ApplySubstitutionsPass::runOnOperation() {
     // field test may not see the rewrite; if the field test tells the
     // result apart, it is checked in floating point only, as the rule was.
     bool floatOnly = false;
+    llvm::SmallVector<std::string, 2> floatOnlyUsed;
     for (unsigned step = 0; step < maxSteps; ++step) {
       GraphIndex index(g);
       std::optional<WorkGraph> next;
@@ -108,7 +110,11 @@ void ApplySubstitutionsPass::runOnOperation() {
             return true;
           next = std::move(r);
           applied.push_back(d.label());
-          floatOnly |= d.rule->evidence.checkMethod == "fp64";
+          if (d.rule->evidence.checkMethod == "fp64") {
+            floatOnly = true;
+            if (!llvm::is_contained(floatOnlyUsed, d.rule->name))
+              floatOnlyUsed.push_back(d.rule->name);
+          }
           return false;
         });
         if (next)
@@ -129,6 +135,13 @@ void ApplySubstitutionsPass::runOnOperation() {
         commitIfVerified(func, g, verify);
     if (succeeded(report) && !report->equivalent && floatOnly) {
       verify.fieldTest = false;
+      verify.fieldTestOffReason =
+          llvm::formatv("the rewrite uses rule(s) {0} checked in fp64 only: "
+                        "an identity of relu or max pooling, such as "
+                        "relu(relu(x)) = relu(x), which the field test "
+                        "cannot see",
+                        llvm::join(floatOnlyUsed, ", "))
+              .str();
       report = commitIfVerified(func, g, verify);
     }
     if (failed(report)) {

@@ -129,11 +129,20 @@ void GraphOptimizePass::optimize(func::FuncOp func,
     options.progress = &llvm::errs();
     options.progressPrefix = ("graph-optimize @" + func.getSymName() + ": ").str();
   }
+  options.checkIncremental = checkIncremental;
   GraphSearchResult result = searchGraphs(*start, directions, arena, options);
+  if (result.incrementalMismatches) {
+    func.emitError() << "graph-optimize @" << func.getSymName()
+                     << ": the incremental matcher differed from a full "
+                        "match in "
+                     << result.incrementalMismatches << " of "
+                     << result.visited << " graphs";
+    return signalPassFailure();
+  }
 
   std::string search = llvm::formatv(
       "search: {0} graphs visited, {1} generated, {2} matches of {3} rules "
-      "({4} directions), {5:f3} s{6}",
+      "({4} directions; {7} roots matched, {8} reused), {5:f3} s{6}",
       result.visited, result.generated, result.matches, rulesUsed,
       directions.size(), result.seconds,
       result.budgetReached
@@ -145,7 +154,8 @@ void GraphOptimizePass::optimize(func::FuncOp func,
                                 "machine)",
                                 timeLimit)
                       .str()
-                : std::string("; the search space was exhausted"));
+                : std::string("; the search space was exhausted"),
+      result.rootsMatched, result.rootsReused);
   double before = start->cost();
   auto describe = [&](const WorkGraph &g) {
     return llvm::formatv("{0} ops, {1:f2} us", g.numLiveOps(), g.cost()).str();
@@ -163,16 +173,30 @@ void GraphOptimizePass::optimize(func::FuncOp func,
       floatOnlyRules.insert(d.rule->name);
   std::vector<std::string> rejected;
   for (const GraphSearchResult::Found &f : result.best) {
-    if (!(f.graph.cost() < before))
+    // Cheaper by more than the rounding of a sum of per-op estimates (a
+    // rewrite that splits an op's cost between two ops can come out a few
+    // 1e-9 us cheaper): only a real gain is worth a verification.
+    if (!(f.graph.cost() < before * (1 - 1e-9)))
       break;
     // A rule checked in fp64 only (an identity of relu or max pooling,
     // which the finite-field test treats as uninterpreted functions): the
     // field test may not see the rewrite; if it tells the graph apart, the
     // graph is checked in floating point only, as the rule was.
-    bool floatOnly = llvm::any_of(f.applied, [&](const std::string &a) {
-      return floatOnlyRules.contains(llvm::StringRef(a).split(' ').first);
-    });
+    llvm::SmallVector<std::string, 2> floatOnlyUsed;
+    for (const std::string &a : f.applied) {
+      llvm::StringRef name = llvm::StringRef(a).split(' ').first;
+      if (floatOnlyRules.contains(name) &&
+          !llvm::is_contained(floatOnlyUsed, name.str()))
+        floatOnlyUsed.push_back(name.str());
+    }
+    bool floatOnly = !floatOnlyUsed.empty();
     verify.fieldTest = true;
+    verify.fieldTestOffReason =
+        llvm::formatv("the rewrite uses rule(s) {0} checked in fp64 only: an "
+                      "identity of relu or max pooling, such as relu(relu(x)) "
+                      "= relu(x), which the field test cannot see",
+                      llvm::join(floatOnlyUsed, ", "))
+            .str();
     FailureOr<superopt::VerificationReport> report =
         commitIfVerified(func, f.graph, verify);
     if (succeeded(report) && !report->equivalent && floatOnly) {

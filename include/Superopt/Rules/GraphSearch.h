@@ -36,6 +36,9 @@ struct GraphSearchOptions {
   /// in order).
   unsigned keep = 4;
   llvm::raw_ostream *progress = nullptr;
+  /// Also match every visited graph from scratch and count the graphs where
+  /// the incremental matcher found anything else (a test; slow).
+  bool checkIncremental = false;
   std::string progressPrefix;
 };
 
@@ -48,6 +51,9 @@ struct GraphSearchResult {
   };
   std::vector<Found> best;
   uint64_t visited = 0, generated = 0, matches = 0;
+  /// The incremental matcher's roots reused and matched again, and (with
+  /// checkIncremental) the graphs where it differed from a full match.
+  uint64_t rootsReused = 0, rootsMatched = 0, incrementalMismatches = 0;
   bool budgetReached = false, timeLimitReached = false;
   double seconds = 0;
 };

@@ -77,9 +77,52 @@ void forEachMatch(const WorkGraph &g, const GraphIndex &index,
                   const RuleDirection &d,
                   llvm::function_ref<bool(const Match &)> f);
 
+/// Matches every direction in the graphs of a search, reusing what it found
+/// in earlier graphs. A direction whose source is a tree under its first op
+/// (every other op is found as a producer) has its matches rooted at a node
+/// decided by the nodes the matcher read from there (the root, its operands'
+/// producers down the pattern's depth, the variables' nodes): nodes are
+/// immutable and shared, so if every one of those indices holds the same
+/// node as when the root was last matched, the matches are the same. The
+/// per-node results are cached by root index and checked by pointer; a root
+/// is matched again only when a rewrite changed a node it read. Other
+/// directions (multiple outputs found as users) are matched in full.
+/// The matches come out in the order of `for (d) forEachMatch(g, index, d)`
+/// over the directions, so a search's results do not change.
+class IncrementalMatcher {
+public:
+  explicit IncrementalMatcher(llvm::ArrayRef<RuleDirection> directions);
+  void forEachMatch(const WorkGraph &g, const GraphIndex &index,
+                    llvm::function_ref<bool(const Match &)> f);
+  /// Roots whose cached matches were reused / matched again.
+  uint64_t rootsReused = 0, rootsMatched = 0;
+
+private:
+  struct Entry {
+    std::vector<std::pair<uint32_t, const WNode *>> reads;
+    /// (direction, binding) in direction order, then the matcher's order;
+    /// before the filters that read the whole graph (ops on weights only,
+    /// cycles).
+    std::vector<std::pair<unsigned, Match>> matches;
+  };
+  const Entry &entryFor(const WorkGraph &g, const GraphIndex &index,
+                        uint32_t root);
+
+  llvm::ArrayRef<RuleDirection> directions;
+  std::vector<bool> tree;
+  std::vector<std::vector<unsigned>> treeByKind;
+  std::vector<llvm::SmallVector<Entry, 2>> cache;
+  std::vector<std::vector<const Match *>> buckets;
+};
+
 /// The graph after rewriting `m`, or nothing if the rewrite is refused.
 std::optional<WorkGraph> applyMatch(const WorkGraph &g, const GraphIndex &index,
                                     const Match &m, NodeArena &arena);
+/// The same, finished from `base` (a FinishBase of `g` and `index`):
+/// WorkGraph::finishFrom, in time proportional to what changed.
+std::optional<WorkGraph> applyMatch(const WorkGraph &g, const GraphIndex &index,
+                                    const Match &m, NodeArena &arena,
+                                    const FinishBase *base);
 
 } // namespace mirage::rules
 

@@ -85,6 +85,21 @@ private:
   llvm::StringMap<double> costCache;
 };
 
+class WorkGraph;
+struct GraphIndex;
+
+/// What the children of a finished graph reuse to finish in time
+/// proportional to what a rewrite changed (WorkGraph::finishFrom): the
+/// parent's structural hash of each node and its live uses (operand slots
+/// of live nodes and outputs), with its GraphIndex (users, liveness).
+struct FinishBase {
+  FinishBase(const WorkGraph &g, const GraphIndex &index);
+  const WorkGraph &graph;
+  const GraphIndex &index;
+  std::vector<uint64_t> hashes;
+  std::vector<uint32_t> uses;
+};
+
 class WorkGraph {
 public:
   /// Reads a graph function: one block, graph ops and func.return.
@@ -109,8 +124,10 @@ public:
   bool isCyclic() const { return cyclic; }
   /// Sum of the live nodes' costs (ops on weights only count 0), the same
   /// with them counted, and the number of live ops.
-  double cost() const { return totalCost; }
-  double costWithWeightOps() const { return unfoldedCost; }
+  /// (Summed in fixed point, units of 1e-9 us, so that the same graph has
+  /// the same cost however it was computed.)
+  double cost() const { return totalCost * 1e-9; }
+  double costWithWeightOps() const { return unfoldedCost * 1e-9; }
   unsigned numLiveOps() const { return liveOps; }
   uint64_t hash() const { return graphHash; }
   /// Whether node i computes from weights only (valid after finish()).
@@ -128,6 +145,14 @@ public:
   void replace(uint32_t i, const WNode *n) { nodes[i] = n; }
   void setOutput(unsigned i, WValue v) { outputs[i] = v; }
   void finish();
+  /// The same totals, hash and cycle flag as finish(), computed from the
+  /// graph this one was rewritten from (`base`, finished) in time
+  /// proportional to the nodes downstream of the changed ones. isWeight()
+  /// is not valid until finish() is called (the search calls it on the
+  /// graphs it expands).
+  void finishFrom(const FinishBase &base);
+  /// Whether finish() (not only finishFrom()) was run since the last change.
+  bool isFullyFinished() const { return weight.size() == nodes.size(); }
 
   /// Writes the graph into `func`'s body (replacing it): arguments map to
   /// its arguments, opaque nodes are cloned, rule nodes built.
@@ -138,7 +163,10 @@ private:
   std::vector<WValue> outputs;
   std::vector<bool> weightArgs;
   std::vector<bool> weight;
-  double totalCost = 0, unfoldedCost = 0;
+  friend struct FinishBase;
+  /// The structural hash of each live node (finish()).
+  void computeHashes(std::vector<uint64_t> &hashes) const;
+  int64_t totalCost = 0, unfoldedCost = 0;
   unsigned liveOps = 0;
   uint64_t graphHash = 0;
   bool cyclic = false;

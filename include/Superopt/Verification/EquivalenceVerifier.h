@@ -70,6 +70,9 @@ struct VerifierOptions {
   /// that differ by an identity of an uninterpreted function (relu(relu(x))
   /// and relu(x)), which the field test cannot see.
   bool fieldTest = true;
+  /// Why the caller turned the field test off, for the report
+  /// (VerificationReport::fieldSkipped); empty: "turned off by the caller".
+  std::string fieldTestOffReason;
   /// Seeds the inputs and the prime pair.
   uint64_t seed = 0;
   /// A prime pair (p, q) to try first instead of a random one, to reproduce

@@ -39,6 +39,7 @@ mirage::rules::searchGraphs(const WorkGraph &start,
       best.pop_back();
   };
   double bestCost = start.cost();
+  IncrementalMatcher matcher(directions);
 
   while (!queue.empty()) {
     if (result.visited >= options.budget) {
@@ -56,11 +57,49 @@ mirage::rules::searchGraphs(const WorkGraph &start,
     ++result.visited;
     // A copy: `states` grows while this graph is expanded.
     WorkGraph g = states[id].graph;
+    // Queued graphs were finished from their parents (finishFrom): the
+    // matcher needs the per-node weights too.
+    g.finish();
     GraphIndex index(g);
-    for (const RuleDirection &d : directions) {
-      forEachMatch(g, index, d, [&](const Match &m) {
+    FinishBase base(g, index);
+    if (options.checkIncremental) {
+      // The incremental matcher must find what matching from scratch finds,
+      // in the same order.
+      std::vector<Match> full, incremental;
+      for (const RuleDirection &d : directions)
+        forEachMatch(g, index, d, [&](const Match &m) {
+          full.push_back(m);
+          return true;
+        });
+      matcher.forEachMatch(g, index, [&](const Match &m) {
+        incremental.push_back(m);
+        return true;
+      });
+      auto same = [](const Match &a, const Match &b) {
+        return a.direction == b.direction && a.ops == b.ops &&
+               a.variables == b.variables && a.sizes == b.sizes &&
+               a.scalars == b.scalars;
+      };
+      if (full.size() != incremental.size() ||
+          !std::equal(full.begin(), full.end(), incremental.begin(), same))
+        ++result.incrementalMismatches;
+    }
+    {
+      matcher.forEachMatch(g, index, [&](const Match &m) {
+        const RuleDirection &d = *m.direction;
         ++result.matches;
-        std::optional<WorkGraph> next = applyMatch(g, index, m, arena);
+        std::optional<WorkGraph> next = applyMatch(g, index, m, arena, &base);
+        if (options.checkIncremental) {
+          // finishFrom must agree with finish() on everything it computes.
+          std::optional<WorkGraph> full = applyMatch(g, index, m, arena);
+          if (full.has_value() != next.has_value() ||
+              (full && (full->hash() != next->hash() ||
+                        full->cost() != next->cost() ||
+                        full->costWithWeightOps() !=
+                            next->costWithWeightOps() ||
+                        full->numLiveOps() != next->numLiveOps())))
+            ++result.incrementalMismatches;
+        }
         if (!next || !seen.insert(next->hash()).second)
           return true;
         ++result.generated;
@@ -89,11 +128,14 @@ mirage::rules::searchGraphs(const WorkGraph &start,
   }
   for (auto [cost, id] : best) {
     GraphSearchResult::Found f{states[id].graph, {}};
+    f.graph.finish();
     for (int64_t s = id; states[s].parent >= 0; s = states[s].parent)
       f.applied.push_back(states[s].rule->label());
     std::reverse(f.applied.begin(), f.applied.end());
     result.best.push_back(std::move(f));
   }
+  result.rootsReused = matcher.rootsReused;
+  result.rootsMatched = matcher.rootsMatched;
   result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   return result;
 }

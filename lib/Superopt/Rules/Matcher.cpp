@@ -147,8 +147,9 @@ class MatchSearch {
 public:
   MatchSearch(const WorkGraph &g, const GraphIndex &index,
               const RuleDirection &d,
-              llvm::function_ref<bool(const Match &)> f)
-      : g(g), index(index), d(d), src(d.source()), f(f) {
+              llvm::function_ref<bool(const Match &)> f,
+              std::vector<std::pair<uint32_t, const WNode *>> *reads = nullptr)
+      : g(g), index(index), d(d), src(d.source()), f(f), reads(reads) {
     const Rule &rule = *d.rule;
     ops.assign(src.ops.size(), -1);
     swapped.assign(src.ops.size(), false);
@@ -157,6 +158,14 @@ public:
   }
 
   void run() { step(0); }
+  /// Only the matches whose first op is `root`, without the filters that
+  /// read beyond the nodes matched (weights only, cycles): those are
+  /// applied by the caller (passesGraphFilters), and every node read is
+  /// noted in `reads`.
+  void runFrom(uint32_t root) {
+    unfiltered = true;
+    tryNode(0, root);
+  }
 
 private:
   bool step(unsigned i) {
@@ -203,6 +212,8 @@ private:
     unsigned pi = d.steps[i].op;
     const PatternOp &p = src.ops[pi];
     const WNode *node = g.node(n);
+    if (reads)
+      reads->push_back({n, node});
     if (!node || !index.live[n] || !node->isRule() || node->kind != p.kind ||
         llvm::ArrayRef<int64_t>(node->ints) != llvm::ArrayRef<int64_t>(p.ints))
       return true;
@@ -267,7 +278,8 @@ private:
   bool finish() {
     const Rule &rule = *d.rule;
     // All source ops on weights only: folded anyway.
-    if (llvm::all_of(ops, [&](int64_t n) { return g.isWeight(n); }))
+    if (!unfiltered &&
+        llvm::all_of(ops, [&](int64_t n) { return g.isWeight(n); }))
       return true;
     // Sizes from the variables' shapes and the source's splits and
     // reshapes; then every variable's shape must be what the rule says.
@@ -275,6 +287,8 @@ private:
     for (size_t v = 0; v < vars.size(); ++v) {
       if (!vars[v])
         continue;
+      if (reads)
+        reads->push_back({vars[v]->node, g.node(vars[v]->node)});
       const auto &shape = shapeOf(*vars[v]);
       const auto &exprs = rule.variables[v].shape;
       if (shape.size() != exprs.size())
@@ -321,7 +335,7 @@ private:
       for (auto &s : scalars)
         if (s && !(*s > 0))
           return true;
-    if (src.outputs.size() > 1 && createsCycle())
+    if (!unfiltered && src.outputs.size() > 1 && createsCycle())
       return true;
     Match m;
     m.direction = &d;
@@ -366,9 +380,126 @@ private:
   llvm::SmallVector<bool, 4> swapped;
   llvm::SmallVector<std::optional<WValue>, 4> vars;
   llvm::SmallVector<std::optional<double>, 2> scalars;
+  std::vector<std::pair<uint32_t, const WNode *>> *reads;
+  bool unfiltered = false;
 };
 
 } // namespace
+
+/// The filters of MatchSearch::finish that read beyond the matched nodes:
+/// not all source ops on weights only, and (several source outputs) no
+/// variable computed from a matched op.
+static bool passesGraphFilters(const WorkGraph &g, const Match &m) {
+  if (llvm::all_of(m.ops, [&](uint32_t n) { return g.isWeight(n); }))
+    return false;
+  if (m.direction->source().outputs.size() <= 1)
+    return true;
+  llvm::SmallVector<uint32_t, 16> stack;
+  llvm::DenseSet<uint32_t> seen;
+  for (WValue v : m.variables)
+    if (v.node != UINT32_MAX)
+      stack.push_back(v.node);
+  while (!stack.empty()) {
+    uint32_t n = stack.pop_back_val();
+    if (!seen.insert(n).second)
+      continue;
+    if (llvm::is_contained(m.ops, n))
+      return false;
+    for (WValue w : g.node(n)->operands)
+      stack.push_back(w.node);
+  }
+  return true;
+}
+
+IncrementalMatcher::IncrementalMatcher(llvm::ArrayRef<RuleDirection> directions)
+    : directions(directions), tree(directions.size(), false),
+      treeByKind(kNumOpKinds), buckets(directions.size()) {
+  for (unsigned i = 0; i < directions.size(); ++i) {
+    const RuleDirection &d = directions[i];
+    bool isTree = !d.steps.empty() &&
+                  d.steps[0].from == MatchStep::From::AnyOfKind;
+    for (size_t s = 1; s < d.steps.size(); ++s)
+      isTree &= d.steps[s].from == MatchStep::From::ProducerOf;
+    tree[i] = isTree;
+    if (isTree)
+      treeByKind[static_cast<unsigned>(d.source().ops[d.steps[0].op].kind)]
+          .push_back(i);
+  }
+}
+
+const IncrementalMatcher::Entry &
+IncrementalMatcher::entryFor(const WorkGraph &g, const GraphIndex &index,
+                             uint32_t root) {
+  auto &entries = cache[root];
+  llvm::ArrayRef<const WNode *> nodes = g.getNodes();
+  for (size_t e = 0; e < entries.size(); ++e) {
+    bool valid = llvm::all_of(entries[e].reads, [&](const auto &r) {
+      return r.first < nodes.size() && nodes[r.first] == r.second;
+    });
+    if (!valid)
+      continue;
+    ++rootsReused;
+    // Most recently used first.
+    if (e != 0)
+      std::swap(entries[e], entries[0]);
+    return entries[0];
+  }
+  ++rootsMatched;
+  Entry entry;
+  entry.reads.push_back({root, nodes[root]});
+  for (unsigned d : treeByKind[static_cast<unsigned>(nodes[root]->kind)])
+    MatchSearch(
+        g, index, directions[d],
+        [&](const Match &m) {
+          entry.matches.push_back({d, m});
+          return true;
+        },
+        &entry.reads)
+        .runFrom(root);
+  llvm::sort(entry.reads, [](const auto &a, const auto &b) {
+    return a.first < b.first;
+  });
+  entry.reads.erase(std::unique(entry.reads.begin(), entry.reads.end()),
+                    entry.reads.end());
+  // Keep the two most recent lineages' results.
+  if (entries.size() >= 2)
+    entries.pop_back();
+  entries.insert(entries.begin(), std::move(entry));
+  return entries[0];
+}
+
+void IncrementalMatcher::forEachMatch(
+    const WorkGraph &g, const GraphIndex &index,
+    llvm::function_ref<bool(const Match &)> f) {
+  for (auto &b : buckets)
+    b.clear();
+  // Sized before any match is pointed to: growing the cache may copy it.
+  if (cache.size() < g.getNodes().size())
+    cache.resize(g.getNodes().size());
+  for (unsigned k = 0; k < kNumOpKinds; ++k) {
+    if (treeByKind[k].empty())
+      continue;
+    for (uint32_t root : index.byKind[k])
+      for (const auto &[d, m] : entryFor(g, index, root).matches)
+        buckets[d].push_back(&m);
+  }
+  for (unsigned d = 0; d < directions.size(); ++d) {
+    if (!tree[d]) {
+      bool stop = false;
+      mirage::rules::forEachMatch(g, index, directions[d],
+                                  [&](const Match &m) {
+                                    stop = !f(m);
+                                    return !stop;
+                                  });
+      if (stop)
+        return;
+      continue;
+    }
+    for (const Match *m : buckets[d])
+      if (passesGraphFilters(g, *m) && !f(*m))
+        return;
+  }
+}
 
 void mirage::rules::forEachMatch(const WorkGraph &g, const GraphIndex &index,
                                  const RuleDirection &d,
@@ -380,6 +511,14 @@ std::optional<WorkGraph> mirage::rules::applyMatch(const WorkGraph &g,
                                                    const GraphIndex &index,
                                                    const Match &m,
                                                    NodeArena &arena) {
+  return applyMatch(g, index, m, arena, nullptr);
+}
+
+std::optional<WorkGraph> mirage::rules::applyMatch(const WorkGraph &g,
+                                                   const GraphIndex &index,
+                                                   const Match &m,
+                                                   NodeArena &arena,
+                                                   const FinishBase *base) {
   const RuleDirection &d = *m.direction;
   const PatternSide &src = d.source(), &tgt = d.target();
   WorkGraph out = g;
@@ -474,7 +613,10 @@ std::optional<WorkGraph> mirage::rules::applyMatch(const WorkGraph &g,
       if (out.getOutputs()[i] == from)
         out.setOutput(i, to);
   }
-  out.finish();
+  if (base)
+    out.finishFrom(*base);
+  else
+    out.finish();
   // Redirecting the uses of a source output into a target that reuses one
   // of those users makes a cycle: not a program.
   if (out.isCyclic())

@@ -3,12 +3,14 @@
 #include "Superopt/Rules/WorkGraph.h"
 #include "Dialect/Graph/GraphDialect.h"
 #include "Superopt/Rules/GraphOps.h"
+#include "Superopt/Rules/Matcher.h"
 #include "Superopt/Semantics/SplitMix64.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cmath>
 #include <cstring>
 
 using namespace mlir;
@@ -239,6 +241,45 @@ std::vector<uint32_t> WorkGraph::liveOrder(bool *cyclic) const {
   return order;
 }
 
+/// A node's cost in the fixed-point units of the totals.
+static int64_t fixedCost(const WNode *n) {
+  return static_cast<int64_t>(std::llround(n->costUs * 1e9));
+}
+
+/// The structural hash of a node that is not an argument, from its
+/// operands' hashes.
+template <typename HashOf>
+static uint64_t structuralHash(const WNode *n, HashOf hashOf) {
+  SmallVector<uint64_t, 2> operandHashes;
+  for (WValue v : n->operands)
+    operandHashes.push_back(mixIn(hashOf(v.node), v.result));
+  if (n->isRule() && isCommutative(n->kind))
+    llvm::sort(operandHashes);
+  uint64_t h = n->localHash;
+  for (uint64_t o : operandHashes)
+    h = mixIn(h, o);
+  return h;
+}
+
+static uint64_t graphHashOf(ArrayRef<WValue> outputs,
+                            llvm::function_ref<uint64_t(uint32_t)> hashOf) {
+  uint64_t h = 0x13198a2e03707344ULL;
+  for (WValue v : outputs)
+    h = mixIn(h, mixIn(hashOf(v.node), v.result));
+  return h;
+}
+
+void WorkGraph::computeHashes(std::vector<uint64_t> &hashes) const {
+  std::vector<uint32_t> order = liveOrder();
+  hashes.assign(nodes.size(), 0);
+  for (uint32_t i : order) {
+    const WNode *n = nodes[i];
+    hashes[i] = n->type == WNode::Type::Argument
+                    ? n->localHash
+                    : structuralHash(n, [&](uint32_t o) { return hashes[o]; });
+  }
+}
+
 void WorkGraph::finish() {
   std::vector<uint32_t> order = liveOrder(&cyclic);
   std::vector<uint64_t> hashes(nodes.size(), 0);
@@ -253,27 +294,177 @@ void WorkGraph::finish() {
       continue;
     }
     bool allWeights = !n->operands.empty();
-    SmallVector<uint64_t, 2> operandHashes;
-    for (WValue v : n->operands) {
+    for (WValue v : n->operands)
       allWeights &= weight[v.node];
-      operandHashes.push_back(mixIn(hashes[v.node], v.result));
-    }
-    if (n->isRule() && isCommutative(n->kind))
-      llvm::sort(operandHashes);
-    uint64_t h = n->localHash;
-    for (uint64_t o : operandHashes)
-      h = mixIn(h, o);
-    hashes[i] = h;
+    hashes[i] = structuralHash(n, [&](uint32_t o) { return hashes[o]; });
     weight[i] = allWeights;
     ++liveOps;
-    unfoldedCost += n->costUs;
+    unfoldedCost += fixedCost(n);
     if (!allWeights)
-      totalCost += n->costUs;
+      totalCost += fixedCost(n);
   }
-  uint64_t h = 0x13198a2e03707344ULL;
-  for (WValue v : outputs)
-    h = mixIn(h, mixIn(hashes[v.node], v.result));
-  graphHash = h;
+  graphHash = graphHashOf(outputs, [&](uint32_t o) { return hashes[o]; });
+}
+
+FinishBase::FinishBase(const WorkGraph &g, const GraphIndex &index)
+    : graph(g), index(index) {
+  g.computeHashes(hashes);
+  uses.assign(g.getNodes().size(), 0);
+  for (size_t i = 0; i < index.users.size(); ++i)
+    uses[i] = index.users[i].size();
+  for (WValue v : g.getOutputs())
+    ++uses[v.node];
+}
+
+void WorkGraph::finishFrom(const FinishBase &base) {
+  const WorkGraph &parent = base.graph;
+  size_t n = nodes.size(), pn = parent.nodes.size();
+  assert(n >= pn && parent.isFullyFinished() && "not a child of `base`");
+  weight.clear();
+  // The nodes the rewrite appended or replaced.
+  std::vector<uint32_t> changed;
+  for (uint32_t i = 0; i < pn; ++i)
+    if (nodes[i] != parent.nodes[i])
+      changed.push_back(i);
+  for (uint32_t i = pn; i < n; ++i)
+    changed.push_back(i);
+
+  // Liveness: the parent's live uses, updated by the changed edges; then
+  // the nodes left without a use die, and their operands lose one.
+  std::vector<int64_t> count(n, 0);
+  std::vector<uint8_t> live(n, 0);
+  for (uint32_t i = 0; i < pn; ++i) {
+    count[i] = base.uses[i];
+    live[i] = base.index.live[i];
+  }
+  std::vector<uint32_t> touched;
+  auto use = [&](uint32_t i, int delta) {
+    count[i] += delta;
+    touched.push_back(i);
+  };
+  for (size_t k = 0; k < outputs.size(); ++k)
+    if (outputs[k] != parent.outputs[k]) {
+      use(parent.outputs[k].node, -1);
+      use(outputs[k].node, +1);
+    }
+  for (uint32_t i : changed) {
+    if (i >= pn || !live[i])
+      continue;
+    for (WValue v : parent.nodes[i]->operands)
+      use(v.node, -1);
+    for (WValue v : nodes[i]->operands)
+      use(v.node, +1);
+  }
+  // Appended nodes read only earlier ones: last first.
+  for (uint32_t i = n; i-- > pn;)
+    if (count[i] > 0) {
+      live[i] = 1;
+      for (WValue v : nodes[i]->operands)
+        use(v.node, +1);
+    }
+  std::vector<uint32_t> dead;
+  for (size_t t = 0; t < touched.size(); ++t) {
+    uint32_t i = touched[t];
+    if (!live[i] || count[i] > 0 || nodes[i]->type == WNode::Type::Argument)
+      continue;
+    live[i] = 0;
+    dead.push_back(i);
+    for (WValue v : nodes[i]->operands)
+      use(v.node, -1);
+  }
+
+  // Hashes and weights change downstream of the changed nodes only.
+  std::vector<uint8_t> dirty(n, 0);
+  std::vector<uint32_t> stack;
+  for (uint32_t i : changed)
+    if (live[i] && !dirty[i]) {
+      dirty[i] = 1;
+      stack.push_back(i);
+    }
+  std::vector<uint32_t> dirtyList;
+  while (!stack.empty()) {
+    uint32_t i = stack.back();
+    stack.pop_back();
+    dirtyList.push_back(i);
+    if (i < pn)
+      for (auto [user, k] : base.index.users[i])
+        if (live[user] && !dirty[user]) {
+          dirty[user] = 1;
+          stack.push_back(user);
+        }
+  }
+  llvm::sort(dirtyList);
+  std::vector<uint64_t> hashes(n, 0);
+  std::vector<uint8_t> isWeightNode(n, 0), state(n, 0);
+  auto hashOf = [&](uint32_t i) {
+    return dirty[i] ? hashes[i] : base.hashes[i];
+  };
+  auto weightOf = [&](uint32_t i) -> bool {
+    return dirty[i] ? isWeightNode[i] : parent.weight[i];
+  };
+  cyclic = false;
+  std::vector<std::pair<uint32_t, unsigned>> dfs;
+  for (uint32_t root : dirtyList) {
+    if (state[root])
+      continue;
+    dfs.push_back({root, 0});
+    state[root] = 1;
+    while (!dfs.empty()) {
+      auto &[i, next] = dfs.back();
+      const WNode *node = nodes[i];
+      if (next < node->operands.size()) {
+        uint32_t o = node->operands[next++].node;
+        if (dirty[o]) {
+          if (!state[o]) {
+            state[o] = 1;
+            dfs.push_back({o, 0});
+          } else if (state[o] == 1) {
+            cyclic = true;
+          }
+        }
+        continue;
+      }
+      bool allWeights = !node->operands.empty();
+      for (WValue v : node->operands)
+        allWeights &= weightOf(v.node);
+      isWeightNode[i] = allWeights;
+      hashes[i] = structuralHash(node, hashOf);
+      state[i] = 2;
+      dfs.pop_back();
+    }
+  }
+
+  // Totals: the parent's, minus what the changed, dirty and dead nodes
+  // counted there, plus what they count here.
+  totalCost = parent.totalCost;
+  unfoldedCost = parent.unfoldedCost;
+  liveOps = parent.liveOps;
+  std::vector<uint8_t> counted(n, 0);
+  auto recount = [&](uint32_t i) {
+    if (counted[i])
+      return;
+    counted[i] = 1;
+    if (i < pn && base.index.live[i] &&
+        parent.nodes[i]->type != WNode::Type::Argument) {
+      --liveOps;
+      unfoldedCost -= fixedCost(parent.nodes[i]);
+      if (!parent.weight[i])
+        totalCost -= fixedCost(parent.nodes[i]);
+    }
+    if (live[i] && nodes[i]->type != WNode::Type::Argument) {
+      ++liveOps;
+      unfoldedCost += fixedCost(nodes[i]);
+      if (!weightOf(i))
+        totalCost += fixedCost(nodes[i]);
+    }
+  };
+  for (uint32_t i : changed)
+    recount(i);
+  for (uint32_t i : dirtyList)
+    recount(i);
+  for (uint32_t i : dead)
+    recount(i);
+  graphHash = graphHashOf(outputs, hashOf);
 }
 
 LogicalResult WorkGraph::writeInto(func::FuncOp func) const {

@@ -226,7 +226,9 @@ mirage::superopt::verifyEquivalence(func::FuncOp original,
   bool inFragment = fragA.isLax() && fragB.isLax();
   if (inFragment && !options.fieldTest) {
     inFragment = false;
-    report.fieldSkipped = "turned off by the caller";
+    report.fieldSkipped = options.fieldTestOffReason.empty()
+                              ? std::string("turned off by the caller")
+                              : options.fieldTestOffReason;
   } else if (!inFragment) {
     const FieldFragment &outside = fragA.isLax() ? fragB : fragA;
     report.outsideFragment = outside.offender;
