@@ -277,6 +277,22 @@ private:
   /// and reshapes, compound scalars, positivity, cycles; then report.
   bool finish() {
     const Rule &rule = *d.rule;
+    // Every operand that names an op of the source must read that op's
+    // node. An op is bound through one reader (ProducerOf), so a second
+    // reader (the concat of both results of one split) is checked here.
+    for (size_t q = 0; q < src.ops.size(); ++q) {
+      const PatternOp &p = src.ops[q];
+      const WNode *node = g.node(ops[q]);
+      for (unsigned j = 0; j < p.operands.size(); ++j) {
+        PatternRef r = p.operands[j];
+        if (r.isVariable())
+          continue;
+        WValue v = node->operands[swapped[q] ? 1 - j : j];
+        if (ops[r.op] < 0 ||
+            v != WValue{static_cast<uint32_t>(ops[r.op]), r.index})
+          return true;
+      }
+    }
     // All source ops on weights only: folded anyway.
     if (!unfiltered &&
         llvm::all_of(ops, [&](int64_t n) { return g.isWeight(n); }))
