@@ -47,7 +47,9 @@ namespace mirage::superopt {
 /// input and options, so that no stale result is served.
 ///   3: f32 tiles for sums of f16/bf16 data, softmax opaque, state budgets
 ///      in deterministic rounds (issue 11).
-inline constexpr unsigned kSearchVersion = 4;
+///   5: elementwise block ops on tiles of lower rank (NumPy broadcasting:
+///      per-channel [C, 1, 1] operands of [N, C, H, W] tensors fuse).
+inline constexpr unsigned kSearchVersion = 5;
 
 struct SearchOptions {
   /// Kernels of the µGraph (predefined and graph-defined).

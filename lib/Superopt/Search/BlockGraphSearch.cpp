@@ -408,12 +408,18 @@ private:
 
   void tryBinaries(int lhs, int rhs, BlockNode::Stage stage, int maxOperand,
                    Type resultType) {
+    // NumPy broadcasting, as block.binary has it: the tiles' dimensions
+    // align at the trailing end (a per-channel [C, 1, 1] operand of an
+    // [N, C, H, W] one, as imported CNNs have), and a dimension without a
+    // variable (size 1) takes the other's.
     SmallVector<int, 4> vars;
     {
       const auto &va = nodes[lhs].vars, &vb = nodes[rhs].vars;
-      if (va.size() != vb.size())
-        return;
-      for (auto [x, y] : llvm::zip(va, vb)) {
+      const auto &longer = va.size() >= vb.size() ? va : vb;
+      const auto &shorter = va.size() >= vb.size() ? vb : va;
+      size_t lead = longer.size() - shorter.size();
+      vars.append(longer.begin(), longer.begin() + lead);
+      for (auto [x, y] : llvm::zip(llvm::drop_begin(longer, lead), shorter)) {
         if (x != y && x >= 0 && y >= 0)
           return;
         vars.push_back(std::max(x, y));
