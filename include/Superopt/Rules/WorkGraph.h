@@ -100,8 +100,13 @@ public:
   llvm::ArrayRef<WValue> getOutputs() const { return outputs; }
 
   /// Live nodes (reached from the outputs), operands first, in a
-  /// deterministic order.
-  std::vector<uint32_t> liveOrder() const;
+  /// deterministic order. `cyclic`, if given, is set when a live node
+  /// reaches itself (then the order is not topological).
+  std::vector<uint32_t> liveOrder(bool *cyclic = nullptr) const;
+  /// Whether a live node reaches itself (valid after finish()): a rewrite
+  /// that redirects the uses of a value into a node computed from one of
+  /// those uses makes such a graph, which is not a program.
+  bool isCyclic() const { return cyclic; }
   /// Sum of the live nodes' costs (ops on weights only count 0), the same
   /// with them counted, and the number of live ops.
   double cost() const { return totalCost; }
@@ -136,6 +141,7 @@ private:
   double totalCost = 0, unfoldedCost = 0;
   unsigned liveOps = 0;
   uint64_t graphHash = 0;
+  bool cyclic = false;
 };
 
 } // namespace mirage::rules

@@ -475,5 +475,9 @@ std::optional<WorkGraph> mirage::rules::applyMatch(const WorkGraph &g,
         out.setOutput(i, to);
   }
   out.finish();
+  // Redirecting the uses of a source output into a target that reuses one
+  // of those users makes a cycle: not a program.
+  if (out.isCyclic())
+    return std::nullopt;
   return out;
 }

@@ -201,7 +201,9 @@ WorkGraph::fromFunction(func::FuncOp func, NodeArena &arena,
   return g;
 }
 
-std::vector<uint32_t> WorkGraph::liveOrder() const {
+std::vector<uint32_t> WorkGraph::liveOrder(bool *cyclic) const {
+  if (cyclic)
+    *cyclic = false;
   std::vector<uint32_t> order;
   std::vector<uint8_t> state(nodes.size(), 0); // 0 new, 1 open, 2 done
   std::vector<std::pair<uint32_t, unsigned>> stack;
@@ -218,6 +220,8 @@ std::vector<uint32_t> WorkGraph::liveOrder() const {
         if (!state[m]) {
           state[m] = 1;
           stack.push_back({m, 0});
+        } else if (state[m] == 1 && cyclic) {
+          *cyclic = true;
         }
         continue;
       }
@@ -236,7 +240,7 @@ std::vector<uint32_t> WorkGraph::liveOrder() const {
 }
 
 void WorkGraph::finish() {
-  std::vector<uint32_t> order = liveOrder();
+  std::vector<uint32_t> order = liveOrder(&cyclic);
   std::vector<uint64_t> hashes(nodes.size(), 0);
   weight.assign(nodes.size(), false);
   totalCost = unfoldedCost = 0;
@@ -274,7 +278,10 @@ void WorkGraph::finish() {
 
 LogicalResult WorkGraph::writeInto(func::FuncOp func) const {
   Block &body = func.getBody().front();
-  std::vector<uint32_t> order = liveOrder();
+  bool isCyclicGraph = false;
+  std::vector<uint32_t> order = liveOrder(&isCyclicGraph);
+  if (isCyclicGraph)
+    return func.emitError("the rewritten graph has a cycle");
   // Build the new ops before the terminator, then drop the old ones.
   Operation *terminator = body.getTerminator();
   OpBuilder b(terminator);
