@@ -1,0 +1,239 @@
+//===- Extraction.cpp - choosing one graph from an e-graph ----------------===//
+//
+// The one file of the library that includes z3++.h: built with exceptions,
+// and every Z3 exception is caught here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Superopt/EqSat/Extraction.h"
+#include "llvm/ADT/DenseSet.h"
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <z3++.h>
+
+using namespace mirage::eqsat;
+
+std::optional<double> mirage::eqsat::dagCost(const EGraph &g,
+                                             llvm::ArrayRef<ClassId> roots,
+                                             llvm::ArrayRef<int64_t> choice,
+                                             llvm::ArrayRef<double> nodeCost) {
+  // 0 unseen, 1 open, 2 done.
+  std::vector<uint8_t> state(choice.size(), 0);
+  double total = 0;
+  bool ok = true;
+  std::function<void(ClassId)> visit = [&](ClassId c) {
+    c = g.find(c);
+    if (!ok)
+      return;
+    if (c >= choice.size() || choice[c] < 0 || state[c] == 1) {
+      ok = false;
+      return;
+    }
+    if (state[c] == 2)
+      return;
+    state[c] = 1;
+    NodeId n = static_cast<NodeId>(choice[c]);
+    for (ClassId child : g.node(n).children)
+      visit(child);
+    state[c] = 2;
+    total += nodeCost[n];
+  };
+  for (ClassId r : roots)
+    visit(r);
+  if (!ok)
+    return std::nullopt;
+  return total;
+}
+
+std::optional<Extraction>
+mirage::eqsat::extractGreedy(const EGraph &g, llvm::ArrayRef<ClassId> roots,
+                             llvm::ArrayRef<double> nodeCost) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  size_t numIds = g.numNodes();
+  std::vector<double> best(numIds, inf);
+  Extraction x;
+  x.choice.assign(numIds, -1);
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (NodeId n = 0; n < g.numNodes(); ++n) {
+      if (g.isDead(n))
+        continue;
+      const ENode &e = g.node(n);
+      ClassId c = g.classOf(n);
+      double v = nodeCost[n];
+      for (ClassId child : e.children)
+        v += best[g.find(child)];
+      if (v < best[c]) {
+        best[c] = v;
+        x.choice[c] = n;
+        changed = true;
+      }
+    }
+  }
+  std::optional<double> cost = dagCost(g, roots, x.choice, nodeCost);
+  if (!cost)
+    return std::nullopt;
+  x.cost = *cost;
+  return x;
+}
+
+std::optional<Extraction>
+mirage::eqsat::extractOptimal(const EGraph &g, llvm::ArrayRef<ClassId> roots,
+                              llvm::ArrayRef<double> nodeCost,
+                              const IlpOptions &options, std::string &why) {
+  // The e-classes reached from the roots through any e-node.
+  std::vector<ClassId> reached;
+  llvm::DenseSet<ClassId> seen;
+  for (ClassId r : roots)
+    if (seen.insert(g.find(r)).second)
+      reached.push_back(g.find(r));
+  uint64_t numNodes = 0;
+  for (size_t i = 0; i < reached.size(); ++i)
+    for (NodeId n : g.classNodes(reached[i])) {
+      ++numNodes;
+      for (ClassId child : g.node(n).children)
+        if (seen.insert(g.find(child)).second)
+          reached.push_back(g.find(child));
+    }
+  if (numNodes > options.maxNodes) {
+    why = "the ILP would have " + std::to_string(numNodes) +
+          " e-nodes, over its budget of " + std::to_string(options.maxNodes);
+    return std::nullopt;
+  }
+  llvm::sort(reached);
+  try {
+    z3::context ctx;
+    z3::optimize opt(ctx);
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point t0 = Clock::now();
+    llvm::DenseMap<ClassId, unsigned> classIndex;
+    std::vector<z3::expr> picked;
+    for (ClassId c : reached) {
+      classIndex[c] = picked.size();
+      picked.push_back(ctx.bool_const(("c" + std::to_string(c)).c_str()));
+    }
+    llvm::DenseMap<NodeId, unsigned> nodeIndex;
+    std::vector<std::pair<NodeId, z3::expr>> nodeVars;
+    for (ClassId c : reached) {
+      unsigned ci = classIndex[c];
+      z3::expr_vector alternatives(ctx);
+      for (NodeId n : g.classNodes(c)) {
+        z3::expr x = ctx.bool_const(("n" + std::to_string(n)).c_str());
+        nodeIndex[n] = nodeVars.size();
+        nodeVars.push_back({n, x});
+        alternatives.push_back(x);
+        for (ClassId child : g.node(n).children) {
+          ClassId cc = g.find(child);
+          if (cc == c) { // a self-loop is never picked
+            opt.add(!x);
+            continue;
+          }
+          opt.add(z3::implies(x, picked[classIndex[cc]]));
+        }
+        // Costs in units of 0.1 ns, and one unit per op, so that among
+        // equally costly picks the one with fewer ops wins (a free view or
+        // an op on weights only is not picked for nothing).
+        int64_t weight = std::llround(nodeCost[n] * 1e4) +
+                         (g.node(n).op->type != rules::WNode::Type::Argument);
+        if (weight > 0)
+          opt.add_soft(!x, std::to_string(weight).c_str());
+      }
+      opt.add(z3::implies(picked[ci], z3::mk_or(alternatives)));
+    }
+    for (ClassId r : roots)
+      opt.add(picked[classIndex[g.find(r)]]);
+    // Cycles are excluded lazily (a cut per cycle found): the pick without
+    // them is solved, and each cycle its e-nodes form is forbidden, until
+    // the pick has none. Every e-node costs at least a unit, so an optimum
+    // picks one e-node per needed e-class, and no cycle-free optimum
+    // violates a cut: the last solution is a cycle-free optimum.
+    for (unsigned round = 0;; ++round) {
+      // The timeout covers every round.
+      if (options.timeoutMs) {
+        double used =
+            std::chrono::duration<double, std::milli>(Clock::now() - t0)
+                .count();
+        if (used >= options.timeoutMs) {
+          why = "Z3 gave no optimum within " +
+                std::to_string(options.timeoutMs) + " ms";
+          return std::nullopt;
+        }
+        z3::params p(ctx);
+        p.set("timeout", static_cast<unsigned>(options.timeoutMs - used));
+        opt.set(p);
+      }
+      z3::check_result res = opt.check();
+      if (res != z3::sat) {
+        why = res == z3::unknown
+                  ? "Z3 gave no optimum (" +
+                        std::string(Z3_optimize_get_reason_unknown(ctx, opt)) +
+                        ")"
+                  : std::string("Z3 found the ILP infeasible");
+        return std::nullopt;
+      }
+      z3::model model = opt.get_model();
+      Extraction x;
+      x.choice.assign(g.numNodes(), -1);
+      for (auto &[n, var] : nodeVars) {
+        ClassId c = g.classOf(n);
+        if (x.choice[c] < 0 &&
+            model.eval(var, true).bool_value() == Z3_L_TRUE &&
+            model.eval(picked[classIndex[c]], true).bool_value() == Z3_L_TRUE)
+          x.choice[c] = n;
+      }
+      // A cycle of the pick, from the roots.
+      std::vector<uint8_t> state(g.numNodes(), 0);
+      std::vector<NodeId> path, cycle;
+      std::function<bool(ClassId)> visit = [&](ClassId c) {
+        c = g.find(c);
+        if (x.choice[c] < 0)
+          return false;
+        if (state[c] == 2)
+          return false;
+        NodeId n = static_cast<NodeId>(x.choice[c]);
+        if (state[c] == 1) {
+          auto it = std::find_if(path.begin(), path.end(), [&](NodeId m) {
+            return g.classOf(m) == c;
+          });
+          cycle.assign(it, path.end());
+          return true;
+        }
+        state[c] = 1;
+        path.push_back(n);
+        for (ClassId child : g.node(n).children)
+          if (visit(child))
+            return true;
+        path.pop_back();
+        state[c] = 2;
+        return false;
+      };
+      bool found = false;
+      for (ClassId r : roots)
+        if ((found = visit(r)))
+          break;
+      if (!found) {
+        std::optional<double> cost = dagCost(g, roots, x.choice, nodeCost);
+        if (!cost) {
+          why = "the ILP's solution is not a complete extraction";
+          return std::nullopt;
+        }
+        x.cost = *cost;
+        return x;
+      }
+      if (round >= options.maxCycleCuts) {
+        why = "more than " + std::to_string(options.maxCycleCuts) +
+              " cycles cut";
+        return std::nullopt;
+      }
+      z3::expr_vector cut(ctx);
+      for (NodeId n : cycle)
+        cut.push_back(!nodeVars[nodeIndex[n]].second);
+      opt.add(z3::mk_or(cut));
+    }
+  } catch (const z3::exception &e) {
+    why = std::string("Z3: ") + e.msg();
+    return std::nullopt;
+  }
+}
