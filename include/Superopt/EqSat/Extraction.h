@@ -13,13 +13,17 @@
 //    the roots are picked, a picked e-class picks one of its e-nodes, a
 //    picked e-node picks its children; minimize the sum of the picked
 //    e-nodes' costs (shared subterms once). Cycles are excluded as Tensat
-//    does, by constraints against the cycles: lazily, each cycle the
-//    optimum forms is forbidden (not all its e-nodes picked) and the
-//    problem re-solved, until the optimum is cycle-free. Solved by Z3's
+//    does, by constraints against the cycles: those of two e-nodes up
+//    front, the others lazily (each cycle the optimum forms is forbidden:
+//    not all its e-nodes picked) and the problem re-solved, until the
+//    optimum is cycle-free. Solved by Z3's
 //    optimizer (weighted MaxSAT over integer weights: costs in units of
 //    0.1 ns, plus one unit per op as a tie-break towards fewer ops),
 //    within a node budget, a timeout and a number of cuts; outside them
-//    the caller falls back to greedy.
+//    the caller falls back to greedy. E-classes of tree cost 0 (ops on
+//    weights only, folded before the run) are leaves of the ILP, taken
+//    from the greedy pick: nothing beats 0, and their picks reach only
+//    classes of tree cost 0, so they close no cycle with the ILP's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,7 +59,7 @@ struct IlpOptions {
   uint64_t maxNodes = 5000;
   /// Z3's timeout, milliseconds (0: none).
   unsigned timeoutMs = 10000;
-  /// The most cycles cut before giving up.
+  /// The most rounds of cycle cuts before giving up.
   unsigned maxCycleCuts = 200;
 };
 

@@ -46,14 +46,16 @@ std::optional<double> mirage::eqsat::dagCost(const EGraph &g,
   return total;
 }
 
-std::optional<Extraction>
-mirage::eqsat::extractGreedy(const EGraph &g, llvm::ArrayRef<ClassId> roots,
-                             llvm::ArrayRef<double> nodeCost) {
+/// Per e-class, the least tree cost and the e-node that has it; among
+/// equal costs, the tree with fewer ops (so that a free class, on weights
+/// only, is not extracted as a detour).
+static void treeCosts(const EGraph &g, llvm::ArrayRef<double> nodeCost,
+                      std::vector<double> &best, std::vector<int64_t> &choice) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   size_t numIds = g.numNodes();
-  std::vector<double> best(numIds, inf);
-  Extraction x;
-  x.choice.assign(numIds, -1);
+  best.assign(numIds, inf);
+  choice.assign(numIds, -1);
+  std::vector<double> size(numIds, inf);
   bool changed = true;
   while (changed) {
     changed = false;
@@ -63,15 +65,27 @@ mirage::eqsat::extractGreedy(const EGraph &g, llvm::ArrayRef<ClassId> roots,
       const ENode &e = g.node(n);
       ClassId c = g.classOf(n);
       double v = nodeCost[n];
-      for (ClassId child : e.children)
+      double z = e.op->type != mirage::rules::WNode::Type::Argument;
+      for (ClassId child : e.children) {
         v += best[g.find(child)];
-      if (v < best[c]) {
+        z += size[g.find(child)];
+      }
+      if (v < best[c] || (v == best[c] && z < size[c])) {
         best[c] = v;
-        x.choice[c] = n;
+        size[c] = z;
+        choice[c] = n;
         changed = true;
       }
     }
   }
+}
+
+std::optional<Extraction>
+mirage::eqsat::extractGreedy(const EGraph &g, llvm::ArrayRef<ClassId> roots,
+                             llvm::ArrayRef<double> nodeCost) {
+  std::vector<double> best;
+  Extraction x;
+  treeCosts(g, nodeCost, best, x.choice);
   std::optional<double> cost = dagCost(g, roots, x.choice, nodeCost);
   if (!cost)
     return std::nullopt;
@@ -83,18 +97,26 @@ std::optional<Extraction>
 mirage::eqsat::extractOptimal(const EGraph &g, llvm::ArrayRef<ClassId> roots,
                               llvm::ArrayRef<double> nodeCost,
                               const IlpOptions &options, std::string &why) {
-  // The e-classes reached from the roots through any e-node.
+  // E-classes of tree cost 0 (ops on weights only, views of them) are
+  // leaves of the ILP: their greedy pick costs nothing and reaches only
+  // classes of tree cost 0, so it can neither be improved on nor close a
+  // cycle with the ILP's picks.
+  std::vector<double> tree;
+  std::vector<int64_t> greedyChoice;
+  treeCosts(g, nodeCost, tree, greedyChoice);
+  auto isLeaf = [&](ClassId c) { return tree[c] == 0; };
+  // The other e-classes reached from the roots through any e-node.
   std::vector<ClassId> reached;
   llvm::DenseSet<ClassId> seen;
   for (ClassId r : roots)
-    if (seen.insert(g.find(r)).second)
+    if (!isLeaf(g.find(r)) && seen.insert(g.find(r)).second)
       reached.push_back(g.find(r));
   uint64_t numNodes = 0;
   for (size_t i = 0; i < reached.size(); ++i)
     for (NodeId n : g.classNodes(reached[i])) {
       ++numNodes;
       for (ClassId child : g.node(n).children)
-        if (seen.insert(g.find(child)).second)
+        if (!isLeaf(g.find(child)) && seen.insert(g.find(child)).second)
           reached.push_back(g.find(child));
     }
   if (numNodes > options.maxNodes) {
@@ -130,20 +152,38 @@ mirage::eqsat::extractOptimal(const EGraph &g, llvm::ArrayRef<ClassId> roots,
             opt.add(!x);
             continue;
           }
+          if (isLeaf(cc))
+            continue;
           opt.add(z3::implies(x, picked[classIndex[cc]]));
         }
         // Costs in units of 0.1 ns, and one unit per op, so that among
         // equally costly picks the one with fewer ops wins (a free view or
         // an op on weights only is not picked for nothing).
         int64_t weight = std::llround(nodeCost[n] * 1e4) +
-                         (g.node(n).op->type != rules::WNode::Type::Argument);
+                         (g.node(n).op->type != mirage::rules::WNode::Type::Argument);
         if (weight > 0)
           opt.add_soft(!x, std::to_string(weight).c_str());
       }
       opt.add(z3::implies(picked[ci], z3::mk_or(alternatives)));
     }
     for (ClassId r : roots)
-      opt.add(picked[classIndex[g.find(r)]]);
+      if (!isLeaf(g.find(r)))
+        opt.add(picked[classIndex[g.find(r)]]);
+    // Cycles of two e-nodes (a split and its concat, a transpose and its
+    // inverse) are most of them: cut up front.
+    for (auto &[n, xn] : nodeVars) {
+      ClassId a = g.classOf(n);
+      for (ClassId child : g.node(n).children) {
+        ClassId b = g.find(child);
+        if (b == a || isLeaf(b))
+          continue;
+        for (NodeId m : g.classNodes(b))
+          if (m > n && llvm::any_of(g.node(m).children, [&](ClassId cc) {
+                return g.find(cc) == a;
+              }))
+            opt.add(!xn || !nodeVars[nodeIndex[m]].second);
+      }
+    }
     // Cycles are excluded lazily (a cut per cycle found): the pick without
     // them is solved, and each cycle its e-nodes form is forbidden, until
     // the pick has none. Every e-node costs at least a unit, so an optimum
@@ -176,6 +216,9 @@ mirage::eqsat::extractOptimal(const EGraph &g, llvm::ArrayRef<ClassId> roots,
       z3::model model = opt.get_model();
       Extraction x;
       x.choice.assign(g.numNodes(), -1);
+      for (ClassId c = 0; c < g.numNodes(); ++c)
+        if (c < tree.size() && g.find(c) == c && isLeaf(c))
+          x.choice[c] = greedyChoice[c];
       for (auto &[n, var] : nodeVars) {
         ClassId c = g.classOf(n);
         if (x.choice[c] < 0 &&
@@ -183,37 +226,32 @@ mirage::eqsat::extractOptimal(const EGraph &g, llvm::ArrayRef<ClassId> roots,
             model.eval(picked[classIndex[c]], true).bool_value() == Z3_L_TRUE)
           x.choice[c] = n;
       }
-      // A cycle of the pick, from the roots.
+      // The cycles of the pick, from the roots (each back edge gives one).
       std::vector<uint8_t> state(g.numNodes(), 0);
-      std::vector<NodeId> path, cycle;
-      std::function<bool(ClassId)> visit = [&](ClassId c) {
+      std::vector<NodeId> path;
+      std::vector<std::vector<NodeId>> cycles;
+      std::function<void(ClassId)> visit = [&](ClassId c) {
         c = g.find(c);
-        if (x.choice[c] < 0)
-          return false;
-        if (state[c] == 2)
-          return false;
-        NodeId n = static_cast<NodeId>(x.choice[c]);
+        if (x.choice[c] < 0 || isLeaf(c) || state[c] == 2)
+          return;
         if (state[c] == 1) {
           auto it = std::find_if(path.begin(), path.end(), [&](NodeId m) {
             return g.classOf(m) == c;
           });
-          cycle.assign(it, path.end());
-          return true;
+          cycles.emplace_back(it, path.end());
+          return;
         }
+        NodeId n = static_cast<NodeId>(x.choice[c]);
         state[c] = 1;
         path.push_back(n);
         for (ClassId child : g.node(n).children)
-          if (visit(child))
-            return true;
+          visit(child);
         path.pop_back();
         state[c] = 2;
-        return false;
       };
-      bool found = false;
       for (ClassId r : roots)
-        if ((found = visit(r)))
-          break;
-      if (!found) {
+        visit(r);
+      if (cycles.empty()) {
         std::optional<double> cost = dagCost(g, roots, x.choice, nodeCost);
         if (!cost) {
           why = "the ILP's solution is not a complete extraction";
@@ -224,13 +262,15 @@ mirage::eqsat::extractOptimal(const EGraph &g, llvm::ArrayRef<ClassId> roots,
       }
       if (round >= options.maxCycleCuts) {
         why = "more than " + std::to_string(options.maxCycleCuts) +
-              " cycles cut";
+              " rounds of cycle cuts";
         return std::nullopt;
       }
-      z3::expr_vector cut(ctx);
-      for (NodeId n : cycle)
-        cut.push_back(!nodeVars[nodeIndex[n]].second);
-      opt.add(z3::mk_or(cut));
+      for (const std::vector<NodeId> &cycle : cycles) {
+        z3::expr_vector cut(ctx);
+        for (NodeId n : cycle)
+          cut.push_back(!nodeVars[nodeIndex[n]].second);
+        opt.add(z3::mk_or(cut));
+      }
     }
   } catch (const z3::exception &e) {
     why = std::string("Z3: ") + e.msg();
