@@ -50,7 +50,7 @@ def parse_saturate(err):
         row["before"] = row["after"] = float(m.group(2))
     m = re.search(r"e-graph: (\d+) e-nodes, (\d+) e-classes, (\d+) iteration\(s\), stopped: ([a-z ]+)", err)
     row["nodes"], row["classes"], row["iters"], row["stop"] = m.groups()
-    m = re.search(r"extraction: (greedy|ilp \(optimal\)|greedy \(fallback)", err)
+    m = re.search(r"extraction: (greedy \(fallback|ilp \(optimal\)|greedy)", err)
     row["extraction"] = {"greedy": "greedy", "ilp (optimal)": "ilp",
                          "greedy (fallback": "greedy (ilp fallback)"}[m.group(1)]
     m = re.search(r"saturation ([\d.]+) s, extraction ([\d.]+) s", err)
