@@ -660,7 +660,9 @@ def GraphSaturate : Pass<"graph-saturate", "::mlir::ModuleOp"> {
     integer program with Z3's optimizer (a shared subterm is paid once; a
     cycle-free pick), falling back to greedy with a remark when the e-graph
     is over `ilp-node-limit` e-nodes or Z3 gives no optimum within
-    `ilp-time-limit`; `extraction=greedy` takes each e-class's cheapest
+    `ilp-resource-limit` (Z3's deterministic resource count, so the same
+    input gives the same result on any machine; `ilp-time-limit` is only a
+    wall-clock safety cut); `extraction=greedy` takes each e-class's cheapest
     e-node bottom-up. Costs are the analytic cost model's times on `target`;
     ops on weights only cost nothing (folded before the run, as in TASO).
 
@@ -688,8 +690,13 @@ def GraphSaturate : Pass<"graph-saturate", "::mlir::ModuleOp"> {
            "Extraction: greedy or ilp">,
     Option<"ilpNodeLimit", "ilp-node-limit", "uint64_t", "3000",
            "Most e-nodes for the ILP extraction (beyond: greedy)">,
-    Option<"ilpTimeLimit", "ilp-time-limit", "double", "10",
-           "Seconds for Z3's ILP (beyond: greedy; 0: none)">,
+    Option<"ilpResourceLimit", "ilp-resource-limit", "uint64_t",
+           "100000000",
+           "Z3's deterministic resource limit for the ILP, over all its "
+           "rounds (beyond: greedy; 0: none; about 10 M per second here)">,
+    Option<"ilpTimeLimit", "ilp-time-limit", "double", "0",
+           "Seconds for Z3's ILP: a wall-clock safety cut the remark reports "
+           "(beyond: greedy; 0: none)">,
     Option<"reverse", "reverse", "bool", "true",
            "Apply rules in both directions">,
     Option<"weightsFrom", "weights-from", "int64_t", "-1",

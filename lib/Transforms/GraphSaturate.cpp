@@ -139,6 +139,7 @@ void GraphSaturatePass::optimize(func::FuncOp func,
   if (extraction == "ilp") {
     IlpOptions ilp;
     ilp.maxNodes = ilpNodeLimit;
+    ilp.resourceLimit = ilpResourceLimit;
     ilp.timeoutMs = static_cast<unsigned>(std::llround(ilpTimeLimit * 1000));
     std::string why;
     picked = extractOptimal(egraph, roots, costs, ilp, why);

@@ -4,13 +4,15 @@
 // split. Greedy extraction cannot see it (the shared matmul is paid once
 // per output in its tree costs); the ILP can. The remark states the
 // e-graph, the stop reason, the extraction, the costs and the verification.
-// The ILP's timeout is a safety cut (a loaded machine must not change the
-// result): generous here.
-// RUN: mirage-opt %s --graph-saturate="iter-limit=3 ilp-time-limit=120" 2>%t.err | FileCheck %s
+// The ILP's budget is Z3's deterministic resource count (the default), so a
+// loaded machine cannot change the result.
+// RUN: mirage-opt %s --graph-saturate="iter-limit=3" 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.err
 // RUN: mirage-opt %s --graph-saturate="iter-limit=3 extraction=greedy" 2>&1 | FileCheck %s --check-prefix=GREEDY
 // An ILP budget of 10 e-nodes: the fallback to greedy is a remark.
 // RUN: mirage-opt %s --graph-saturate="iter-limit=3 ilp-node-limit=10" 2>&1 | FileCheck %s --check-prefix=FALLBACK
+// So is a resource limit too small for Z3 to prove the optimum.
+// RUN: mirage-opt %s --graph-saturate="iter-limit=3 ilp-resource-limit=1000" 2>&1 | FileCheck %s --check-prefix=RLIMIT
 // A node limit of 20 e-nodes stops the saturation and says so.
 // RUN: mirage-opt %s --graph-saturate="node-limit=20 extraction=greedy" 2>&1 | FileCheck %s --check-prefix=NODES
 
@@ -39,6 +41,7 @@
 
 // FALLBACK: remark: graph-saturate @two_matmuls: the ILP extraction gave no optimum (the ILP would have {{[0-9]+}} e-nodes, over its budget of 10); falling back to greedy extraction
 // FALLBACK: extraction: greedy (fallback from ilp: the ILP would have
+// RLIMIT: remark: graph-saturate @two_matmuls: the ILP extraction gave no optimum (Z3 gave no optimum within its resource limit of 1000); falling back to greedy extraction
 
 // NODES: stopped: node limit;
 

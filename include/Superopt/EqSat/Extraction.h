@@ -57,8 +57,12 @@ std::optional<Extraction> extractGreedy(const EGraph &g,
 struct IlpOptions {
   /// The most e-nodes (reached from the roots) the ILP is built for.
   uint64_t maxNodes = 5000;
-  /// Z3's timeout, milliseconds (0: none).
-  unsigned timeoutMs = 10000;
+  /// Z3's resource limit over all rounds (its deterministic "rlimit"
+  /// count, about 10 M per second on the development machine; 0: none).
+  /// The same e-graph gets the same answer on any machine and load.
+  uint64_t resourceLimit = 100'000'000;
+  /// Z3's timeout, milliseconds: a wall-clock safety cut (0: none).
+  unsigned timeoutMs = 0;
   /// The most rounds of cycle cuts before giving up.
   unsigned maxCycleCuts = 200;
 };

@@ -128,13 +128,6 @@ mirage::eqsat::extractOptimal(const EGraph &g, llvm::ArrayRef<ClassId> roots,
   try {
     z3::context ctx;
     z3::optimize opt(ctx);
-    {
-      // RC2 (core-guided, stratified) solved these instances about 5x
-      // faster than Z3's default maxres in our measurements.
-      z3::params p(ctx);
-      p.set("maxsat_engine", "rc2");
-      opt.set(p);
-    }
     using Clock = std::chrono::steady_clock;
     Clock::time_point t0 = Clock::now();
     llvm::DenseMap<ClassId, unsigned> classIndex;
@@ -196,25 +189,55 @@ mirage::eqsat::extractOptimal(const EGraph &g, llvm::ArrayRef<ClassId> roots,
     // the pick has none. Every e-node costs at least a unit, so an optimum
     // picks one e-node per needed e-class, and no cycle-free optimum
     // violates a cut: the last solution is a cycle-free optimum.
+    // Z3's resource count so far (its "rlimit count" statistic): the
+    // deterministic budget is shared by every round.
+    auto resourcesUsed = [&]() -> uint64_t {
+      z3::stats st = opt.statistics();
+      for (unsigned i = 0; i < st.size(); ++i)
+        if (st.key(i) == "rlimit count")
+          return st.is_uint(i) ? st.uint_value(i)
+                               : static_cast<uint64_t>(st.double_value(i));
+      return 0;
+    };
+    const uint64_t resourcesAtStart = resourcesUsed();
     for (unsigned round = 0;; ++round) {
-      // The timeout covers every round.
+      // Z3's default MaxSAT engine (maxres): Debian's Z3 4.8.12 has no
+      // other core-guided one (it warns and uses maxres for "rc2").
+      z3::params p(ctx);
+      if (options.resourceLimit) {
+        uint64_t used = resourcesUsed() - resourcesAtStart;
+        if (used >= options.resourceLimit) {
+          why = "Z3 gave no optimum within its resource limit of " +
+                std::to_string(options.resourceLimit);
+          return std::nullopt;
+        }
+        // Z3 takes the limit relative to the count at the check, as an
+        // unsigned int.
+        p.set("rlimit", static_cast<unsigned>(std::min<uint64_t>(
+                            options.resourceLimit - used, UINT32_MAX)));
+      }
+      // The wall-clock safety cut covers every round.
       if (options.timeoutMs) {
         double used =
             std::chrono::duration<double, std::milli>(Clock::now() - t0)
                 .count();
         if (used >= options.timeoutMs) {
-          why = "Z3 gave no optimum within " +
+          why = "Z3 gave no optimum within the time limit of " +
                 std::to_string(options.timeoutMs) + " ms";
           return std::nullopt;
         }
-        z3::params p(ctx);
         p.set("timeout", static_cast<unsigned>(options.timeoutMs - used));
-        p.set("maxsat_engine", "rc2");
-        opt.set(p);
       }
+      opt.set(p);
       z3::check_result res = opt.check();
       if (res != z3::sat) {
-        why = res == z3::unknown
+        bool outOfResources =
+            res == z3::unknown && options.resourceLimit &&
+            resourcesUsed() - resourcesAtStart >= options.resourceLimit;
+        why = outOfResources
+                  ? "Z3 gave no optimum within its resource limit of " +
+                        std::to_string(options.resourceLimit)
+              : res == z3::unknown
                   ? "Z3 gave no optimum (" +
                         std::string(Z3_optimize_get_reason_unknown(ctx, opt)) +
                         ")"
