@@ -668,4 +668,72 @@ def GraphOptimize : Pass<"graph-optimize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mirage::graph::GraphDialect"];
 }
 
+def GraphSaturate : Pass<"graph-saturate", "::mlir::ModuleOp"> {
+  let summary = "Equality saturation over the rules of a rule file";
+  let description = [{
+    Rewrites each graph function by equality saturation
+    (docs/EqualitySaturation.md; Tensat, MLSys'21): the function becomes an
+    e-graph, every rule direction of the rule file is applied to it (rules
+    with two outputs matched with one consistent binding) until it is
+    saturated or a limit is reached (`node-limit` e-nodes, `iter-limit`
+    iterations; `time-limit` is a wall-clock safety cut the remark reports),
+    and the cheapest graph is extracted: `extraction=ilp` solves Tensat's
+    integer program with Z3's optimizer (a shared subterm is paid once; a
+    cycle-free pick), falling back to greedy with a remark when the e-graph
+    is over `ilp-node-limit` e-nodes or Z3 gives no optimum within
+    `ilp-resource-limit` (Z3's deterministic resource count, so the same
+    input gives the same result on any machine; `ilp-time-limit` is only a
+    wall-clock safety cut); `extraction=greedy` takes each e-class's cheapest
+    e-node bottom-up. Costs are the analytic cost model's times on `target`;
+    ops on weights only cost nothing (folded before the run, as in TASO).
+
+    The extracted graph replaces the function only if it is cheaper and
+    `--verify-equivalence`'s checks pass against the input; the remark
+    states the e-graph's e-nodes and e-classes, the iterations, what
+    stopped the saturation, the extraction, the cost before and after, the
+    times and the verification.
+  }];
+  let options = [
+    Option<"rules", "rules", "std::string", "\"\"",
+           "Rule file (empty: the built-in rule set)">,
+    Option<"target", "target", "std::string", "\"sm_90\"",
+           "Cost model: sm_80 (A100) or sm_90 (H100)">,
+    Option<"nodeLimit", "node-limit", "uint64_t", "2000",
+           "Most e-nodes of the e-graph (at least 1)">,
+    Option<"iterLimit", "iter-limit", "unsigned", "8",
+           "Most saturation iterations (at least 1)">,
+    Option<"timeLimit", "time-limit", "double", "60",
+           "Seconds of saturation per function: a safety limit (0: none)">,
+    Option<"matchLimit", "match-limit", "uint64_t", "1000",
+           "Matches of one rule direction per iteration before it is banned "
+           "for a few iterations (at least 1)">,
+    Option<"extraction", "extraction", "std::string", "\"ilp\"",
+           "Extraction: greedy or ilp">,
+    Option<"ilpNodeLimit", "ilp-node-limit", "uint64_t", "3000",
+           "Most e-nodes for the ILP extraction (beyond: greedy)">,
+    Option<"ilpResourceLimit", "ilp-resource-limit", "uint64_t",
+           "100000000",
+           "Z3's deterministic resource limit for the ILP, over all its "
+           "rounds (beyond: greedy; 0: none; about 10 M per second here)">,
+    Option<"ilpTimeLimit", "ilp-time-limit", "double", "0",
+           "Seconds for Z3's ILP: a wall-clock safety cut the remark reports "
+           "(beyond: greedy; 0: none)">,
+    Option<"reverse", "reverse", "bool", "true",
+           "Apply rules in both directions">,
+    Option<"weightsFrom", "weights-from", "int64_t", "-1",
+           "Arguments from this index on are weights (-1: none but those "
+           "marked mirage.weight)">,
+    Option<"function", "function", "std::string", "\"\"",
+           "Optimize only this function">,
+    Option<"fieldBits", "field-bits", "unsigned", "31",
+           "Bits of the verifier's random prime q (31 to 62)">,
+    Option<"seed", "seed", "uint64_t", "0", "Seed of the verification">,
+    Option<"scales", "scales", "unsigned", "6",
+           "Input scales of the verifier's floating-point checks (1 to 16)">,
+    Option<"verifyTimeLimit", "verify-time-limit", "double", "600",
+           "Seconds per verification (0: none)">,
+  ];
+  let dependentDialects = ["::mirage::graph::GraphDialect"];
+}
+
 #endif // MIRAGE_TRANSFORMS_PASSES_TD
