@@ -61,6 +61,11 @@ struct WNode {
   bool isRule() const { return type == Type::Rule; }
 };
 
+/// The hash of a node's kind, attributes and shapes, without its operands
+/// (what NodeArena::add stores in `localHash`); the e-graph hashes its
+/// e-nodes with it too.
+uint64_t computeLocalHash(const WNode &n);
+
 /// Owns every node of a search, and caches kernel costs by signature.
 class NodeArena {
 public:

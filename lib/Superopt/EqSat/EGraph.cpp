@@ -1,6 +1,7 @@
 //===- EGraph.cpp - an e-graph over graph-dialect terms -------------------===//
 
 #include "Superopt/EqSat/EGraph.h"
+#include "Superopt/Rules/WorkGraph.h"
 #include "Superopt/Semantics/SplitMix64.h"
 #include <cstring>
 
@@ -10,31 +11,6 @@ using mirage::superopt::SplitMix64;
 
 static uint64_t mixIn(uint64_t h, uint64_t v) {
   return SplitMix64::mix(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6)));
-}
-
-static uint64_t opHash(const WNode &n) {
-  uint64_t h = mixIn(0x452821e638d01377ULL, static_cast<uint64_t>(n.type));
-  switch (n.type) {
-  case WNode::Type::Argument:
-    return mixIn(h, n.argument);
-  case WNode::Type::Opaque:
-    return mixIn(h, reinterpret_cast<uintptr_t>(n.origin));
-  case WNode::Type::Rule:
-    break;
-  }
-  h = mixIn(h, static_cast<uint64_t>(n.kind));
-  for (int64_t i : n.ints)
-    h = mixIn(h, static_cast<uint64_t>(i));
-  uint64_t bits;
-  std::memcpy(&bits, &n.scalar, sizeof bits);
-  h = mixIn(h, bits);
-  for (int64_t s : n.sizes)
-    h = mixIn(h, static_cast<uint64_t>(s));
-  for (const auto &shape : n.resultShapes)
-    for (int64_t d : shape)
-      h = mixIn(h, static_cast<uint64_t>(d));
-  return mixIn(h,
-               reinterpret_cast<uintptr_t>(n.elementType.getAsOpaquePointer()));
 }
 
 bool mirage::eqsat::sameOp(const WNode &a, const WNode &b) {
@@ -55,7 +31,7 @@ bool mirage::eqsat::sameOp(const WNode &a, const WNode &b) {
 }
 
 size_t EGraph::KeyHash::operator()(const Key &k) const {
-  uint64_t h = mixIn(opHash(*k.op), k.result);
+  uint64_t h = mixIn(mirage::rules::computeLocalHash(*k.op), k.result);
   for (ClassId c : k.children)
     h = mixIn(h, c);
   return h;

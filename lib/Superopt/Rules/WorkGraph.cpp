@@ -22,7 +22,7 @@ static uint64_t mixIn(uint64_t h, uint64_t v) {
 }
 
 /// Kind, attributes and result shapes of a node, without its operands.
-static uint64_t localHashOf(const WNode &n) {
+uint64_t mirage::rules::computeLocalHash(const WNode &n) {
   uint64_t h = 0x243f6a8885a308d3ULL + static_cast<uint64_t>(n.type);
   switch (n.type) {
   case WNode::Type::Argument:
@@ -118,7 +118,7 @@ double NodeArena::costOf(const WNode &node, ArrayRef<const WNode *> graph) {
 }
 
 const WNode *NodeArena::add(WNode node, ArrayRef<const WNode *> graph) {
-  node.localHash = localHashOf(node);
+  node.localHash = computeLocalHash(node);
   node.costUs = costOf(node, graph);
   nodes.push_back(std::move(node));
   return &nodes.back();
@@ -188,7 +188,7 @@ WorkGraph::fromFunction(func::FuncOp func, NodeArena &arena,
                                                        type.getShape().end()));
       n.elementType = type.getElementType();
     }
-    uint64_t local = localHashOf(n);
+    uint64_t local = computeLocalHash(n);
     std::vector<uint64_t> operandKey;
     for (WValue v : n.operands)
       operandKey.push_back(uint64_t(v.node) << 8 | v.result);
