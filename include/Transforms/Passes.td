@@ -668,6 +668,56 @@ def GraphOptimize : Pass<"graph-optimize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mirage::graph::GraphDialect"];
 }
 
+def PartialEquivalenceOptimize
+    : Pass<"partial-equivalence-optimize", "::mlir::ModuleOp"> {
+  let summary = "PET's partially equivalent transformations with corrections";
+  let description = [{
+    For each graph function (docs/PartialEquivalence.md; PET, OSDI'21):
+    every concat along H or W of convolutions that share a weight (one per
+    tile, "same" padding along the axis) is a site; its mutant is one
+    convolution of the concatenated tiles, wrong only next to the seams.
+    The region analysis cuts the site's output into boxes in which both
+    programs compute one linear form up to translation (PET's first
+    theorem) and decides each box by random tests over Z_p at two of its
+    positions (the second theorem), with a stated bound. The wrong rows are
+    recomputed from the original on slices of the tiles framed by zero
+    rows, in the mutant's convolution launch, and assembled by one split
+    and the program's concat; the slices are cut per tile or from the
+    concatenated tiles, whichever the cost model on `target` finds cheaper.
+    A corrected function cheaper than the input is verified against it with
+    `--verify-equivalence`'s checks before it replaces it; a remark states
+    the mutants tried, the regions, the correction, the estimated times and
+    the verification. Sites that do not gain are reported and kept.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", "\"sm_90\"",
+           "Cost model: sm_80 (A100) or sm_90 (H100)">,
+    Option<"calibration", "calibration", "std::string", "\"\"",
+           "Cost-model calibration file">,
+    Option<"budget", "budget", "uint64_t", "16",
+           "Mutants (sites) tried per function (at least 1)">,
+    Option<"function", "function", "std::string", "\"\"",
+           "Optimize only this function">,
+    Option<"regionBound", "region-bound", "double", "-60",
+           "log2 of the region analysis's error bound (-200 to -1)">,
+    Option<"maxBoxes", "max-boxes", "uint64_t", "100000",
+           "Most boxes an output of a site may be cut into">,
+    Option<"fieldBits", "field-bits", "unsigned", "31",
+           "Bits of the random prime q of the region tests and the verifier "
+           "(31 to 62)">,
+    Option<"seed", "seed", "uint64_t", "0",
+           "Seed of the region tests and the verification">,
+    Option<"scales", "scales", "unsigned", "6",
+           "Input scales of the verifier's floating-point checks (1 to 16)">,
+    Option<"verifyTimeLimit", "verify-time-limit", "double", "600",
+           "Seconds per verification: a safety cut (0: none)">,
+    Option<"plantWrongCorrection", "plant-wrong-correction", "bool", "false",
+           "Leave the first wrong interval uncorrected (a test that "
+           "verification rejects it)">,
+  ];
+  let dependentDialects = ["::mirage::graph::GraphDialect"];
+}
+
 def GraphSaturate : Pass<"graph-saturate", "::mlir::ModuleOp"> {
   let summary = "Equality saturation over the rules of a rule file";
   let description = [{

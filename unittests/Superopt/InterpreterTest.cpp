@@ -229,6 +229,24 @@ RealTensor convRef(const RealTensor &x, const RealTensor &w, int64_t stride,
   return y;
 }
 
+// A split into many pieces: slicing them must not read its input through
+// a reference the binding of earlier pieces moved (the environment grows).
+TEST_F(InterpreterTest, SplitIntoManyPieces) {
+  ASSERT_TRUE(parse(R"mlir(
+func.func @f(%x: tensor<40x3xf32>) -> (tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>) {
+  %s:40 = graph.split %x, dim = 0, sizes = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1] : tensor<40x3xf32> -> tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>
+  return %s#0, %s#17, %s#39 : tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>
+}
+)mlir"));
+  RealTensor x = randomTensor({40, 3}, rng);
+  auto out = run("f", {x});
+  ASSERT_EQ(out.size(), 3u);
+  int64_t rows[] = {0, 17, 39};
+  for (int i = 0; i < 3; ++i)
+    for (int64_t j = 0; j < 3; ++j)
+      EXPECT_EQ(out[i].data[j], x.data[rows[i] * 3 + j]) << "piece " << rows[i];
+}
+
 TEST_F(InterpreterTest, Conv2DGroupsStridePadding) {
   ASSERT_TRUE(parse(R"mlir(
 func.func @f(%x: tensor<2x4x7x6xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<2x6x4x3xf32> {

@@ -65,17 +65,21 @@ mlir::LogicalResult evalConcat(ConcatOp op, Arith &arith,
 
 template <typename Arith, typename SplitOp>
 mlir::LogicalResult evalSplit(SplitOp op, Arith &arith, ValueEnv<Arith> &env) {
+  // Every piece is sliced before any is bound: binding inserts into the
+  // environment, whose storage may move, and `x` points into it.
   const typename Arith::Value &x = env.get(op.getInput());
   int64_t dim = op.getDim();
   llvm::SmallVector<int64_t> offsets(staticShape(op.getInput()).size(), 0);
+  std::vector<typename Arith::Value> parts;
   for (mlir::Value piece : op.getResults()) {
     llvm::ArrayRef<int64_t> sizes = staticShape(piece);
-    auto part = Arith::apply(
-        x, [&](const auto &t) { return slice(t, offsets, sizes); });
-    if (mlir::failed(bindResult(arith, env, piece, std::move(part))))
-      return mlir::failure();
+    parts.push_back(Arith::apply(
+        x, [&](const auto &t) { return slice(t, offsets, sizes); }));
     offsets[dim] += sizes[dim];
   }
+  for (auto [piece, part] : llvm::zip(op.getResults(), parts))
+    if (mlir::failed(bindResult(arith, env, piece, std::move(part))))
+      return mlir::failure();
   return mlir::success();
 }
 

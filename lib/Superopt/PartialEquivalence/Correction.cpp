@@ -1,0 +1,288 @@
+//===- Correction.cpp - recompute a stitched mutant's wrong rows ----------===//
+//
+// A wrong row r of tile j is what the original computes from tile j alone
+// with zero padding: its window reads rows [r - halo, r + halo] of the tile
+// and zeros beyond the tile's ends. So a slice of the tile, halo rows past
+// the wrong rows on each side (clipped to the tile), convolved where zeros
+// follow it on every side that reached past the tile, gives the right rows.
+// Those slices go after the tiles in the mutant's own concat, separated by
+// bands of halo zero rows where a side needs zeros (the end of the stitched
+// input needs none: the padding supplies them), so that the one
+// convolution computes the mutant and the corrections in one launch (PET's
+// fusion of the correction kernel with its neighbour). One split of its
+// result and the program's concat put the recomputed rows in place.
+//
+// The zero band is a halo-row slice times 0: exact in the field and in
+// floating point for finite inputs (an infinite or NaN input element in
+// that slice would make the band NaN; docs/PartialEquivalence.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Superopt/PartialEquivalence/PartialEquivalence.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <map>
+#include <set>
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::pet;
+
+static llvm::Error error(const llvm::Twine &why) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
+}
+
+llvm::Expected<SmallVector<std::pair<int64_t, int64_t>, 4>>
+mirage::pet::wrongIntervals(const StitchSite &site,
+                            const RegionReport &report) {
+  if (report.boxes.size() != 1)
+    return error("the site programs have one output");
+  std::set<std::pair<int64_t, int64_t>> spans;
+  for (const Box &box : report.boxes[0])
+    if (box.wrong)
+      spans.insert({box.lo[site.dim], box.hi[site.dim]});
+  SmallVector<std::pair<int64_t, int64_t>, 4> merged;
+  for (auto span : spans) {
+    if (!merged.empty() && merged.back().second >= span.first)
+      merged.back().second = std::max(merged.back().second, span.second);
+    else
+      merged.push_back(span);
+  }
+  return merged;
+}
+
+namespace {
+/// Rows [lo, hi) of one tile (concat coordinates) to recompute, and the
+/// slice [from, to) of the tile that recomputes them.
+struct Segment {
+  unsigned tile;
+  int64_t lo, hi, from, to;
+  bool zerosBefore, zerosAfter;
+  /// Where the slice starts in the fused input.
+  int64_t placed = 0;
+};
+
+/// One split of `value` along `dim` at the given cut points (relative to
+/// the value, 0 and the extent excluded): the pieces, in order, with their
+/// start.
+std::map<int64_t, Value> splitAt(OpBuilder &b, Location loc, Value value,
+                                 int64_t dim, const std::set<int64_t> &cuts) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t extent = type.getDimSize(dim);
+  SmallVector<int64_t> starts = {0};
+  for (int64_t c : cuts)
+    if (c > 0 && c < extent)
+      starts.push_back(c);
+  SmallVector<int64_t> sizes;
+  SmallVector<Type> types;
+  for (size_t i = 0; i < starts.size(); ++i) {
+    int64_t end = i + 1 < starts.size() ? starts[i + 1] : extent;
+    sizes.push_back(end - starts[i]);
+    SmallVector<int64_t> shape(type.getShape());
+    shape[dim] = sizes.back();
+    types.push_back(RankedTensorType::get(shape, type.getElementType()));
+  }
+  std::map<int64_t, Value> pieces;
+  if (starts.size() == 1) {
+    pieces[0] = value;
+    return pieces;
+  }
+  auto split = graph::SplitOp::create(
+      b, loc, types, ValueRange{value},
+      ArrayRef<NamedAttribute>{
+          b.getNamedAttr("dim", b.getI64IntegerAttr(dim)),
+          b.getNamedAttr("sizes", b.getDenseI64ArrayAttr(sizes))});
+  for (size_t i = 0; i < starts.size(); ++i)
+    pieces[starts[i]] = split.getResult(i);
+  return pieces;
+}
+} // namespace
+
+llvm::Expected<Correction>
+mirage::pet::correctSite(const StitchSite &site,
+                         ArrayRef<std::pair<int64_t, int64_t>> intervals,
+                         const CorrectionOptions &options) {
+  const int64_t dim = site.dim, halo = site.halo;
+  const unsigned tiles = site.convs.size();
+  graph::ConcatOp concat = site.concat;
+  SmallVector<graph::Conv2DOp> convs(site.convs);
+  Location loc = concat.getLoc();
+  Correction result;
+  result.intervals.assign(intervals.begin(), intervals.end());
+
+  // The intervals, cut at the tile boundaries.
+  std::vector<Segment> segments;
+  for (auto [lo, hi] : intervals) {
+    if (lo >= hi)
+      return error("an empty wrong interval");
+    SmallVector<Segment, 2> inInterval;
+    for (unsigned j = 0; j < tiles; ++j) {
+      int64_t start = site.offsets[j], end = start + site.extents[j];
+      int64_t a = std::max(lo, start), b = std::min(hi, end);
+      if (a >= b)
+        continue;
+      Segment s{j, a, b, std::max(start, a - halo), std::min(end, b + halo),
+                a - halo < start, b + halo > end};
+      inInterval.push_back(s);
+    }
+    // Across a seam, the later tile's slice (zeros before) first, then the
+    // earlier tile's (zeros after): the next seam's band serves both.
+    std::reverse(inInterval.begin(), inInterval.end());
+    segments.insert(segments.end(), inInterval.begin(), inInterval.end());
+  }
+  if (segments.empty())
+    return error("no wrong interval to correct");
+  {
+    // Slices are split out of their tile once: two may not overlap.
+    std::vector<std::pair<int64_t, int64_t>> slices;
+    for (const Segment &s : segments)
+      slices.push_back({s.from, s.to});
+    std::sort(slices.begin(), slices.end());
+    for (size_t i = 1; i < slices.size(); ++i)
+      if (slices[i].first < slices[i - 1].second)
+        return error(llvm::formatv(
+            "the slices [{0}, {1}) and [{2}, {3}) overlap (a tile shorter "
+            "than 4 x halo = {4} along the axis)",
+            slices[i - 1].first, slices[i - 1].second, slices[i].first,
+            slices[i].second, 4 * halo));
+  }
+  if (halo == 0)
+    return error("a halo of 0 leaves nothing wrong to correct");
+
+  // The cut points of each source: the slices' ends, and a halo-row piece
+  // to make the zero band from (inside a tile, not crossing a cut).
+  OpBuilder b(concat);
+  SmallVector<Value> tileValues;
+  for (graph::Conv2DOp conv : convs)
+    tileValues.push_back(conv.getInput());
+  std::set<int64_t> cuts; // concat coordinates
+  for (const Segment &s : segments) {
+    cuts.insert(s.from);
+    cuts.insert(s.to);
+  }
+  std::optional<int64_t> bandFrom;
+  for (unsigned j = 0; j < tiles && !bandFrom; ++j) {
+    int64_t start = site.offsets[j], end = start + site.extents[j];
+    std::set<int64_t> inTile = {start, end};
+    for (int64_t c : cuts)
+      if (c > start && c < end)
+        inTile.insert(c);
+    for (auto it = inTile.begin(); std::next(it) != inTile.end(); ++it)
+      if (*std::next(it) - *it >= halo) {
+        bandFrom = *it;
+        break;
+      }
+  }
+  if (!bandFrom)
+    return error("no tile piece of halo rows to make the zero band from");
+  cuts.insert(*bandFrom);
+  cuts.insert(*bandFrom + halo);
+
+  // Pieces by their start in concat coordinates.
+  std::map<int64_t, Value> pieces;
+  Value stitchedTiles; // the mutant's concat, in the FromConcat layout
+  unsigned ops = 0;
+  if (options.layout == SliceLayout::FromConcat) {
+    stitchedTiles = buildTileConcat(b, loc, tileValues, dim);
+    std::map<int64_t, Value> p = splitAt(b, loc, stitchedTiles, dim, cuts);
+    pieces.insert(p.begin(), p.end());
+    ops += 1;
+  } else {
+    for (unsigned j = 0; j < tiles; ++j) {
+      int64_t start = site.offsets[j], end = start + site.extents[j];
+      std::set<int64_t> local;
+      for (int64_t c : cuts)
+        if (c > start && c < end)
+          local.insert(c - start);
+      if (local.empty()) {
+        pieces[start] = tileValues[j];
+        continue;
+      }
+      for (auto [at, v] : splitAt(b, loc, tileValues[j], dim, local))
+        pieces[at + start] = v;
+      ops += 1;
+    }
+  }
+  Value bandSource = pieces.at(*bandFrom);
+  Value band = graph::ScalarMulOp::create(
+                    b, loc, TypeRange{bandSource.getType()},
+                    ValueRange{bandSource},
+                    ArrayRef<NamedAttribute>{b.getNamedAttr(
+                        "scalar", b.getF64FloatAttr(0.0))})
+                   .getResult();
+  ops += 1;
+
+  // The fused input: the tiles (or their concat), then the slices with
+  // bands where a side needs zeros.
+  SmallVector<Value> parts;
+  if (stitchedTiles)
+    parts.push_back(stitchedTiles);
+  else
+    parts.append(tileValues.begin(), tileValues.end());
+  int64_t total = site.offsets.back() + site.extents.back();
+  const int64_t mutantExtent = total;
+  // The last tile's end needs zeros after it, as does a slice that asked
+  // for them.
+  bool needZeros = true;
+  for (Segment &s : segments) {
+    if (needZeros || s.zerosBefore) {
+      parts.push_back(band);
+      total += halo;
+    }
+    s.placed = total;
+    for (int64_t at = s.from; at < s.to;) {
+      Value piece = pieces.at(at);
+      parts.push_back(piece);
+      at += cast<RankedTensorType>(piece.getType()).getDimSize(dim);
+    }
+    total += s.to - s.from;
+    needZeros = s.zerosAfter;
+  }
+  result.extraExtent = total - mutantExtent;
+  Value fused = buildTileConcat(b, loc, parts, dim);
+  // In the per-tile layout the fused concat is the mutant's own, grown.
+  if (stitchedTiles)
+    ops += 1;
+  Value conv = buildSiteConv(b, site, fused, convs.front().getWeight());
+
+  // Which rows of the convolution make up the result: the mutant's rows
+  // outside the corrected segments, the recomputed rows inside.
+  std::vector<std::pair<int64_t, int64_t>> sources; // [from, to) of conv
+  int64_t row = 0;
+  std::vector<const Segment *> byRow;
+  for (size_t i = 0; i < segments.size(); ++i)
+    if (!(options.plantWrong && i == 0))
+      byRow.push_back(&segments[i]);
+  std::sort(byRow.begin(), byRow.end(),
+            [](const Segment *x, const Segment *y) { return x->lo < y->lo; });
+  for (const Segment *s : byRow) {
+    if (row < s->lo)
+      sources.push_back({row, s->lo});
+    int64_t at = s->placed + (s->lo - s->from);
+    sources.push_back({at, at + (s->hi - s->lo)});
+    row = s->hi;
+  }
+  if (row < mutantExtent)
+    sources.push_back({row, mutantExtent});
+  std::set<int64_t> outCuts;
+  for (auto [from, to] : sources) {
+    outCuts.insert(from);
+    outCuts.insert(to);
+  }
+  std::map<int64_t, Value> outPieces = splitAt(b, loc, conv, dim, outCuts);
+  ops += 1;
+  SmallVector<Value> assembled;
+  for (auto [from, to] : sources)
+    for (int64_t at = from; at < to;) {
+      Value piece = outPieces.at(at);
+      assembled.push_back(piece);
+      at += cast<RankedTensorType>(piece.getType()).getDimSize(dim);
+    }
+  Value replacement = buildTileConcat(b, loc, assembled, dim);
+  concat.getResult().replaceAllUsesWith(replacement);
+  concat.erase();
+  for (graph::Conv2DOp c : convs)
+    c.erase();
+  result.ops = ops;
+  return result;
+}

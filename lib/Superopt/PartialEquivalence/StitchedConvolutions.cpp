@@ -1,0 +1,188 @@
+//===- StitchedConvolutions.cpp - PET's stitched-convolution mutants ------===//
+//
+// concat_d(conv(x_1, w), ..., conv(x_K, w)) -> conv(concat_d(x_1..x_K), w)
+// along a spatial axis d: one launch and one read of the weight instead of
+// K. Both have the output shape when the convolution keeps the extent along
+// d (stride 1 there, 2 pad = dil (k - 1)); the mutant is then wrong exactly
+// where a window crosses a seam and reads the next tile where the original
+// read zero padding. Along the batch axis the same rewrite is exact and the
+// graph rules already have it (docs/GraphRules.md); the spatial axes are
+// what PET adds: tiles of different extents, which cannot share a batch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Superopt/PartialEquivalence/PartialEquivalence.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::pet;
+
+static std::optional<StitchSite> matchSite(graph::ConcatOp concat,
+                                           std::string &why) {
+  int64_t dim = concat.getDim();
+  if (dim != 2 && dim != 3) {
+    why = "concat along axis " + std::to_string(dim) + ", not H or W";
+    return std::nullopt;
+  }
+  if (concat.getInputs().size() < 2) {
+    why = "one input";
+    return std::nullopt;
+  }
+  StitchSite site;
+  site.concat = concat;
+  site.dim = dim;
+  int64_t offset = 0;
+  for (Value in : concat.getInputs()) {
+    auto conv = in.getDefiningOp<graph::Conv2DOp>();
+    if (!conv) {
+      why = "an input is not a conv2d";
+      return std::nullopt;
+    }
+    // The convolutions go away with the concat: only then is a launch saved.
+    if (!conv.getResult().hasOneUse()) {
+      why = "a convolution has another user";
+      return std::nullopt;
+    }
+    if (!site.convs.empty()) {
+      graph::Conv2DOp first = site.convs.front();
+      if (conv.getWeight() != first.getWeight() ||
+          conv.getStrides() != first.getStrides() ||
+          conv.getPadding() != first.getPadding() ||
+          conv.getDilations() != first.getDilations() ||
+          conv.getGroups() != first.getGroups()) {
+        why = "the convolutions differ in weight or attributes";
+        return std::nullopt;
+      }
+      auto a = cast<RankedTensorType>(first.getInput().getType());
+      auto b = cast<RankedTensorType>(conv.getInput().getType());
+      for (int64_t d = 0; d < 4; ++d)
+        if (d != dim && a.getDimSize(d) != b.getDimSize(d)) {
+          why = "the tiles differ off the concat axis";
+          return std::nullopt;
+        }
+    }
+    site.convs.push_back(conv);
+    auto inType = cast<RankedTensorType>(conv.getInput().getType());
+    site.offsets.push_back(offset);
+    site.extents.push_back(inType.getDimSize(dim));
+    offset += inType.getDimSize(dim);
+  }
+  graph::Conv2DOp conv = site.convs.front();
+  int64_t axis = dim - 2;
+  int64_t k = cast<RankedTensorType>(conv.getWeight().getType())
+                  .getDimSize(dim);
+  int64_t stride = conv.getStrides()[axis], pad = conv.getPadding()[axis],
+          dil = conv.getDilations()[axis];
+  if (stride != 1 || 2 * pad != dil * (k - 1)) {
+    why = "the convolution does not keep the extent along the axis (stride "
+          "1 and 2 pad = dil (k - 1))";
+    return std::nullopt;
+  }
+  site.halo = pad;
+  return site;
+}
+
+std::vector<StitchSite>
+mirage::pet::findStitchSites(func::FuncOp func, std::vector<std::string> *why) {
+  std::vector<StitchSite> sites;
+  func.walk([&](graph::ConcatOp concat) {
+    std::string reason;
+    if (std::optional<StitchSite> site = matchSite(concat, reason)) {
+      sites.push_back(std::move(*site));
+      return;
+    }
+    // A concat of anything but convolutions is not worth a line.
+    if (why && llvm::any_of(concat.getInputs(), [](Value v) {
+          return v.getDefiningOp<graph::Conv2DOp>();
+        }))
+      why->push_back(reason);
+  });
+  return sites;
+}
+
+SitePrograms mirage::pet::buildSitePrograms(const StitchSite &site,
+                                            llvm::StringRef prefix) {
+  graph::ConcatOp concat = site.concat;
+  auto parent = concat->getParentOfType<func::FuncOp>();
+  MLIRContext *ctx = parent.getContext();
+  Location loc = concat.getLoc();
+  SmallVector<Type> argTypes;
+  SmallVector<graph::Conv2DOp> convs(site.convs);
+  for (graph::Conv2DOp conv : convs)
+    argTypes.push_back(conv.getInput().getType());
+  argTypes.push_back(convs.front().getWeight().getType());
+  Type resultType = concat.getType();
+  auto type = FunctionType::get(ctx, argTypes, resultType);
+
+  OpBuilder b(ctx);
+  b.setInsertionPointAfter(parent);
+  auto make = [&](llvm::StringRef suffix) {
+    auto fn = func::FuncOp::create(b, loc, (prefix + suffix).str(), type);
+    fn.setPrivate();
+    return fn;
+  };
+  SitePrograms programs;
+  programs.original = make("__pet_original");
+  programs.mutant = make("__pet_mutant");
+  unsigned tiles = site.convs.size();
+
+  // The original: each convolution on its tile, then the concat.
+  {
+    Block *body = programs.original.addEntryBlock();
+    OpBuilder ib = OpBuilder::atBlockEnd(body);
+    SmallVector<Value> outs;
+    for (unsigned i = 0; i < tiles; ++i) {
+      Operation *conv = ib.clone(*convs[i]);
+      conv->setOperand(0, body->getArgument(i));
+      conv->setOperand(1, body->getArgument(tiles));
+      outs.push_back(conv->getResult(0));
+    }
+    Operation *cat = ib.clone(*concat);
+    cat->setOperands(outs);
+    func::ReturnOp::create(ib, loc, cat->getResult(0));
+  }
+  // The mutant: the tiles concatenated, one convolution.
+  {
+    Block *body = programs.mutant.addEntryBlock();
+    OpBuilder ib = OpBuilder::atBlockEnd(body);
+    SmallVector<Value> tilesIn(body->getArguments().take_front(tiles));
+    Value stitched = buildTileConcat(ib, loc, tilesIn, site.dim);
+    Value conv = buildSiteConv(ib, site, stitched, body->getArgument(tiles));
+    func::ReturnOp::create(ib, loc, conv);
+  }
+  return programs;
+}
+
+Value mirage::pet::buildTileConcat(OpBuilder &b, Location loc,
+                                   ValueRange parts, int64_t dim) {
+  auto first = cast<RankedTensorType>(parts.front().getType());
+  SmallVector<int64_t> shape(first.getShape());
+  shape[dim] = 0;
+  for (Value v : parts)
+    shape[dim] += cast<RankedTensorType>(v.getType()).getDimSize(dim);
+  auto type = RankedTensorType::get(shape, first.getElementType());
+  return graph::ConcatOp::create(
+             b, loc, TypeRange{type}, parts,
+             ArrayRef<NamedAttribute>{
+                 b.getNamedAttr("dim", b.getI64IntegerAttr(dim))})
+      .getResult();
+}
+
+Value mirage::pet::buildSiteConv(OpBuilder &b, const StitchSite &site,
+                                 Value input, Value weight) {
+  graph::Conv2DOp like = site.convs.front();
+  auto in = cast<RankedTensorType>(input.getType());
+  auto out = cast<RankedTensorType>(like.getType());
+  SmallVector<int64_t> shape(out.getShape());
+  // The axis keeps its extent; the batch follows the input.
+  shape[0] = in.getDimSize(0);
+  shape[site.dim] = in.getDimSize(site.dim);
+  Operation *conv = b.clone(*like);
+  conv->setOperand(0, input);
+  conv->setOperand(1, weight);
+  conv->getResult(0).setType(RankedTensorType::get(shape, out.getElementType()));
+  return conv->getResult(0);
+}

@@ -1,0 +1,291 @@
+//===- PartialEquivalenceTest.cpp - PET's regions and corrections ---------===//
+//
+// Planted stitched-convolution mutants: the region analysis must find the
+// wrong rows exactly (the seam rows, halo on each side), test two positions
+// per box, and reach its bound; the correction must make the program
+// equivalent again, and a correction with a hole must not be.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Superopt/PartialEquivalence/PartialEquivalence.h"
+#include "Superopt/Verification/EquivalenceVerifier.h"
+#include "MicroGraphTest.h"
+#include "mlir/IR/Builders.h"
+#include "gtest/gtest.h"
+#include <cmath>
+
+using namespace mirage;
+using namespace mirage::pet;
+
+namespace {
+
+class PartialEquivalenceTest : public mirage::testing::MicroGraphTest {
+protected:
+  /// The site of function @f, its programs and their regions.
+  struct Analysis {
+    StitchSite site;
+    SitePrograms programs;
+    RegionReport report;
+  };
+  std::optional<Analysis> analyze(RegionOptions options = {}) {
+    std::vector<StitchSite> sites = findStitchSites(fn("f"));
+    EXPECT_EQ(sites.size(), 1u);
+    if (sites.size() != 1)
+      return std::nullopt;
+    Analysis a{sites[0], buildSitePrograms(sites[0], "f"), {}};
+    llvm::Expected<RegionReport> r =
+        analyzeRegions(a.programs.original, a.programs.mutant, options);
+    EXPECT_TRUE(bool(r)) << (r ? "" : llvm::toString(r.takeError()));
+    if (!r)
+      return std::nullopt;
+    a.report = std::move(*r);
+    return a;
+  }
+  llvm::SmallVector<std::pair<int64_t, int64_t>, 4>
+  intervals(const Analysis &a) {
+    auto i = wrongIntervals(a.site, a.report);
+    EXPECT_TRUE(bool(i)) << (i ? "" : llvm::toString(i.takeError()));
+    if (!i)
+      return {};
+    return *i;
+  }
+  /// Corrects @f's site in a copy of @f and verifies the copy against @f.
+  bool correctAndVerify(bool plantWrong, SliceLayout layout) {
+    std::optional<Analysis> a = analyze();
+    if (!a)
+      return false;
+    auto spans = intervals(*a);
+    mlir::func::FuncOp f = fn("f");
+    mlir::OpBuilder b(f);
+    b.setInsertionPointAfter(f);
+    auto copy = llvm::cast<mlir::func::FuncOp>(b.clone(*f));
+    copy.setSymName("g");
+    CorrectionOptions options;
+    options.layout = layout;
+    options.plantWrong = plantWrong;
+    llvm::Expected<Correction> c =
+        correctSite(findStitchSites(copy)[0], spans, options);
+    EXPECT_TRUE(bool(c)) << (c ? "" : llvm::toString(c.takeError()));
+    if (!c)
+      return false;
+    superopt::VerifierOptions verify;
+    verify.maxScales = 2;
+    mlir::FailureOr<superopt::VerificationReport> report =
+        superopt::verifyEquivalence(f, copy, verify);
+    EXPECT_TRUE(mlir::succeeded(report));
+    return mlir::succeeded(report) && report->equivalent;
+  }
+};
+
+// Two tiles of 5 and 7 rows, 3x3 convolution with padding 1: rows 4 and 5
+// (the last of the first tile, the first of the second) are wrong.
+const char *kTwoTiles = R"mlir(
+func.func @f(%a: tensor<1x2x5x6xf32>, %b: tensor<1x2x7x6xf32>,
+             %w: tensor<3x2x3x3xf32>) -> tensor<1x3x12x6xf32> {
+  %0 = graph.conv2d %a, %w {padding = array<i64: 1, 1>} : (tensor<1x2x5x6xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x5x6xf32>
+  %1 = graph.conv2d %b, %w {padding = array<i64: 1, 1>} : (tensor<1x2x7x6xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x7x6xf32>
+  %2 = graph.concat(%0, %1) dim = 2 : (tensor<1x3x5x6xf32>, tensor<1x3x7x6xf32>) -> tensor<1x3x12x6xf32>
+  return %2 : tensor<1x3x12x6xf32>
+}
+)mlir";
+
+TEST_F(PartialEquivalenceTest, FindsTheSeamRowsExactly) {
+  ASSERT_TRUE(parse(kTwoTiles));
+  std::optional<Analysis> a = analyze();
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->site.halo, 1);
+  EXPECT_EQ(a->site.offsets, (llvm::SmallVector<int64_t>{0, 5}));
+  // Rows: the union of both programs' cuts {0,1,4,5,6,11,12}; columns
+  // {0,1,5,6} (the window meets the padding); one batch, one channel range.
+  const std::vector<Box> &boxes = a->report.boxes[0];
+  ASSERT_EQ(boxes.size(), 6u * 3u);
+  unsigned wrong = 0;
+  for (const Box &box : boxes) {
+    bool seam = box.lo[2] == 4 || box.lo[2] == 5;
+    EXPECT_EQ(box.wrong, seam) << "rows [" << box.lo[2] << ", " << box.hi[2]
+                               << "), columns [" << box.lo[3] << ", "
+                               << box.hi[3] << ")";
+    wrong += box.wrong;
+  }
+  EXPECT_EQ(wrong, 6u);
+  EXPECT_EQ(a->report.wrongBoxes(), 6u);
+  // Two positions per box of more than one position, one otherwise.
+  unsigned expected = 0;
+  for (const Box &box : boxes)
+    expected += box.positions() > 1 ? 2 : 1;
+  EXPECT_EQ(a->report.positionsTested, expected);
+  EXPECT_EQ(a->report.totalPositions, 1u * 3 * 12 * 6);
+  EXPECT_EQ(intervals(*a),
+            (llvm::SmallVector<std::pair<int64_t, int64_t>, 4>{{4, 6}}));
+  a->programs.original.erase();
+  a->programs.mutant.erase();
+}
+
+TEST_F(PartialEquivalenceTest, BoundIsReachedWithTheFewestTests) {
+  ASSERT_TRUE(parse(kTwoTiles));
+  std::optional<Analysis> a = analyze();
+  ASSERT_TRUE(a);
+  const RegionReport &r = a->report;
+  EXPECT_EQ(r.degree, 2u); // input times weight
+  EXPECT_GT(r.p, 1ull << 31);
+  double perTest = std::log2(2.0) - std::log2(double(r.p));
+  double boxes = std::log2(18.0);
+  EXPECT_LE(r.log2Bound, -60.0);
+  EXPECT_GT(boxes + (r.tests - 1) * perTest, -60.0);
+  EXPECT_NEAR(r.log2Bound, boxes + r.tests * perTest, 1e-9);
+  // A stricter bound needs more tests.
+  RegionOptions strict;
+  strict.targetLog2Bound = -150;
+  a->programs.original.erase();
+  a->programs.mutant.erase();
+  std::optional<Analysis> b = analyze(strict);
+  ASSERT_TRUE(b);
+  EXPECT_GT(b->report.tests, r.tests);
+  EXPECT_LE(b->report.log2Bound, -150.0);
+  b->programs.original.erase();
+  b->programs.mutant.erase();
+}
+
+TEST_F(PartialEquivalenceTest, DilatedWindowAlongW) {
+  // Dilation 2, padding 2 along W: halo 2, columns 6..9 wrong at the seam
+  // at 8.
+  ASSERT_TRUE(parse(R"mlir(
+func.func @f(%a: tensor<1x2x4x8xf32>, %b: tensor<1x2x4x9xf32>,
+             %w: tensor<2x2x3x3xf32>) -> tensor<1x2x4x17xf32> {
+  %0 = graph.conv2d %a, %w {padding = array<i64: 2, 2>, dilations = array<i64: 2, 2>} : (tensor<1x2x4x8xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x4x8xf32>
+  %1 = graph.conv2d %b, %w {padding = array<i64: 2, 2>, dilations = array<i64: 2, 2>} : (tensor<1x2x4x9xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x4x9xf32>
+  %2 = graph.concat(%0, %1) dim = 3 : (tensor<1x2x4x8xf32>, tensor<1x2x4x9xf32>) -> tensor<1x2x4x17xf32>
+  return %2 : tensor<1x2x4x17xf32>
+}
+)mlir"));
+  std::optional<Analysis> a = analyze();
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->site.dim, 3);
+  EXPECT_EQ(a->site.halo, 2);
+  EXPECT_EQ(intervals(*a),
+            (llvm::SmallVector<std::pair<int64_t, int64_t>, 4>{{6, 10}}));
+  a->programs.original.erase();
+  a->programs.mutant.erase();
+}
+
+TEST_F(PartialEquivalenceTest, PointwiseConvolutionIsExact) {
+  ASSERT_TRUE(parse(R"mlir(
+func.func @f(%a: tensor<1x4x3x5xf32>, %b: tensor<1x4x6x5xf32>,
+             %w: tensor<8x4x1x1xf32>) -> tensor<1x8x9x5xf32> {
+  %0 = graph.conv2d %a, %w : (tensor<1x4x3x5xf32>, tensor<8x4x1x1xf32>) -> tensor<1x8x3x5xf32>
+  %1 = graph.conv2d %b, %w : (tensor<1x4x6x5xf32>, tensor<8x4x1x1xf32>) -> tensor<1x8x6x5xf32>
+  %2 = graph.concat(%0, %1) dim = 2 : (tensor<1x8x3x5xf32>, tensor<1x8x6x5xf32>) -> tensor<1x8x9x5xf32>
+  return %2 : tensor<1x8x9x5xf32>
+}
+)mlir"));
+  std::optional<Analysis> a = analyze();
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->report.wrongBoxes(), 0u);
+  EXPECT_TRUE(intervals(*a).empty());
+  a->programs.original.erase();
+  a->programs.mutant.erase();
+}
+
+TEST_F(PartialEquivalenceTest, SitesNeedOneWeightAndSamePadding) {
+  ASSERT_TRUE(parse(R"mlir(
+func.func @f(%a: tensor<1x2x5x6xf32>, %b: tensor<1x2x5x6xf32>,
+             %w: tensor<3x2x3x3xf32>, %v: tensor<3x2x3x3xf32>) -> (tensor<1x3x10x6xf32>, tensor<1x3x6x4xf32>) {
+  %0 = graph.conv2d %a, %w {padding = array<i64: 1, 1>} : (tensor<1x2x5x6xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x5x6xf32>
+  %1 = graph.conv2d %b, %v {padding = array<i64: 1, 1>} : (tensor<1x2x5x6xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x5x6xf32>
+  %2 = graph.concat(%0, %1) dim = 2 : (tensor<1x3x5x6xf32>, tensor<1x3x5x6xf32>) -> tensor<1x3x10x6xf32>
+  %3 = graph.conv2d %a, %w : (tensor<1x2x5x6xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x3x4xf32>
+  %4 = graph.conv2d %b, %w : (tensor<1x2x5x6xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x3x4xf32>
+  %5 = graph.concat(%3, %4) dim = 2 : (tensor<1x3x3x4xf32>, tensor<1x3x3x4xf32>) -> tensor<1x3x6x4xf32>
+  return %2, %5 : tensor<1x3x10x6xf32>, tensor<1x3x6x4xf32>
+}
+)mlir"));
+  std::vector<std::string> why;
+  EXPECT_TRUE(findStitchSites(fn("f"), &why).empty());
+  ASSERT_EQ(why.size(), 2u);
+  EXPECT_NE(why[0].find("weight"), std::string::npos) << why[0];
+  EXPECT_NE(why[1].find("extent"), std::string::npos) << why[1];
+}
+
+TEST_F(PartialEquivalenceTest, OpsOutsideTheAnalysisAreRefused) {
+  ASSERT_TRUE(parse(R"mlir(
+func.func @f(%a: tensor<1x2x5x6xf32>) -> tensor<1x2x5x6xf32> {
+  %0 = graph.relu %a : tensor<1x2x5x6xf32>
+  return %0 : tensor<1x2x5x6xf32>
+}
+)mlir"));
+  llvm::Expected<RegionReport> r = analyzeRegions(fn("f"), fn("f"), {});
+  ASSERT_FALSE(bool(r));
+  std::string message = llvm::toString(r.takeError());
+  EXPECT_NE(message.find("graph.relu"), std::string::npos) << message;
+}
+
+TEST_F(PartialEquivalenceTest, CutsOfAStridedWindow) {
+  // Stride 2, padding 1, kernel 3 on 9 rows: output row t reads
+  // 2t - 1 .. 2t + 1; only row 0 reads the top padding and only row 4 the
+  // bottom (2 * 4 + 1 = 9).
+  ASSERT_TRUE(parse(R"mlir(
+func.func @f(%a: tensor<1x1x9x9xf32>, %w: tensor<1x1x3x3xf32>) -> tensor<1x1x5x5xf32> {
+  %0 = graph.conv2d %a, %w {padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x1x9x9xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x5x5xf32>
+  return %0 : tensor<1x1x5x5xf32>
+}
+)mlir"));
+  auto cuts = outputCuts(fn("f"));
+  ASSERT_TRUE(bool(cuts)) << llvm::toString(cuts.takeError());
+  EXPECT_EQ((*cuts)[0][2], (llvm::SmallVector<int64_t>{0, 1, 4, 5}));
+  EXPECT_EQ((*cuts)[0][3], (llvm::SmallVector<int64_t>{0, 1, 4, 5}));
+}
+
+// Three tiles: two seams, both corrected.
+const char *kThreeTiles = R"mlir(
+func.func @f(%a: tensor<1x2x6x5xf32>, %b: tensor<1x2x4x5xf32>,
+             %c: tensor<1x2x7x5xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<1x3x17x5xf32> {
+  %0 = graph.conv2d %a, %w {padding = array<i64: 1, 1>} : (tensor<1x2x6x5xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x6x5xf32>
+  %1 = graph.conv2d %b, %w {padding = array<i64: 1, 1>} : (tensor<1x2x4x5xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x4x5xf32>
+  %2 = graph.conv2d %c, %w {padding = array<i64: 1, 1>} : (tensor<1x2x7x5xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x7x5xf32>
+  %3 = graph.concat(%0, %1, %2) dim = 2 : (tensor<1x3x6x5xf32>, tensor<1x3x4x5xf32>, tensor<1x3x7x5xf32>) -> tensor<1x3x17x5xf32>
+  return %3 : tensor<1x3x17x5xf32>
+}
+)mlir";
+
+TEST_F(PartialEquivalenceTest, CorrectionFromTheConcatIsEquivalent) {
+  ASSERT_TRUE(parse(kThreeTiles));
+  EXPECT_TRUE(correctAndVerify(/*plantWrong=*/false, SliceLayout::FromConcat));
+}
+
+TEST_F(PartialEquivalenceTest, CorrectionPerTileIsEquivalent) {
+  ASSERT_TRUE(parse(kThreeTiles));
+  EXPECT_TRUE(correctAndVerify(/*plantWrong=*/false, SliceLayout::PerTile));
+}
+
+TEST_F(PartialEquivalenceTest, CorrectionWithAHoleIsNot) {
+  ASSERT_TRUE(parse(kThreeTiles));
+  EXPECT_FALSE(correctAndVerify(/*plantWrong=*/true, SliceLayout::FromConcat));
+}
+
+TEST_F(PartialEquivalenceTest, OverlappingSlicesAreRefused) {
+  // A middle tile of 3 rows with halo 1: the slices for its two seams
+  // overlap (it would need 4 rows).
+  ASSERT_TRUE(parse(R"mlir(
+func.func @f(%a: tensor<1x2x6x5xf32>, %b: tensor<1x2x3x5xf32>,
+             %c: tensor<1x2x6x5xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<1x3x15x5xf32> {
+  %0 = graph.conv2d %a, %w {padding = array<i64: 1, 1>} : (tensor<1x2x6x5xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x6x5xf32>
+  %1 = graph.conv2d %b, %w {padding = array<i64: 1, 1>} : (tensor<1x2x3x5xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x3x5xf32>
+  %2 = graph.conv2d %c, %w {padding = array<i64: 1, 1>} : (tensor<1x2x6x5xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x6x5xf32>
+  %3 = graph.concat(%0, %1, %2) dim = 2 : (tensor<1x3x6x5xf32>, tensor<1x3x3x5xf32>, tensor<1x3x6x5xf32>) -> tensor<1x3x15x5xf32>
+  return %3 : tensor<1x3x15x5xf32>
+}
+)mlir"));
+  std::optional<Analysis> a = analyze();
+  ASSERT_TRUE(a);
+  auto spans = intervals(*a);
+  EXPECT_EQ(spans, (llvm::SmallVector<std::pair<int64_t, int64_t>, 4>{
+                       {5, 7}, {8, 10}}));
+  llvm::Expected<Correction> c = correctSite(a->site, spans, {});
+  ASSERT_FALSE(bool(c));
+  std::string message = llvm::toString(c.takeError());
+  EXPECT_NE(message.find("overlap"), std::string::npos) << message;
+  a->programs.original.erase();
+  a->programs.mutant.erase();
+}
+
+} // namespace
