@@ -61,15 +61,20 @@ def main():
                          "error: " + p.stderr.strip().splitlines()[-1][:60]))
             continue
         func = FUNC.search(p.stderr)
-        site = SITE.search(p.stderr)
+        sites = [m for m in SITE.finditer(p.stderr)]
         before = count_ops(f.read_text())
         after = count_ops(p.stdout)
-        regions = f"{site['boxes']} ({site['wrong']})" if site else "-"
-        ops = site["ops"] if site and site["ops"] else "-"
-        analysis = site["analysis"] if site and site["analysis"] else "-"
-        verdict = outcome(site["outcome"]) if site and site["outcome"] else "-"
-        corrected = site["corrected"] if site and site["corrected"] else "-"
-        rows.append((f.stem, f"{before} -> {after}", func["before"], func["after"], corrected,
+        # A function with several sites: the sums, and each site's outcome.
+        regions = (f"{sum(int(m['boxes']) for m in sites)} "
+                   f"({sum(int(m['wrong']) for m in sites)})") if sites else "-"
+        corrected = [m for m in sites if m["ops"]]
+        ops = str(sum(int(m["ops"]) for m in corrected)) if corrected else "-"
+        analysis = f"{sum(float(m['analysis']) for m in corrected):.3f}" if corrected else "-"
+        verdict = "; ".join(outcome(m["outcome"]) for m in corrected) or "-"
+        # The corrected program's estimate: the last site's (it includes the
+        # earlier sites' rewrites, if they were kept).
+        estimate = corrected[-1]["corrected"] if corrected else "-"
+        rows.append((f.stem, f"{before} -> {after}", func["before"], func["after"], estimate,
                      func["tried"], regions, ops, analysis, f"{total:.1f}", verdict))
     widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
     line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"

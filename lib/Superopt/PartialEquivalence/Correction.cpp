@@ -183,7 +183,21 @@ mirage::pet::correctSite(const StitchSite &site,
   Value stitchedTiles; // the mutant's concat, in the FromConcat layout
   unsigned ops = 0;
   if (options.layout == SliceLayout::FromConcat) {
-    stitchedTiles = buildTileConcat(b, loc, tileValues, dim);
+    // The program may concatenate the same tiles already (a residual
+    // branch reads the whole map): the mutant reuses that concat.
+    for (Operation *user : tileValues.front().getUsers()) {
+      auto other = dyn_cast<graph::ConcatOp>(user);
+      if (other && other != concat &&
+          static_cast<int64_t>(other.getDim()) == dim &&
+          llvm::equal(other.getInputs(), tileValues) &&
+          other->getBlock() == concat->getBlock() &&
+          other->isBeforeInBlock(concat)) {
+        stitchedTiles = other.getResult();
+        break;
+      }
+    }
+    if (!stitchedTiles)
+      stitchedTiles = buildTileConcat(b, loc, tileValues, dim);
     std::map<int64_t, Value> p = splitAt(b, loc, stitchedTiles, dim, cuts);
     pieces.insert(p.begin(), p.end());
     ops += 1;
