@@ -62,3 +62,17 @@ func.func @notsites(%a: tensor<1x2x5x6xf32>, %b: tensor<1x2x5x6xf32>, %w: tensor
   %5 = graph.concat(%3, %4) dim = 1 : (tensor<1x3x5x6xf32>, tensor<1x3x5x6xf32>) -> tensor<1x6x5x6xf32>
   return %2, %5 : tensor<1x3x10x6xf32>, tensor<1x6x5x6xf32>
 }
+
+// -----
+
+// Too large for the interpreter: the region analysis says so before it
+// allocates anything, and the site is kept.
+// REMARK: remark: partial-equivalence-optimize @huge: 2 convolutions stitched along axis 2 (halo 1): region analysis not applicable: the site programs cannot be interpreted: {{.*}}2147483647
+// CHECK-LABEL: func.func @huge
+// CHECK-COUNT-2: graph.conv2d
+func.func @huge(%a: tensor<1x1x40000x40000xf32>, %b: tensor<1x1x40000x40000xf32>, %w: tensor<1x1x3x3xf32>) -> tensor<1x1x80000x40000xf32> {
+  %0 = graph.conv2d %a, %w {padding = array<i64: 1, 1>} : (tensor<1x1x40000x40000xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x40000x40000xf32>
+  %1 = graph.conv2d %b, %w {padding = array<i64: 1, 1>} : (tensor<1x1x40000x40000xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x40000x40000xf32>
+  %2 = graph.concat(%0, %1) dim = 2 : (tensor<1x1x40000x40000xf32>, tensor<1x1x40000x40000xf32>) -> tensor<1x1x80000x40000xf32>
+  return %2 : tensor<1x1x80000x40000xf32>
+}

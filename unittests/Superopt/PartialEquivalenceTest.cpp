@@ -206,6 +206,21 @@ func.func @f(%a: tensor<1x2x5x6xf32>, %b: tensor<1x2x5x6xf32>,
   EXPECT_NE(why[1].find("extent"), std::string::npos) << why[1];
 }
 
+TEST_F(PartialEquivalenceTest, MemoryLimitIsCheckedBeforeTheRuns) {
+  ASSERT_TRUE(parse(kTwoTiles));
+  std::vector<StitchSite> sites = findStitchSites(fn("f"));
+  ASSERT_EQ(sites.size(), 1u);
+  SitePrograms programs = buildSitePrograms(sites[0], "f");
+  RegionOptions options;
+  options.memoryLimitBytes = 1024;
+  llvm::Expected<RegionReport> r =
+      analyzeRegions(programs.original, programs.mutant, options);
+  ASSERT_FALSE(bool(r));
+  std::string message = llvm::toString(r.takeError());
+  EXPECT_NE(message.find("over the limit of 1.0 KiB"), std::string::npos)
+      << message;
+}
+
 TEST_F(PartialEquivalenceTest, OpsOutsideTheAnalysisAreRefused) {
   ASSERT_TRUE(parse(R"mlir(
 func.func @f(%a: tensor<1x2x5x6xf32>) -> tensor<1x2x5x6xf32> {

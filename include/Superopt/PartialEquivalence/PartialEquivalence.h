@@ -103,6 +103,9 @@ struct RegionOptions {
   /// Tests of a box at two positions (its lowest and highest corner);
   /// with false, one.
   bool twoPositions = true;
+  /// Bytes the field runs may hold (both programs' estimated peaks,
+  /// checked before any input is drawn); 0: the machine's memory.
+  uint64_t memoryLimitBytes = 0;
 };
 
 struct RegionReport {

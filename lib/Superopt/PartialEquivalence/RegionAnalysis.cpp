@@ -27,6 +27,7 @@
 #include "Superopt/Semantics/Interpreter.h"
 #include "Superopt/Semantics/SplitMix64.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -432,6 +433,28 @@ mirage::pet::analyzeRegions(func::FuncOp original, func::FuncOp mutant,
   }
   report.positionsTested = probes.size();
 
+  // Sizes before anything is allocated: every value within the
+  // interpreter's limit, and the runs' peak within the memory limit.
+  {
+    std::string why;
+    ScopedDiagnosticHandler capture(original.getContext(), [&](Diagnostic &d) {
+      if (why.empty())
+        why = d.str();
+      return success();
+    });
+    if (failed(checkInterpretable(original)) ||
+        failed(checkInterpretable(mutant)))
+      return error("the site programs cannot be interpreted: " + why);
+  }
+  uint64_t limit = options.memoryLimitBytes ? options.memoryLimitBytes
+                                            : physicalMemoryBytes();
+  uint64_t peak = estimatePeakBytes(original, kFieldElementBytes) +
+                  estimatePeakBytes(mutant, kFieldElementBytes);
+  if (peak > limit)
+    return error(llvm::formatv("the field runs of the site programs need "
+                               "about {0}, over the limit of {1}",
+                               formatByteCount(peak), formatByteCount(limit)));
+
   SplitMix64 gen(SplitMix64::mix(options.seed ^ 0x696e70757473ULL) ^
                  field->q());
   Block &body = original.getBody().front();
@@ -446,14 +469,24 @@ mirage::pet::analyzeRegions(func::FuncOp original, func::FuncOp mutant,
     }
     uint64_t key = gen.next();
     FieldArithmetic arithA(*field, key), arithB(*field, key);
-    FailureOr<SmallVector<FieldTensor>> outA =
-        interpretField(original, inputs, arithA);
-    if (failed(outA))
-      return error("the original could not be run in the field");
-    FailureOr<SmallVector<FieldTensor>> outB =
-        interpretField(mutant, inputs, arithB);
-    if (failed(outB))
-      return error("the mutant could not be run in the field");
+    // The interpreter's diagnostics (a value too large, say) become the
+    // reason the analysis does not apply, not errors of the caller's run.
+    std::string why;
+    FailureOr<SmallVector<FieldTensor>> outA = failure(), outB = failure();
+    {
+      ScopedDiagnosticHandler capture(original.getContext(),
+                                      [&](Diagnostic &d) {
+                                        if (why.empty())
+                                          why = d.str();
+                                        return success();
+                                      });
+      outA = interpretField(original, inputs, arithA);
+      if (succeeded(outA))
+        outB = interpretField(mutant, inputs, arithB);
+    }
+    if (failed(outA) || failed(outB))
+      return error(llvm::formatv("the {0} could not be run in the field: {1}",
+                                 failed(outA) ? "original" : "mutant", why));
     for (Probe &probe : probes)
       probe.differed += (*outA)[probe.output].p.data[probe.index] !=
                         (*outB)[probe.output].p.data[probe.index];
