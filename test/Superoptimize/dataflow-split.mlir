@@ -1,6 +1,8 @@
 // The pass groups graph ops into subprograms by data dependence, not by
 // program order: an op the search does not handle (here an rms_norm with
-// eps) splits only the subprograms whose dataflow runs through it. The
+// eps) splits only the subprograms whose dataflow runs through it, and a
+// transpose joins them as data movement that kernels express through their
+// index variables (docs/Search.md, "Steps"). The
 // output is the same with 1 and 2 threads, and --verify-equivalence checks
 // each function after the pass against its kernel-level reference.
 //
@@ -152,4 +154,33 @@ func.func @qknorm(%Q: tensor<2x32x16xf16>, %K: tensor<2x16x64xf16>, %V: tensor<2
   %p = graph.softmax %s, dim = 2 : tensor<2x32x64xf16>
   %o = graph.matmul %p, %V : (tensor<2x32x64xf16>, tensor<2x64x16xf16>) -> tensor<2x32x16xf16>
   return %o : tensor<2x32x16xf16>
+}
+
+// -----
+
+// x + transpose(x) of a square x: the add puts both dimensions of x on one
+// index variable, so a tile's variables cannot tell x from its transpose.
+// The transpose is then an atom that only its own kernel makes (the search
+// never proposes x + x, which verification would have to reject).
+// REMARK: remark: superoptimize @square part 0: 3 graph op(s) -> 2 kernel(s) (1 graph-defined), was 3
+// REMARK-SAME: (0 rejected)
+// VERIFY: remark: @square is equivalent to @square_ref
+// CHECK-LABEL: func.func @square(
+// CHECK: %[[T:.*]] = kernel.transpose %arg0
+// CHECK: kernel.graph_def(%arg0, %[[T]])
+// CHECK: return
+
+func.func @square_ref(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %t = kernel.transpose %x, perm = [1, 0] : tensor<64x64xf32> -> tensor<64x64xf32>
+  %y = kernel.binary add %x, %t : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %z = kernel.unary exp %y : tensor<64x64xf32>
+  return %z : tensor<64x64xf32>
+}
+
+func.func @square(%x: tensor<64x64xf32>) -> tensor<64x64xf32>
+    attributes {mirage.equivalent_to = @square_ref} {
+  %t = graph.transpose %x, perm = [1, 0] : tensor<64x64xf32> -> tensor<64x64xf32>
+  %y = graph.add %x, %t : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %z = graph.exp %y : tensor<64x64xf32>
+  return %z : tensor<64x64xf32>
 }
