@@ -3,6 +3,7 @@
 graph-dialect functions in fp16, at full size, next to this script.
 
     python3 bench/programs/generate.py
+    python3 bench/programs/generate.py --prefill-dir DIR
 
 GQA, QKNorm, RMSNorm and nTrans are written for b = 1 and b = 8
 (<name>_b1.mlir, <name>_b8.mlir); LoRA and GatedMLP do not depend on b and
@@ -10,6 +11,7 @@ get one file each. The generated files are committed; rerun this script
 after changing it.
 """
 
+import argparse
 import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -148,7 +150,39 @@ def ntrans(b):
          f"H, X, alpha ({b},4096)."])
 
 
+def prefill(h, s=2048, d=128):
+    """Prefill attention softmax(Q K) V over h heads, sequence s, head dim
+    d. Not in the benchmark set (docs/Search.md, "Limits": its verification
+    at full size needs more time and memory than the search's defaults);
+    written only on request (--prefill-dir)."""
+    body = [
+        matmul("s", "Q", "K", (h, s, d), (h, d, s), (h, s, s)),
+        f"%p = graph.softmax %s, dim = 2 : {t(h, s, s)}",
+        matmul("o", "p", "V", (h, s, s), (h, s, d), (h, s, d)),
+        f"return %o : {t(h, s, d)}",
+    ]
+    return func(
+        "prefill",
+        [("Q", (h, s, d)), ("K", (h, d, s)), ("V", (h, s, d))],
+        (h, s, d), body,
+        [f"Prefill attention, batch 1: softmax(Q K) V over {h} heads,",
+         f"sequence {s}, head dim {d}.",
+         f"Q ({h},{s},{d}), K ({h},{d},{s}), V ({h},{s},{d})."])
+
+
 def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--prefill-dir",
+                    help="write the prefill attention programs (32 heads, "
+                         "and 2 heads for timing) there instead")
+    args = ap.parse_args()
+    if args.prefill_dir:
+        for h in (32, 2):
+            name = os.path.join(args.prefill_dir, f"prefill_h{h}.mlir")
+            with open(name, "w") as f:
+                f.write(prefill(h))
+            print(name)
+        return
     files = {"lora.mlir": lora(), "gated_mlp.mlir": gated_mlp()}
     for b in BATCHES:
         files[f"gqa_b{b}.mlir"] = gqa(b)

@@ -54,7 +54,10 @@ namespace mirage::superopt {
 ///      by a second kernel), kernel-outputs (issue 16).
 ///   7: composite block ops in the space: block.rms_norm and the block.accum
 ///      red_sum / red_rms composites (issue 16).
-inline constexpr unsigned kSearchVersion = 7;
+///   8: transposes in the searched subprograms, followed through their
+///      index variables (a kernel reading K computes on K^T), and the
+///      pass's subprograms grouped by data dependence (issue 16).
+inline constexpr unsigned kSearchVersion = 8;
 
 struct SearchOptions {
   /// Kernels of the µGraph (predefined and graph-defined).

@@ -175,6 +175,18 @@ FailureOr<SearchTarget> SearchTarget::analyze(func::FuncOp func) {
               reducedSlots.insert(DimSlots::slot(r, rank - 1));
               return success();
             })
+            .Case([&](kernel::TransposeOp tr) {
+              // Data movement: result dimension d is input dimension
+              // perm[d], so both share its index variable. A block graph
+              // holds a tile with its tensor's variables in their order, so
+              // a consumer reading the input computes on the transposed
+              // value through the variables alone (no block op moves data):
+              // transposes are input and output maps, not ops.
+              unsigned in = idx(tr.getInput());
+              for (auto [d, p] : llvm::enumerate(tr.getPerm()))
+                slots.join(in, p, r, d);
+              return success();
+            })
             .Case([&](kernel::SoftmaxOp s) {
               // Only its predefined kernel or an online softmax computes
               // it (see the file comment): no menu entries of its own.
@@ -282,6 +294,18 @@ SmallVector<ExprId> SearchTarget::buildExprs(AbstractExprContext &ctx,
               int64_t size = vals[i].shape.back();
               ExprId meanSq = ctx.scale(1.0 / size, ctx.sum(size, ctx.mul(x, x)));
               return ctx.div(x, ctx.apply("sqrt", meanSq));
+            })
+            .Case([&](kernel::TransposeOp tr) {
+              // The input's expression: abstract expressions do not see
+              // layout. Unless two dimensions of the result share a
+              // variable (x + transpose(x) of a square x): then the
+              // variables cannot tell the layouts apart, and the transpose
+              // is an atom that only its predefined kernel computes.
+              ArrayRef<int> vars = vals[i].vars;
+              for (auto [d, v] : llvm::enumerate(vars))
+                if (v >= 0 && llvm::is_contained(vars.drop_front(d + 1), v))
+                  return ctx.apply("transpose", e(tr.getInput()));
+              return e(tr.getInput());
             })
             .Case([&](kernel::SoftmaxOp s) {
               return softmaxExpr(ctx, vals[i].shape[s.getDim()],

@@ -11,6 +11,15 @@
 //    that has it, the for-loop walks one reduced variable. Maps that disagree
 //    with the program's indexing are never generated.
 //
+// A transpose is data movement, not an op of any block graph: its result
+// has its input's abstract expression and the same index variables in the
+// permuted order. Since input iterators and output savers follow the
+// variables, a kernel that reads K computes with K^T's values where the
+// program transposes (QKNorm's norm of K along its dimension 1 is a
+// block.rms_norm of the K tile along that dimension); a transposed value
+// whose variable order no block graph produces is materialized by its
+// predefined kernel.
+//
 // and, for the whole subprogram, the menu of block ops the search may use:
 // the unary kinds (with their constants), binary kinds, reductions and
 // matmuls the program itself contains.
