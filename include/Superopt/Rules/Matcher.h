@@ -53,13 +53,17 @@ struct RuleDirection {
 std::vector<RuleDirection> prepareDirections(llvm::ArrayRef<Rule> rules,
                                              bool reverse);
 
-/// Per graph: users of each node, live rule nodes by kind, and the nodes by
-/// their structure (for reusing identical nodes).
+/// Per graph: users of each node, live rule nodes by kind, liveness, and
+/// each live node's position in liveOrder() (operands first: a node reads
+/// only nodes placed before it, which bounds the searches for cycles).
 struct GraphIndex {
   explicit GraphIndex(const WorkGraph &g);
   std::vector<llvm::SmallVector<std::pair<uint32_t, unsigned>, 2>> users;
   std::vector<std::vector<uint32_t>> byKind;
   std::vector<bool> live;
+  std::vector<uint32_t> position; // UINT32_MAX for dead nodes
+  /// Whether the live nodes have no cycle (then `position` is topological).
+  bool topological = true;
 };
 
 struct Match {
@@ -115,14 +119,16 @@ private:
   std::vector<std::vector<const Match *>> buckets;
 };
 
-/// The graph after rewriting `m`, or nothing if the rewrite is refused.
+/// The rewrite of `m` as a change of `g` (its new nodes are added to
+/// `arena`), or nothing if the rewrite is refused for its types. The child
+/// may still have a cycle (EditEvaluator::evaluate says).
+std::optional<GraphEdit> planRewrite(const WorkGraph &g,
+                                     const GraphIndex &index, const Match &m,
+                                     NodeArena &arena);
+/// The graph after rewriting `m`, finished, or nothing if the rewrite is
+/// refused (its types, or a cycle).
 std::optional<WorkGraph> applyMatch(const WorkGraph &g, const GraphIndex &index,
                                     const Match &m, NodeArena &arena);
-/// The same, finished from `base` (a FinishBase of `g` and `index`):
-/// WorkGraph::finishFrom, in time proportional to what changed.
-std::optional<WorkGraph> applyMatch(const WorkGraph &g, const GraphIndex &index,
-                                    const Match &m, NodeArena &arena,
-                                    const FinishBase *base);
 
 } // namespace mirage::rules
 
