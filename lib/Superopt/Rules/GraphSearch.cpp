@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <chrono>
+#include <deque>
 #include <set>
 
 using namespace mirage::rules;
@@ -34,7 +35,8 @@ mirage::rules::searchGraphs(const WorkGraph &start,
     GraphEdit edit;
   };
   constexpr uint32_t noParent = UINT32_MAX;
-  std::vector<Entry> entries;
+  // A deque: tens of thousands of entries are not moved as it grows.
+  std::deque<Entry> entries;
   entries.push_back({noParent, nullptr, {}});
   auto materialize = [&](uint64_t id) {
     const Entry &e = entries[id];

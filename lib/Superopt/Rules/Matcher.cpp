@@ -186,8 +186,10 @@ public:
   MatchSearch(const WorkGraph &g, const GraphIndex &index,
               const RuleDirection &d,
               llvm::function_ref<bool(const Match &)> f,
-              std::vector<std::pair<uint32_t, const WNode *>> *reads = nullptr)
-      : g(g), index(index), d(d), src(d.source()), f(f), reads(reads) {
+              std::vector<std::pair<uint32_t, const WNode *>> *reads = nullptr,
+              std::vector<std::pair<uint32_t, UserList>> *usersRead = nullptr)
+      : g(g), index(index), d(d), src(d.source()), f(f), reads(reads),
+        usersRead(usersRead) {
     const Rule &rule = *d.rule;
     ops.assign(src.ops.size(), -1);
     swapped.assign(src.ops.size(), false);
@@ -231,6 +233,13 @@ private:
                      ? *vars[s.ref.index]
                      : WValue{static_cast<uint32_t>(ops[s.ref.op]),
                               s.ref.index};
+      if (usersRead) {
+        // The users found depend on the whole list, and on each user's
+        // operands.
+        usersRead->push_back({v.node, index.users[v.node]});
+        for (auto [user, k] : index.users[v.node])
+          reads->push_back({user, g.node(user)});
+      }
       uint32_t last = UINT32_MAX;
       for (auto [user, k] : index.users[v.node]) {
         if (g.node(user)->operands[k] != v || user == last)
@@ -424,6 +433,7 @@ private:
   llvm::SmallVector<std::optional<WValue>, 4> vars;
   llvm::SmallVector<std::optional<double>, 2> scalars;
   std::vector<std::pair<uint32_t, const WNode *>> *reads;
+  std::vector<std::pair<uint32_t, UserList>> *usersRead;
   bool unfiltered = false;
 };
 
@@ -453,7 +463,7 @@ IncrementalMatcher::IncrementalMatcher(llvm::ArrayRef<RuleDirection> directions)
     bool isTree = !d.steps.empty() &&
                   d.steps[0].from == MatchStep::From::AnyOfKind;
     for (size_t s = 1; s < d.steps.size(); ++s)
-      isTree &= d.steps[s].from == MatchStep::From::ProducerOf;
+      isTree &= d.steps[s].from != MatchStep::From::AnyOfKind;
     tree[i] = isTree;
     if (isTree)
       treeByKind[static_cast<unsigned>(d.source().ops[d.steps[0].op].kind)]
@@ -467,9 +477,16 @@ IncrementalMatcher::entryFor(const WorkGraph &g, const GraphIndex &index,
   auto &entries = cache[root];
   llvm::ArrayRef<const WNode *> nodes = g.getNodes();
   for (size_t e = 0; e < entries.size(); ++e) {
-    bool valid = llvm::all_of(entries[e].reads, [&](const auto &r) {
-      return r.first < nodes.size() && nodes[r.first] == r.second;
-    });
+    bool valid =
+        llvm::all_of(entries[e].reads,
+                     [&](const auto &r) {
+                       return r.first < nodes.size() &&
+                              nodes[r.first] == r.second;
+                     }) &&
+        llvm::all_of(entries[e].users, [&](const auto &r) {
+          return r.first < index.users.size() &&
+                 index.users[r.first] == r.second;
+        });
     if (!valid)
       continue;
     ++rootsReused;
@@ -488,7 +505,7 @@ IncrementalMatcher::entryFor(const WorkGraph &g, const GraphIndex &index,
           entry.matches.push_back({d, m});
           return true;
         },
-        &entry.reads)
+        &entry.reads, &entry.users)
         .runFrom(root);
   llvm::sort(entry.reads, [](const auto &a, const auto &b) {
     return a.first < b.first;
