@@ -143,7 +143,8 @@ void GraphOptimizePass::optimize(func::FuncOp func,
   std::string search = llvm::formatv(
       "search: {0} graphs visited, {1} generated ({9} queued, {10} taken "
       "again: reached by another rewrite order{11}), {2} matches of {3} "
-      "rules ({4} directions; {7} roots matched, {8} reused), {5:f3} s{6}",
+      "rules ({4} directions; {7} roots matched, {8} reused), {5:f3} s; "
+      "{12:f3} s of CPU{6}",
       result.visited, result.generated, result.matches, rulesUsed,
       directions.size(), result.seconds,
       result.budgetReached
@@ -161,7 +162,8 @@ void GraphOptimizePass::optimize(func::FuncOp func,
       result.dropped
           ? llvm::formatv("; {0} dropped from the full queue", result.dropped)
                 .str()
-          : std::string());
+          : std::string(),
+      result.cpuSeconds);
   double before = start->cost();
   auto describe = [&](const WorkGraph &g) {
     return llvm::formatv("{0} ops, {1:f2} us", g.numLiveOps(), g.cost()).str();

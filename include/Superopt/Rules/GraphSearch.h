@@ -77,7 +77,9 @@ struct GraphSearchResult {
   /// matching or costing differed from the full computation.
   uint64_t rootsReused = 0, rootsMatched = 0, incrementalMismatches = 0;
   bool budgetReached = false, timeLimitReached = false;
-  double seconds = 0;
+  /// Wall clock, and the process's CPU time over the search (on a shared
+  /// machine the wall clock includes waiting for a core).
+  double seconds = 0, cpuSeconds = 0;
 };
 
 GraphSearchResult searchGraphs(const WorkGraph &start,

@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <chrono>
+#include <ctime>
 #include <deque>
 #include <set>
 
@@ -18,6 +19,7 @@ mirage::rules::searchGraphs(const WorkGraph &start,
                             const GraphSearchOptions &options) {
   using Clock = std::chrono::steady_clock;
   Clock::time_point t0 = Clock::now();
+  std::clock_t cpu0 = std::clock();
   GraphSearchResult result;
 
   // Every graph taken from the queue and expanded, with the entry that
@@ -185,6 +187,7 @@ mirage::rules::searchGraphs(const WorkGraph &start,
   result.rootsReused = matcher.rootsReused;
   result.rootsMatched = matcher.rootsMatched;
   result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  result.cpuSeconds = double(std::clock() - cpu0) / CLOCKS_PER_SEC;
   return result;
 }
 
