@@ -141,8 +141,9 @@ void GraphOptimizePass::optimize(func::FuncOp func,
   }
 
   std::string search = llvm::formatv(
-      "search: {0} graphs visited, {1} generated ({9} queued, {10} taken "
-      "again: reached by another rewrite order{11}), {2} matches of {3} "
+      "search: {0} graphs visited, {1} generated ({9} queued, {13} built, "
+      "{10} taken again: reached by another rewrite order{11}), {2} "
+      "matches of {3} "
       "rules ({4} directions; {7} roots matched, {8} reused), {5:f3} s; "
       "{12:f3} s of CPU{6}",
       result.visited, result.generated, result.matches, rulesUsed,
@@ -163,7 +164,7 @@ void GraphOptimizePass::optimize(func::FuncOp func,
           ? llvm::formatv("; {0} dropped from the full queue", result.dropped)
                 .str()
           : std::string(),
-      result.cpuSeconds);
+      result.cpuSeconds, result.built);
   double before = start->cost();
   auto describe = [&](const WorkGraph &g) {
     return llvm::formatv("{0} ops, {1:f2} us", g.numLiveOps(), g.cost()).str();

@@ -69,9 +69,10 @@ struct GraphSearchResult {
   /// Graphs expanded; children costed (rewrites not refused, whether or
   /// not the graph was reached before); matches.
   uint64_t visited = 0, generated = 0, matches = 0;
-  /// Children queued; taken from the queue but already expanded (reached
-  /// by another rewrite order); dropped from a full queue.
-  uint64_t queued = 0, duplicates = 0, dropped = 0;
+  /// Children queued; built (taken from the queue, or entering the
+  /// cheapest few); taken from the queue but already expanded (reached by
+  /// another rewrite order); dropped from a full queue.
+  uint64_t queued = 0, built = 0, duplicates = 0, dropped = 0;
   /// The incremental matcher's roots reused and matched again, and (with
   /// checkIncremental) the graphs and children where the incremental
   /// matching or costing differed from the full computation.

@@ -41,6 +41,7 @@ mirage::rules::searchGraphs(const WorkGraph &start,
   std::deque<Entry> entries;
   entries.push_back({noParent, nullptr, {}});
   auto materialize = [&](uint64_t id) {
+    ++result.built;
     const Entry &e = entries[id];
     WorkGraph g =
         e.parent == noParent ? start : visited[e.parent].graph.withEdit(e.edit);
