@@ -114,7 +114,7 @@ struct GraphEdit {
   llvm::SmallVector<std::pair<unsigned, WValue>, 1> outputs;
 };
 
-/// What finish() computes, but the structural hash.
+/// What finish() computes, except the structural hash.
 struct GraphTotals {
   int64_t totalCost = 0, unfoldedCost = 0;
   unsigned liveOps = 0;
