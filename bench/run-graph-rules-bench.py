@@ -11,8 +11,10 @@ search: runs --cse then --graph-optimize (the shipped rules, sm_90, alpha
 (imported at full size by the Python importers, weights as arguments) and
 the NASNet-A cell of bench/graph-models, and each program of
 bench/programs, and prints ops and estimated time before
-and after, the rules applied, the search time and the whole run's time
-(search + verification of the result against the input).
+and after, the rules applied, the search time (wall clock, and the CPU time
+the search took: on a shared machine the wall clock includes waiting for a
+core) and the whole run's time (search + verification of the result
+against the input).
 
 Usage: run-graph-rules-bench.py [--build build] discovery [--max-ops N]
                                                 [--threads N]
@@ -99,11 +101,12 @@ def search(args):
     print(f"# --cse --graph-optimize (shipped rules, {args.target}, alpha 1.05, budget {args.budget}); "
           f"{os.cpu_count()} cores visible")
     head = (f"{'program':<15} {'ops':>5} {'ops after':>9} {'est. us':>9} {'after':>9} {'speedup':>7} "
-            f"{'rewrites':>8} {'visited':>8} {'search s':>8} {'total s':>7}  rules")
+            f"{'rewrites':>8} {'visited':>8} {'search s':>8} {'cpu s':>6} {'total s':>7}  rules")
     print(head)
     print("-" * len(head))
-    print("(visited*: the budget of graphs taken from the queue was reached; total s: cse + search +\n"
-          " verification of the result against the input, wall clock)")
+    print("(visited*: the budget of graphs taken from the queue was reached; search s: wall clock;\n"
+          " cpu s: the search's CPU time; total s: cse + search + verification of the result\n"
+          " against the input, wall clock)")
     for f in files:
         name = f.stem
         wf = WEIGHTS_FROM.get(name, -1)
@@ -121,8 +124,10 @@ def search(args):
         rules = sorted(set(r.split(" ")[0] for r in (g.get("rules") or "").split(", ") if r))
         speed = float(g["before"]) / float(after)
         visited = g["visited"] + ("*" if "budget of" in g["rest"] else "")
+        cpu = re.search(r"([\d.]+) s of CPU", g["rest"])
+        cpu = f"{float(cpu.group(1)):.3f}" if cpu else "-"
         print(f"{name:<15} {g['ops']:>5} {ops2:>9} {float(g['before']):>9.1f} {float(after):>9.1f} "
-              f"{speed:>6.2f}x {n:>8} {visited:>8} {float(g['search']):>8.3f} {wall:>7.1f}  "
+              f"{speed:>6.2f}x {n:>8} {visited:>8} {float(g['search']):>8.3f} {cpu:>6} {wall:>7.1f}  "
               f"{' '.join(rules[:6])}{' ...' if len(rules) > 6 else ''}")
 
 

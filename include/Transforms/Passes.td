@@ -612,7 +612,8 @@ def GraphOptimize : Pass<"graph-optimize", "::mlir::ModuleOp"> {
     rules reach (docs/GraphRules.md): TASO's backtracking search with a
     priority queue ordered by estimated time, keeping every new graph that
     costs less than `alpha` times the best seen, until `budget` graphs have
-    been taken from the queue. A graph's cost is the sum of the analytic
+    been taken from the queue. Children are costed from their parent and
+    built only when taken from the queue (GraphSearch.h). A graph's cost is the sum of the analytic
     cost model's time of each op's predefined kernel on `target`
     (docs/CostModel.md); ops that compute from weights only (arguments from
     `weights-from` on, or marked `mirage.weight`) cost nothing, as TASO
@@ -641,8 +642,10 @@ def GraphOptimize : Pass<"graph-optimize", "::mlir::ModuleOp"> {
            "(1 to 10)">,
     Option<"budget", "budget", "uint64_t", "300",
            "Graphs taken from the queue per function (at least 1)">,
-    Option<"maxQueue", "max-queue", "uint64_t", "20000",
-           "Most graphs the queue holds">,
+    Option<"maxQueue", "max-queue", "uint64_t", "200000",
+           "Most entries the queue holds (an entry is a child not built "
+           "yet: its parent and its rewrite; the costliest are dropped "
+           "beyond)">,
     Option<"timeLimit", "time-limit", "double", "60",
            "Seconds of search per function: a safety limit (0: none)">,
     Option<"reverse", "reverse", "bool", "true",
@@ -662,8 +665,9 @@ def GraphOptimize : Pass<"graph-optimize", "::mlir::ModuleOp"> {
     Option<"progress", "progress", "bool", "false",
            "Print the search's progress on stderr">,
     Option<"checkIncremental", "check-incremental", "bool", "false",
-           "Also match every visited graph from scratch and fail if the "
-           "incremental matcher found anything else (a test; slow)">,
+           "Also match every visited graph from scratch and build every "
+           "child, and fail if the incremental matcher or the costing of "
+           "children from their parent found anything else (a test; slow)">,
   ];
   let dependentDialects = ["::mirage::graph::GraphDialect"];
 }

@@ -133,16 +133,19 @@ void GraphOptimizePass::optimize(func::FuncOp func,
   GraphSearchResult result = searchGraphs(*start, directions, arena, options);
   if (result.incrementalMismatches) {
     func.emitError() << "graph-optimize @" << func.getSymName()
-                     << ": the incremental matcher differed from a full "
-                        "match in "
-                     << result.incrementalMismatches << " of "
-                     << result.visited << " graphs";
+                     << ": the incremental matching or costing differed "
+                        "from the full computation in "
+                     << result.incrementalMismatches << " graphs or children ("
+                     << result.visited << " graphs visited)";
     return signalPassFailure();
   }
 
   std::string search = llvm::formatv(
-      "search: {0} graphs visited, {1} generated, {2} matches of {3} rules "
-      "({4} directions; {7} roots matched, {8} reused), {5:f3} s{6}",
+      "search: {0} graphs visited, {1} generated ({9} queued, {13} built, "
+      "{10} taken again: reached by another rewrite order{11}), {2} "
+      "matches of {3} "
+      "rules ({4} directions; {7} roots matched, {8} reused), {5:f3} s; "
+      "{12:f3} s of CPU{6}",
       result.visited, result.generated, result.matches, rulesUsed,
       directions.size(), result.seconds,
       result.budgetReached
@@ -155,7 +158,13 @@ void GraphOptimizePass::optimize(func::FuncOp func,
                                 timeLimit)
                       .str()
                 : std::string("; the search space was exhausted"),
-      result.rootsMatched, result.rootsReused);
+      result.rootsMatched, result.rootsReused, result.queued,
+      result.duplicates,
+      result.dropped
+          ? llvm::formatv("; {0} dropped from the full queue", result.dropped)
+                .str()
+          : std::string(),
+      result.cpuSeconds, result.built);
   double before = start->cost();
   auto describe = [&](const WorkGraph &g) {
     return llvm::formatv("{0} ops, {1:f2} us", g.numLiveOps(), g.cost()).str();

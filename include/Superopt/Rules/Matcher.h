@@ -53,13 +53,20 @@ struct RuleDirection {
 std::vector<RuleDirection> prepareDirections(llvm::ArrayRef<Rule> rules,
                                              bool reverse);
 
-/// Per graph: users of each node, live rule nodes by kind, and the nodes by
-/// their structure (for reusing identical nodes).
+/// Per graph: users of each node, live rule nodes by kind, liveness, and
+/// each live node's position in liveOrder() (operands first: a node reads
+/// only nodes placed before it, which bounds the searches for cycles).
+/// The live users of a node: (user, operand slot).
+using UserList = llvm::SmallVector<std::pair<uint32_t, unsigned>, 2>;
+
 struct GraphIndex {
   explicit GraphIndex(const WorkGraph &g);
-  std::vector<llvm::SmallVector<std::pair<uint32_t, unsigned>, 2>> users;
+  std::vector<UserList> users;
   std::vector<std::vector<uint32_t>> byKind;
   std::vector<bool> live;
+  std::vector<uint32_t> position; // UINT32_MAX for dead nodes
+  /// Whether the live nodes have no cycle (then `position` is topological).
+  bool topological = true;
 };
 
 struct Match {
@@ -78,17 +85,19 @@ void forEachMatch(const WorkGraph &g, const GraphIndex &index,
                   llvm::function_ref<bool(const Match &)> f);
 
 /// Matches every direction in the graphs of a search, reusing what it found
-/// in earlier graphs. A direction whose source is a tree under its first op
-/// (every other op is found as a producer) has its matches rooted at a node
-/// decided by the nodes the matcher read from there (the root, its operands'
-/// producers down the pattern's depth, the variables' nodes): nodes are
-/// immutable and shared, so if every one of those indices holds the same
-/// node as when the root was last matched, the matches are the same. The
-/// per-node results are cached by root index and checked by pointer; a root
-/// is matched again only when a rewrite changed a node it read. Other
-/// directions (multiple outputs found as users) are matched in full.
-/// The matches come out in the order of `for (d) forEachMatch(g, index, d)`
-/// over the directions, so a search's results do not change.
+/// in earlier graphs. A direction whose source is found from its first op
+/// (every other op as a producer of a bound op, or a user of a bound value)
+/// has its matches rooted at a node decided by what the matcher read from
+/// there: the nodes (the root, producers, users, the variables' nodes) and
+/// the user lists it enumerated. Nodes are immutable and shared, so if
+/// every one of those indices holds the same node, and every list the same
+/// users, as when the root was last matched, the matches are the same. The
+/// per-node results are cached by root index and checked by pointer and by
+/// list; a root is matched again only when a rewrite changed something it
+/// read. Other directions (a second op found by kind: disconnected sources)
+/// are matched in full. The matches come out in the order of
+/// `for (d) forEachMatch(g, index, d)` over the directions, so a search's
+/// results do not change.
 class IncrementalMatcher {
 public:
   explicit IncrementalMatcher(llvm::ArrayRef<RuleDirection> directions);
@@ -100,6 +109,7 @@ public:
 private:
   struct Entry {
     std::vector<std::pair<uint32_t, const WNode *>> reads;
+    std::vector<std::pair<uint32_t, UserList>> users;
     /// (direction, binding) in direction order, then the matcher's order;
     /// before the filters that read the whole graph (ops on weights only,
     /// cycles).
@@ -115,14 +125,16 @@ private:
   std::vector<std::vector<const Match *>> buckets;
 };
 
-/// The graph after rewriting `m`, or nothing if the rewrite is refused.
+/// The rewrite of `m` as a change of `g` (its new nodes are added to
+/// `arena`), or nothing if the rewrite is refused for its types. The child
+/// may still have a cycle (EditEvaluator::evaluate says).
+std::optional<GraphEdit> planRewrite(const WorkGraph &g,
+                                     const GraphIndex &index, const Match &m,
+                                     NodeArena &arena);
+/// The graph after rewriting `m`, finished, or nothing if the rewrite is
+/// refused (its types, or a cycle).
 std::optional<WorkGraph> applyMatch(const WorkGraph &g, const GraphIndex &index,
                                     const Match &m, NodeArena &arena);
-/// The same, finished from `base` (a FinishBase of `g` and `index`):
-/// WorkGraph::finishFrom, in time proportional to what changed.
-std::optional<WorkGraph> applyMatch(const WorkGraph &g, const GraphIndex &index,
-                                    const Match &m, NodeArena &arena,
-                                    const FinishBase *base);
 
 } // namespace mirage::rules
 

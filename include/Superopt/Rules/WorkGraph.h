@@ -23,6 +23,7 @@
 #include "Superopt/CostModel/CostModel.h"
 #include "Superopt/Rules/RuleIR.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include <deque>
 
@@ -75,33 +76,76 @@ public:
   /// Stores `node`, with its local hash and its cost computed (its
   /// operands' types read from `graph`).
   const WNode *add(WNode node, llvm::ArrayRef<const WNode *> graph);
+  /// The same, with the operands' producers given by `nodeAt` (a rewrite
+  /// costs its new nodes before the child graph exists).
+  const WNode *add(WNode node,
+                   llvm::function_ref<const WNode *(uint32_t)> nodeAt);
   size_t size() const { return nodes.size(); }
 
   const superopt::GpuTarget &getTarget() const { return target; }
 
 private:
-  double costOf(const WNode &node, llvm::ArrayRef<const WNode *> graph);
+  double costOf(const WNode &node,
+                llvm::function_ref<const WNode *(uint32_t)> nodeAt);
 
   std::deque<WNode> nodes;
   const superopt::GpuTarget &target;
   mlir::MLIRContext *ctx;
   /// A scratch module where rule nodes are built to be costed.
   mlir::OwningOpRef<mlir::ModuleOp> scratch;
+  /// Rule nodes' costs by signature (kind, attributes, operand and result
+  /// types, as raw bytes: the search costs every child's new nodes, so the
+  /// key is not printed), and opaque nodes' by op.
   llvm::StringMap<double> costCache;
+  llvm::DenseMap<mlir::Operation *, double> opaqueCosts;
 };
 
 class WorkGraph;
 struct GraphIndex;
 
-/// What the children of a finished graph reuse to finish in time
-/// proportional to what a rewrite changed (WorkGraph::finishFrom): the
-/// parent's structural hash of each node and its live uses (operand slots
-/// of live nodes and outputs), with its GraphIndex (users, liveness).
-struct FinishBase {
-  FinishBase(const WorkGraph &g, const GraphIndex &index);
+/// A rewrite as a change of its parent graph: the nodes appended (indices
+/// from the parent's size on, in order), the nodes replaced (each index
+/// once, with its final node) and the outputs redirected (final values).
+/// The search keeps a child as its parent and this edit until it takes the
+/// child from the queue (GraphSearch.h).
+struct GraphEdit {
+  llvm::SmallVector<const WNode *, 2> appended;
+  llvm::SmallVector<std::pair<uint32_t, const WNode *>, 2> replaced;
+  llvm::SmallVector<std::pair<unsigned, WValue>, 1> outputs;
+};
+
+/// What finish() computes, except the structural hash.
+struct GraphTotals {
+  int64_t totalCost = 0, unfoldedCost = 0;
+  unsigned liveOps = 0;
+  bool cyclic = false;
+  double cost() const { return totalCost * 1e-9; }
+  double costWithWeightOps() const { return unfoldedCost * 1e-9; }
+  friend bool operator==(const GraphTotals &a, const GraphTotals &b) {
+    return a.totalCost == b.totalCost && a.unfoldedCost == b.unfoldedCost &&
+           a.liveOps == b.liveOps && a.cyclic == b.cyclic;
+  }
+  friend bool operator!=(const GraphTotals &a, const GraphTotals &b) {
+    return !(a == b);
+  }
+};
+
+/// Costs the edits of one finished graph without building the children,
+/// in time proportional to what an edit changes (the search costs every
+/// child this way and builds only the ones it takes from its queue). It
+/// keeps the parent's live uses of each node (operand slots of live nodes
+/// and outputs), with its GraphIndex (users, liveness, topological
+/// positions). evaluate() gives exactly the totals, liveness and cycle flag
+/// that applying the edit and finish() give (check-incremental compares
+/// them on every child).
+class EditEvaluator {
+public:
+  EditEvaluator(const WorkGraph &g, const GraphIndex &index);
+  GraphTotals evaluate(const GraphEdit &edit) const;
+
+private:
   const WorkGraph &graph;
   const GraphIndex &index;
-  std::vector<uint64_t> hashes;
   std::vector<uint32_t> uses;
 };
 
@@ -150,14 +194,12 @@ public:
   void replace(uint32_t i, const WNode *n) { nodes[i] = n; }
   void setOutput(unsigned i, WValue v) { outputs[i] = v; }
   void finish();
-  /// The same totals, hash and cycle flag as finish(), computed from the
-  /// graph this one was rewritten from (`base`, finished) in time
-  /// proportional to the nodes downstream of the changed ones. isWeight()
-  /// is not valid until finish() is called (the search calls it on the
-  /// graphs it expands).
-  void finishFrom(const FinishBase &base);
-  /// Whether finish() (not only finishFrom()) was run since the last change.
-  bool isFullyFinished() const { return weight.size() == nodes.size(); }
+  /// This graph with `edit` applied, not finished.
+  WorkGraph withEdit(const GraphEdit &edit) const;
+  /// What finish() computed: costs, live ops, cycle flag.
+  GraphTotals totals() const {
+    return {totalCost, unfoldedCost, liveOps, cyclic};
+  }
 
   /// Writes the graph into `func`'s body (replacing it): arguments map to
   /// its arguments, opaque nodes are cloned, rule nodes built.
@@ -168,9 +210,7 @@ private:
   std::vector<WValue> outputs;
   std::vector<bool> weightArgs;
   std::vector<bool> weight;
-  friend struct FinishBase;
-  /// The structural hash of each live node (finish()).
-  void computeHashes(std::vector<uint64_t> &hashes) const;
+  friend class EditEvaluator;
   int64_t totalCost = 0, unfoldedCost = 0;
   unsigned liveOps = 0;
   uint64_t graphHash = 0;

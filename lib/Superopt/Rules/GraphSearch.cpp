@@ -6,6 +6,8 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <chrono>
+#include <ctime>
+#include <deque>
 #include <set>
 
 using namespace mirage::rules;
@@ -17,24 +19,59 @@ mirage::rules::searchGraphs(const WorkGraph &start,
                             const GraphSearchOptions &options) {
   using Clock = std::chrono::steady_clock;
   Clock::time_point t0 = Clock::now();
+  std::clock_t cpu0 = std::clock();
   GraphSearchResult result;
 
-  // Every graph generated, with how it was reached.
-  struct State {
+  // Every graph taken from the queue and expanded, with the entry that
+  // reached it.
+  struct Visited {
     WorkGraph graph;
-    int64_t parent;
-    const RuleDirection *rule;
+    uint64_t entry;
   };
-  std::vector<State> states;
-  states.push_back({start, -1, nullptr});
-  llvm::DenseSet<uint64_t> seen = {start.hash()};
+  std::vector<Visited> visited;
+  // Every child queued: its parent (a visited graph), the rule and the
+  // edit that make it, and its totals. Entry 0 is the start graph.
+  struct Entry {
+    uint32_t parent;
+    const RuleDirection *rule;
+    GraphEdit edit;
+  };
+  constexpr uint32_t noParent = UINT32_MAX;
+  // A deque: tens of thousands of entries are not moved as it grows.
+  std::deque<Entry> entries;
+  entries.push_back({noParent, nullptr, {}});
+  auto materialize = [&](uint64_t id) {
+    ++result.built;
+    const Entry &e = entries[id];
+    WorkGraph g =
+        e.parent == noParent ? start : visited[e.parent].graph.withEdit(e.edit);
+    g.finish();
+    return g;
+  };
+  // The hashes of the graphs expanded: a child is built, and checked
+  // against them, only when it is taken from the queue.
+  llvm::DenseSet<uint64_t> expanded;
   // The queue, cheapest first, older first among equals.
   std::set<std::pair<double, uint64_t>> queue = {{start.cost(), 0}};
-  // The cheapest graphs generated.
-  std::vector<std::pair<double, uint64_t>> best = {{start.cost(), 0}};
+  // The cheapest graphs generated (distinct by hash; built when they enter).
+  struct Best {
+    double cost;
+    uint64_t id;
+    WorkGraph graph;
+  };
+  std::vector<Best> best;
+  best.push_back({start.cost(), 0, start});
   auto noteBest = [&](double cost, uint64_t id) {
-    best.push_back({cost, id});
-    std::stable_sort(best.begin(), best.end());
+    WorkGraph g = materialize(id);
+    if (llvm::any_of(best,
+                     [&](const Best &b) { return b.graph.hash() == g.hash(); }))
+      return;
+    best.push_back({cost, id, std::move(g)});
+    std::stable_sort(best.begin(), best.end(),
+                     [](const Best &a, const Best &b) {
+                       return std::make_pair(a.cost, a.id) <
+                              std::make_pair(b.cost, b.id);
+                     });
     if (best.size() > std::max(1u, options.keep))
       best.pop_back();
   };
@@ -42,36 +79,45 @@ mirage::rules::searchGraphs(const WorkGraph &start,
   IncrementalMatcher matcher(directions);
 
   while (!queue.empty()) {
-    if (result.visited >= options.budget) {
-      result.budgetReached = true;
-      break;
-    }
     if (options.timeLimit > 0 &&
         std::chrono::duration<double>(Clock::now() - t0).count() >
             options.timeLimit) {
       result.timeLimitReached = true;
       break;
     }
-    uint64_t id = queue.begin()->second;
+    auto [queuedCost, id] = *queue.begin();
     queue.erase(queue.begin());
+    WorkGraph g = materialize(id);
+    if (options.checkIncremental && g.cost() != queuedCost)
+      ++result.incrementalMismatches;
+    // The same graph reached by another rewrite order, already expanded.
+    if (expanded.contains(g.hash())) {
+      ++result.duplicates;
+      continue;
+    }
+    // The budget is checked on a graph not seen yet: a queue left with
+    // duplicates only is an exhausted search.
+    if (result.visited >= options.budget) {
+      result.budgetReached = true;
+      break;
+    }
+    expanded.insert(g.hash());
     ++result.visited;
-    // A copy: `states` grows while this graph is expanded.
-    WorkGraph g = states[id].graph;
-    // Queued graphs were finished from their parents (finishFrom): the
-    // matcher needs the per-node weights too.
-    g.finish();
-    GraphIndex index(g);
-    FinishBase base(g, index);
+    uint32_t parent = visited.size();
+    visited.push_back({std::move(g), id});
+    const WorkGraph &graph = visited.back().graph;
+    GraphIndex index(graph);
+    EditEvaluator evaluator(graph, index);
     if (options.checkIncremental) {
       // The incremental matcher must find what matching from scratch finds,
       // in the same order.
       std::vector<Match> full, incremental;
       for (const RuleDirection &d : directions)
-        forEachMatch(g, index, d, [&](const Match &m) {
+        forEachMatch(graph, index, d, [&](const Match &m) {
           full.push_back(m);
           return true;
         });
-      matcher.forEachMatch(g, index, [&](const Match &m) {
+      matcher.forEachMatch(graph, index, [&](const Match &m) {
         incremental.push_back(m);
         return true;
       });
@@ -84,39 +130,43 @@ mirage::rules::searchGraphs(const WorkGraph &start,
           !std::equal(full.begin(), full.end(), incremental.begin(), same))
         ++result.incrementalMismatches;
     }
-    {
-      matcher.forEachMatch(g, index, [&](const Match &m) {
-        const RuleDirection &d = *m.direction;
-        ++result.matches;
-        std::optional<WorkGraph> next = applyMatch(g, index, m, arena, &base);
-        if (options.checkIncremental) {
-          // finishFrom must agree with finish() on everything it computes.
-          std::optional<WorkGraph> full = applyMatch(g, index, m, arena);
-          if (full.has_value() != next.has_value() ||
-              (full && (full->hash() != next->hash() ||
-                        full->cost() != next->cost() ||
-                        full->costWithWeightOps() !=
-                            next->costWithWeightOps() ||
-                        full->numLiveOps() != next->numLiveOps())))
-            ++result.incrementalMismatches;
-        }
-        if (!next || !seen.insert(next->hash()).second)
-          return true;
-        ++result.generated;
-        double cost = next->cost();
-        if (cost >= options.alpha * bestCost)
-          return true;
-        uint64_t nid = states.size();
-        states.push_back({std::move(*next), static_cast<int64_t>(id), &d});
-        queue.insert({cost, nid});
-        if (queue.size() > options.maxQueue)
-          queue.erase(std::prev(queue.end()));
-        if (cost < best.back().first || best.size() < options.keep)
-          noteBest(cost, nid);
-        bestCost = std::min(bestCost, cost);
+    matcher.forEachMatch(graph, index, [&](const Match &m) {
+      ++result.matches;
+      // The child is costed from its edit, not built (it is built if it is
+      // taken from the queue, or enters the cheapest few).
+      std::optional<GraphEdit> edit = planRewrite(graph, index, m, arena);
+      std::optional<GraphTotals> totals;
+      if (edit)
+        totals = evaluator.evaluate(*edit);
+      if (options.checkIncremental) {
+        // The edit's totals must be what building and finishing the child
+        // gives.
+        std::optional<WorkGraph> full = applyMatch(graph, index, m, arena);
+        bool refused = !totals || totals->cyclic;
+        if (full.has_value() == refused ||
+            (full && full->totals() != *totals))
+          ++result.incrementalMismatches;
+      }
+      if (!totals || totals->cyclic)
         return true;
-      });
-    }
+      ++result.generated;
+      double cost = totals->cost();
+      if (cost >= options.alpha * bestCost)
+        return true;
+      uint64_t nid = entries.size();
+      entries.push_back({parent, m.direction, std::move(*edit)});
+      queue.insert({cost, nid});
+      if (queue.size() > options.maxQueue) {
+        auto last = std::prev(queue.end());
+        entries[last->second].edit = {};
+        queue.erase(last);
+        ++result.dropped;
+      }
+      if (cost < best.back().cost || best.size() < options.keep)
+        noteBest(cost, nid);
+      bestCost = std::min(bestCost, cost);
+      return true;
+    });
     if (options.progress && result.visited % 50 == 0) {
       *options.progress << llvm::formatv(
           "{0}{1} graphs visited, {2} generated, {3} queued; best {4:f2} us "
@@ -126,17 +176,19 @@ mirage::rules::searchGraphs(const WorkGraph &start,
       options.progress->flush();
     }
   }
-  for (auto [cost, id] : best) {
-    GraphSearchResult::Found f{states[id].graph, {}};
-    f.graph.finish();
-    for (int64_t s = id; states[s].parent >= 0; s = states[s].parent)
-      f.applied.push_back(states[s].rule->label());
+  for (Best &b : best) {
+    GraphSearchResult::Found f{std::move(b.graph), {}};
+    for (uint64_t e = b.id; entries[e].parent != noParent;
+         e = visited[entries[e].parent].entry)
+      f.applied.push_back(entries[e].rule->label());
     std::reverse(f.applied.begin(), f.applied.end());
     result.best.push_back(std::move(f));
   }
+  result.queued = entries.size() - 1;
   result.rootsReused = matcher.rootsReused;
   result.rootsMatched = matcher.rootsMatched;
   result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  result.cpuSeconds = double(std::clock() - cpu0) / CLOCKS_PER_SEC;
   return result;
 }
 

@@ -131,7 +131,13 @@ GraphIndex::GraphIndex(const WorkGraph &g) {
   users.resize(n);
   byKind.resize(kNumOpKinds);
   live.assign(n, false);
-  for (uint32_t i : g.liveOrder()) {
+  position.assign(n, UINT32_MAX);
+  bool cyclic = false;
+  std::vector<uint32_t> order = g.liveOrder(&cyclic);
+  topological = !cyclic;
+  for (uint32_t k = 0; k < order.size(); ++k) {
+    uint32_t i = order[k];
+    position[i] = k;
     live[i] = true;
     const WNode *node = g.node(i);
     for (unsigned k = 0; k < node->operands.size(); ++k)
@@ -141,6 +147,38 @@ GraphIndex::GraphIndex(const WorkGraph &g) {
   }
 }
 
+/// Whether one of `values` is computed (through operands) from one of the
+/// nodes `ops`. In a topological order a node reads only nodes placed
+/// before it, so the walk up from the values stops at nodes placed before
+/// the first of `ops`: a few nodes around a match, not everything upstream.
+template <typename Ops>
+static bool readsAnyOf(const WorkGraph &g, const GraphIndex &index,
+                       llvm::ArrayRef<WValue> values, const Ops &ops) {
+  uint32_t first = UINT32_MAX;
+  if (index.topological)
+    for (auto n : ops)
+      first = std::min(first, index.position[n]);
+  else
+    first = 0;
+  llvm::SmallVector<uint32_t, 16> stack;
+  llvm::SmallDenseSet<uint32_t, 16> seen;
+  for (WValue v : values)
+    stack.push_back(v.node);
+  while (!stack.empty()) {
+    uint32_t n = stack.pop_back_val();
+    if (index.topological && index.position[n] < first)
+      continue;
+    if (!seen.insert(n).second)
+      continue;
+    for (auto o : ops)
+      if (static_cast<uint32_t>(o) == n)
+        return true;
+    for (WValue w : g.node(n)->operands)
+      stack.push_back(w.node);
+  }
+  return false;
+}
+
 namespace {
 
 class MatchSearch {
@@ -148,8 +186,10 @@ public:
   MatchSearch(const WorkGraph &g, const GraphIndex &index,
               const RuleDirection &d,
               llvm::function_ref<bool(const Match &)> f,
-              std::vector<std::pair<uint32_t, const WNode *>> *reads = nullptr)
-      : g(g), index(index), d(d), src(d.source()), f(f), reads(reads) {
+              std::vector<std::pair<uint32_t, const WNode *>> *reads = nullptr,
+              std::vector<std::pair<uint32_t, UserList>> *usersRead = nullptr)
+      : g(g), index(index), d(d), src(d.source()), f(f), reads(reads),
+        usersRead(usersRead) {
     const Rule &rule = *d.rule;
     ops.assign(src.ops.size(), -1);
     swapped.assign(src.ops.size(), false);
@@ -193,6 +233,13 @@ private:
                      ? *vars[s.ref.index]
                      : WValue{static_cast<uint32_t>(ops[s.ref.op]),
                               s.ref.index};
+      if (usersRead) {
+        // The users found depend on the whole list, and on each user's
+        // operands.
+        usersRead->push_back({v.node, index.users[v.node]});
+        for (auto [user, k] : index.users[v.node])
+          reads->push_back({user, g.node(user)});
+      }
       uint32_t last = UINT32_MAX;
       for (auto [user, k] : index.users[v.node]) {
         if (g.node(user)->operands[k] != v || user == last)
@@ -299,7 +346,7 @@ private:
       return true;
     // Sizes from the variables' shapes and the source's splits and
     // reshapes; then every variable's shape must be what the rule says.
-    std::vector<std::pair<const DimExpr *, int64_t>> facts;
+    llvm::SmallVector<std::pair<const DimExpr *, int64_t>, 16> facts;
     for (size_t v = 0; v < vars.size(); ++v) {
       if (!vars[v])
         continue;
@@ -369,22 +416,11 @@ private:
   /// Whether a variable binding depends on a matched source op: the target
   /// would read what it replaces.
   bool createsCycle() const {
-    llvm::SmallVector<uint32_t, 16> stack;
-    llvm::DenseSet<uint32_t> seen;
+    llvm::SmallVector<WValue, 4> bound;
     for (const auto &v : vars)
       if (v)
-        stack.push_back(v->node);
-    while (!stack.empty()) {
-      uint32_t n = stack.pop_back_val();
-      if (!seen.insert(n).second)
-        continue;
-      for (int64_t o : ops)
-        if (o == n)
-          return true;
-      for (WValue w : g.node(n)->operands)
-        stack.push_back(w.node);
-    }
-    return false;
+        bound.push_back(*v);
+    return readsAnyOf(g, index, bound, ops);
   }
 
   const WorkGraph &g;
@@ -397,6 +433,7 @@ private:
   llvm::SmallVector<std::optional<WValue>, 4> vars;
   llvm::SmallVector<std::optional<double>, 2> scalars;
   std::vector<std::pair<uint32_t, const WNode *>> *reads;
+  std::vector<std::pair<uint32_t, UserList>> *usersRead;
   bool unfiltered = false;
 };
 
@@ -405,26 +442,17 @@ private:
 /// The filters of MatchSearch::finish that read beyond the matched nodes:
 /// not all source ops on weights only, and (several source outputs) no
 /// variable computed from a matched op.
-static bool passesGraphFilters(const WorkGraph &g, const Match &m) {
+static bool passesGraphFilters(const WorkGraph &g, const GraphIndex &index,
+                               const Match &m) {
   if (llvm::all_of(m.ops, [&](uint32_t n) { return g.isWeight(n); }))
     return false;
   if (m.direction->source().outputs.size() <= 1)
     return true;
-  llvm::SmallVector<uint32_t, 16> stack;
-  llvm::DenseSet<uint32_t> seen;
+  llvm::SmallVector<WValue, 4> bound;
   for (WValue v : m.variables)
     if (v.node != UINT32_MAX)
-      stack.push_back(v.node);
-  while (!stack.empty()) {
-    uint32_t n = stack.pop_back_val();
-    if (!seen.insert(n).second)
-      continue;
-    if (llvm::is_contained(m.ops, n))
-      return false;
-    for (WValue w : g.node(n)->operands)
-      stack.push_back(w.node);
-  }
-  return true;
+      bound.push_back(v);
+  return !readsAnyOf(g, index, bound, m.ops);
 }
 
 IncrementalMatcher::IncrementalMatcher(llvm::ArrayRef<RuleDirection> directions)
@@ -435,7 +463,7 @@ IncrementalMatcher::IncrementalMatcher(llvm::ArrayRef<RuleDirection> directions)
     bool isTree = !d.steps.empty() &&
                   d.steps[0].from == MatchStep::From::AnyOfKind;
     for (size_t s = 1; s < d.steps.size(); ++s)
-      isTree &= d.steps[s].from == MatchStep::From::ProducerOf;
+      isTree &= d.steps[s].from != MatchStep::From::AnyOfKind;
     tree[i] = isTree;
     if (isTree)
       treeByKind[static_cast<unsigned>(d.source().ops[d.steps[0].op].kind)]
@@ -449,9 +477,16 @@ IncrementalMatcher::entryFor(const WorkGraph &g, const GraphIndex &index,
   auto &entries = cache[root];
   llvm::ArrayRef<const WNode *> nodes = g.getNodes();
   for (size_t e = 0; e < entries.size(); ++e) {
-    bool valid = llvm::all_of(entries[e].reads, [&](const auto &r) {
-      return r.first < nodes.size() && nodes[r.first] == r.second;
-    });
+    bool valid =
+        llvm::all_of(entries[e].reads,
+                     [&](const auto &r) {
+                       return r.first < nodes.size() &&
+                              nodes[r.first] == r.second;
+                     }) &&
+        llvm::all_of(entries[e].users, [&](const auto &r) {
+          return r.first < index.users.size() &&
+                 index.users[r.first] == r.second;
+        });
     if (!valid)
       continue;
     ++rootsReused;
@@ -470,7 +505,7 @@ IncrementalMatcher::entryFor(const WorkGraph &g, const GraphIndex &index,
           entry.matches.push_back({d, m});
           return true;
         },
-        &entry.reads)
+        &entry.reads, &entry.users)
         .runFrom(root);
   llvm::sort(entry.reads, [](const auto &a, const auto &b) {
     return a.first < b.first;
@@ -512,7 +547,7 @@ void IncrementalMatcher::forEachMatch(
       continue;
     }
     for (const Match *m : buckets[d])
-      if (passesGraphFilters(g, *m) && !f(*m))
+      if (passesGraphFilters(g, index, *m) && !f(*m))
         return;
   }
 }
@@ -523,22 +558,30 @@ void mirage::rules::forEachMatch(const WorkGraph &g, const GraphIndex &index,
   MatchSearch(g, index, d, f).run();
 }
 
-std::optional<WorkGraph> mirage::rules::applyMatch(const WorkGraph &g,
-                                                   const GraphIndex &index,
-                                                   const Match &m,
-                                                   NodeArena &arena) {
-  return applyMatch(g, index, m, arena, nullptr);
-}
-
-std::optional<WorkGraph> mirage::rules::applyMatch(const WorkGraph &g,
-                                                   const GraphIndex &index,
-                                                   const Match &m,
-                                                   NodeArena &arena,
-                                                   const FinishBase *base) {
+std::optional<GraphEdit> mirage::rules::planRewrite(const WorkGraph &g,
+                                                    const GraphIndex &index,
+                                                    const Match &m,
+                                                    NodeArena &arena) {
   const RuleDirection &d = *m.direction;
   const PatternSide &src = d.source(), &tgt = d.target();
-  WorkGraph out = g;
-  std::vector<llvm::SmallVector<WValue, 2>> built(tgt.ops.size());
+  const uint32_t pn = g.getNodes().size();
+  GraphEdit edit;
+  // The child as the edit has made it so far.
+  auto nodeAt = [&](uint32_t i) -> const WNode * {
+    if (i >= pn)
+      return edit.appended[i - pn];
+    for (auto [j, n] : edit.replaced)
+      if (j == i)
+        return n;
+    return g.node(i);
+  };
+  auto outputAt = [&](unsigned k) {
+    for (auto [j, v] : edit.outputs)
+      if (j == k)
+        return v;
+    return g.getOutputs()[k];
+  };
+  llvm::SmallVector<llvm::SmallVector<WValue, 2>, 4> built(tgt.ops.size());
   auto valueOf = [&](PatternRef r) -> WValue {
     return r.isVariable() ? m.variables[r.index] : built[r.op][r.index];
   };
@@ -553,7 +596,7 @@ std::optional<WorkGraph> mirage::rules::applyMatch(const WorkGraph &g,
     for (PatternRef r : p.operands) {
       WValue v = valueOf(r);
       n.operands.push_back(v);
-      const WNode *producer = out.node(v.node);
+      const WNode *producer = nodeAt(v.node);
       if (!n.elementType)
         n.elementType = producer->elementType;
       else if (n.elementType != producer->elementType)
@@ -584,7 +627,7 @@ std::optional<WorkGraph> mirage::rules::applyMatch(const WorkGraph &g,
       WValue first = n.operands[0];
       if (first.node < index.users.size())
         for (auto [user, k] : index.users[first.node]) {
-          const WNode *u = out.node(user);
+          const WNode *u = nodeAt(user);
           if (u && u->isRule() && u->kind == n.kind && u->ints == n.ints &&
               u->scalar == n.scalar && u->operands == n.operands &&
               u->sizes == n.sizes && u->resultShapes == n.resultShapes) {
@@ -594,9 +637,10 @@ std::optional<WorkGraph> mirage::rules::applyMatch(const WorkGraph &g,
         }
     }
     if (reuse == UINT32_MAX) {
-      if (!src.ops.empty() && m.ops[0] < g.getNodes().size())
+      if (!src.ops.empty() && m.ops[0] < pn)
         n.origin = g.node(m.ops[0])->origin;
-      reuse = out.append(arena.add(std::move(n), out.getNodes()));
+      edit.appended.push_back(arena.add(std::move(n), nodeAt));
+      reuse = pn + edit.appended.size() - 1;
     }
     for (unsigned r = 0; r < getNumResults(p.kind); ++r)
       built[i].push_back({reuse, r});
@@ -611,28 +655,49 @@ std::optional<WorkGraph> mirage::rules::applyMatch(const WorkGraph &g,
     WValue to = valueOf(tgt.outputs[o]);
     if (from == to)
       continue;
-    if (out.node(from.node)->resultShapes[from.result] !=
-        out.node(to.node)->resultShapes[to.result])
+    if (nodeAt(from.node)->resultShapes[from.result] !=
+        nodeAt(to.node)->resultShapes[to.result])
       return std::nullopt;
     if (from.node < index.users.size())
       for (auto [user, k] : index.users[from.node]) {
-        const WNode *u = out.node(user);
+        const WNode *u = nodeAt(user);
         if (u->operands[k] != from)
           continue;
         WNode copy = *u;
         for (WValue &v : copy.operands)
           if (v == from)
             v = to;
-        out.replace(user, arena.add(std::move(copy), out.getNodes()));
+        const WNode *added = arena.add(std::move(copy), nodeAt);
+        auto it = llvm::find_if(edit.replaced,
+                                [&](const auto &r) { return r.first == user; });
+        if (it == edit.replaced.end())
+          edit.replaced.push_back({user, added});
+        else
+          it->second = added;
       }
-    for (unsigned i = 0; i < out.getOutputs().size(); ++i)
-      if (out.getOutputs()[i] == from)
-        out.setOutput(i, to);
+    for (unsigned k = 0; k < g.getOutputs().size(); ++k) {
+      if (outputAt(k) != from)
+        continue;
+      auto it = llvm::find_if(edit.outputs,
+                              [&](const auto &r) { return r.first == k; });
+      if (it == edit.outputs.end())
+        edit.outputs.push_back({k, to});
+      else
+        it->second = to;
+    }
   }
-  if (base)
-    out.finishFrom(*base);
-  else
-    out.finish();
+  return edit;
+}
+
+std::optional<WorkGraph> mirage::rules::applyMatch(const WorkGraph &g,
+                                                   const GraphIndex &index,
+                                                   const Match &m,
+                                                   NodeArena &arena) {
+  std::optional<GraphEdit> edit = planRewrite(g, index, m, arena);
+  if (!edit)
+    return std::nullopt;
+  WorkGraph out = g.withEdit(*edit);
+  out.finish();
   // Redirecting the uses of a source output into a target that reuses one
   // of those users makes a cycle: not a program.
   if (out.isCyclic())

@@ -9,6 +9,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
 #include <cstring>
@@ -62,40 +64,59 @@ static RankedTensorType typeOf(const WNode &n, unsigned result) {
   return RankedTensorType::get(n.resultShapes[result], n.elementType);
 }
 
-double NodeArena::costOf(const WNode &node, ArrayRef<const WNode *> graph) {
+/// Appends the raw bytes of `v` to a cache key.
+template <typename T>
+static void appendKey(llvm::SmallVectorImpl<char> &key, const T &v) {
+  const char *bytes = reinterpret_cast<const char *>(&v);
+  key.append(bytes, bytes + sizeof v);
+}
+
+double NodeArena::costOf(const WNode &node,
+                         llvm::function_ref<const WNode *(uint32_t)> nodeAt) {
   if (node.type == WNode::Type::Argument)
     return 0;
   if (node.type == WNode::Type::Opaque) {
+    auto [it, fresh] = opaqueCosts.try_emplace(node.origin, 0.0);
+    if (!fresh)
+      return it->second;
     llvm::Expected<superopt::KernelCost> c =
         superopt::estimateKernel(node.origin, target);
     if (!c) {
       llvm::consumeError(c.takeError());
       return 0;
     }
-    return c->timeUs;
+    return it->second = c->timeUs;
   }
   // A rule node: costed as its predefined kernel, built in the scratch
-  // module once per signature.
-  std::string key;
-  llvm::raw_string_ostream os(key);
-  os << getMnemonic(node.kind);
+  // module once per signature (kind, attributes, scalar, operand and result
+  // types).
+  llvm::SmallString<256> key;
+  appendKey(key, static_cast<uint64_t>(node.kind));
+  appendKey(key, static_cast<uint64_t>(node.ints.size()));
   for (int64_t i : node.ints)
-    os << ' ' << i;
-  os << ' ' << node.scalar << " |";
-  for (WValue v : node.operands) {
-    os << ' ' << typeOf(*graph[v.node], v.result);
-  }
-  os << " ->";
+    appendKey(key, i);
+  appendKey(key, node.scalar);
+  auto appendType = [&](const WNode &producer, unsigned result) {
+    const auto &shape = producer.resultShapes[result];
+    appendKey(key, producer.elementType.getAsOpaquePointer());
+    appendKey(key, static_cast<uint64_t>(shape.size()));
+    for (int64_t d : shape)
+      appendKey(key, d);
+  };
+  appendKey(key, static_cast<uint64_t>(node.operands.size()));
+  for (WValue v : node.operands)
+    appendType(*nodeAt(v.node), v.result);
+  appendKey(key, static_cast<uint64_t>(node.resultShapes.size()));
   for (unsigned r = 0; r < node.resultShapes.size(); ++r)
-    os << ' ' << typeOf(node, r);
-  auto it = costCache.find(key);
+    appendType(node, r);
+  auto it = costCache.find(key.str());
   if (it != costCache.end())
     return it->second;
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(scratch->getBody());
   SmallVector<Type> argTypes, resultTypes;
   for (WValue v : node.operands)
-    argTypes.push_back(typeOf(*graph[v.node], v.result));
+    argTypes.push_back(typeOf(*nodeAt(v.node), v.result));
   for (unsigned r = 0; r < node.resultShapes.size(); ++r)
     resultTypes.push_back(typeOf(node, r));
   Location loc = UnknownLoc::get(ctx);
@@ -113,13 +134,19 @@ double NodeArena::costOf(const WNode &node, ArrayRef<const WNode *> graph) {
   else
     llvm::consumeError(c.takeError());
   fn.erase();
-  costCache[key] = cost;
+  costCache[key.str()] = cost;
   return cost;
 }
 
 const WNode *NodeArena::add(WNode node, ArrayRef<const WNode *> graph) {
+  return add(std::move(node), [&](uint32_t i) { return graph[i]; });
+}
+
+const WNode *
+NodeArena::add(WNode node,
+               llvm::function_ref<const WNode *(uint32_t)> nodeAt) {
   node.localHash = computeLocalHash(node);
-  node.costUs = costOf(node, graph);
+  node.costUs = costOf(node, nodeAt);
   nodes.push_back(std::move(node));
   return &nodes.back();
 }
@@ -269,17 +296,6 @@ static uint64_t graphHashOf(ArrayRef<WValue> outputs,
   return h;
 }
 
-void WorkGraph::computeHashes(std::vector<uint64_t> &hashes) const {
-  std::vector<uint32_t> order = liveOrder();
-  hashes.assign(nodes.size(), 0);
-  for (uint32_t i : order) {
-    const WNode *n = nodes[i];
-    hashes[i] = n->type == WNode::Type::Argument
-                    ? n->localHash
-                    : structuralHash(n, [&](uint32_t o) { return hashes[o]; });
-  }
-}
-
 void WorkGraph::finish() {
   std::vector<uint32_t> order = liveOrder(&cyclic);
   std::vector<uint64_t> hashes(nodes.size(), 0);
@@ -306,165 +322,212 @@ void WorkGraph::finish() {
   graphHash = graphHashOf(outputs, [&](uint32_t o) { return hashes[o]; });
 }
 
-FinishBase::FinishBase(const WorkGraph &g, const GraphIndex &index)
+WorkGraph WorkGraph::withEdit(const GraphEdit &edit) const {
+  WorkGraph out;
+  out.nodes.reserve(nodes.size() + edit.appended.size());
+  out.nodes = nodes;
+  out.nodes.insert(out.nodes.end(), edit.appended.begin(),
+                   edit.appended.end());
+  for (auto [i, n] : edit.replaced)
+    out.nodes[i] = n;
+  out.outputs = outputs;
+  for (auto [k, v] : edit.outputs)
+    out.outputs[k] = v;
+  out.weightArgs = weightArgs;
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// EditEvaluator
+//===----------------------------------------------------------------------===//
+
+EditEvaluator::EditEvaluator(const WorkGraph &g, const GraphIndex &index)
     : graph(g), index(index) {
-  g.computeHashes(hashes);
-  uses.assign(g.getNodes().size(), 0);
+  assert(g.weight.size() == g.nodes.size() && "the graph is not finished");
+  uses.assign(g.nodes.size(), 0);
   for (size_t i = 0; i < index.users.size(); ++i)
     uses[i] = index.users[i].size();
-  for (WValue v : g.getOutputs())
+  for (WValue v : g.outputs)
     ++uses[v.node];
 }
 
-void WorkGraph::finishFrom(const FinishBase &base) {
-  const WorkGraph &parent = base.graph;
-  size_t n = nodes.size(), pn = parent.nodes.size();
-  assert(n >= pn && parent.isFullyFinished() && "not a child of `base`");
-  weight.clear();
-  // The nodes the rewrite appended or replaced.
-  std::vector<uint32_t> changed;
-  for (uint32_t i = 0; i < pn; ++i)
-    if (nodes[i] != parent.nodes[i])
-      changed.push_back(i);
-  for (uint32_t i = pn; i < n; ++i)
-    changed.push_back(i);
+GraphTotals EditEvaluator::evaluate(const GraphEdit &edit) const {
+  const WorkGraph &parent = graph;
+  const uint32_t pn = parent.nodes.size();
+  const uint32_t n = pn + edit.appended.size();
+  llvm::SmallDenseMap<uint32_t, const WNode *, 8> replacedAt;
+  for (auto [i, node] : edit.replaced)
+    replacedAt[i] = node;
+  auto nodeAt = [&](uint32_t i) -> const WNode * {
+    if (i >= pn)
+      return edit.appended[i - pn];
+    auto it = replacedAt.find(i);
+    return it == replacedAt.end() ? parent.nodes[i] : it->second;
+  };
 
-  // Liveness: the parent's live uses, updated by the changed edges; then
-  // the nodes left without a use die, and their operands lose one.
-  std::vector<int64_t> count(n, 0);
-  std::vector<uint8_t> live(n, 0);
-  for (uint32_t i = 0; i < pn; ++i) {
-    count[i] = base.uses[i];
-    live[i] = base.index.live[i];
-  }
-  std::vector<uint32_t> touched;
+  // Liveness, as finish() finds it from the outputs: the parent's live
+  // uses, updated by the changed edges; then the nodes left without a use
+  // die, and their operands lose one. Kept as changes to the parent's.
+  llvm::SmallDenseMap<uint32_t, int64_t, 16> countChange;
+  llvm::SmallDenseMap<uint32_t, bool, 16> liveChange;
+  auto count = [&](uint32_t i) {
+    return (i < pn ? static_cast<int64_t>(uses[i]) : 0) + countChange.lookup(i);
+  };
+  auto isLive = [&](uint32_t i) {
+    auto it = liveChange.find(i);
+    if (it != liveChange.end())
+      return it->second;
+    return i < pn && index.live[i];
+  };
+  llvm::SmallVector<uint32_t, 32> touched;
   auto use = [&](uint32_t i, int delta) {
-    count[i] += delta;
+    countChange[i] += delta;
     touched.push_back(i);
   };
-  for (size_t k = 0; k < outputs.size(); ++k)
-    if (outputs[k] != parent.outputs[k]) {
+  for (auto [k, v] : edit.outputs)
+    if (v != parent.outputs[k]) {
       use(parent.outputs[k].node, -1);
-      use(outputs[k].node, +1);
+      use(v.node, +1);
     }
-  for (uint32_t i : changed) {
-    if (i >= pn || !live[i])
+  for (auto [i, node] : edit.replaced) {
+    if (!index.live[i])
       continue;
     for (WValue v : parent.nodes[i]->operands)
       use(v.node, -1);
-    for (WValue v : nodes[i]->operands)
+    for (WValue v : node->operands)
       use(v.node, +1);
   }
   // Appended nodes read only earlier ones: last first.
   for (uint32_t i = n; i-- > pn;)
-    if (count[i] > 0) {
-      live[i] = 1;
-      for (WValue v : nodes[i]->operands)
+    if (count(i) > 0) {
+      liveChange[i] = true;
+      for (WValue v : nodeAt(i)->operands)
         use(v.node, +1);
     }
-  std::vector<uint32_t> dead;
+  llvm::SmallVector<uint32_t, 16> dead;
   for (size_t t = 0; t < touched.size(); ++t) {
     uint32_t i = touched[t];
-    if (!live[i] || count[i] > 0 || nodes[i]->type == WNode::Type::Argument)
+    if (!isLive(i) || count(i) > 0 ||
+        nodeAt(i)->type == WNode::Type::Argument)
       continue;
-    live[i] = 0;
+    liveChange[i] = false;
     dead.push_back(i);
-    for (WValue v : nodes[i]->operands)
+    for (WValue v : nodeAt(i)->operands)
       use(v.node, -1);
   }
 
-  // Hashes and weights change downstream of the changed nodes only.
-  std::vector<uint8_t> dirty(n, 0);
-  std::vector<uint32_t> stack;
-  for (uint32_t i : changed)
-    if (live[i] && !dirty[i]) {
-      dirty[i] = 1;
-      stack.push_back(i);
-    }
-  std::vector<uint32_t> dirtyList;
-  while (!stack.empty()) {
-    uint32_t i = stack.back();
-    stack.pop_back();
-    dirtyList.push_back(i);
-    if (i < pn)
-      for (auto [user, k] : base.index.users[i])
-        if (live[user] && !dirty[user]) {
-          dirty[user] = 1;
-          stack.push_back(user);
-        }
-  }
-  llvm::sort(dirtyList);
-  std::vector<uint64_t> hashes(n, 0);
-  std::vector<uint8_t> isWeightNode(n, 0), state(n, 0);
-  auto hashOf = [&](uint32_t i) {
-    return dirty[i] ? hashes[i] : base.hashes[i];
-  };
-  auto weightOf = [&](uint32_t i) -> bool {
-    return dirty[i] ? isWeightNode[i] : parent.weight[i];
-  };
-  cyclic = false;
-  std::vector<std::pair<uint32_t, unsigned>> dfs;
-  for (uint32_t root : dirtyList) {
-    if (state[root])
+  GraphTotals totals;
+  // A cycle: the parent has none, and parent nodes read appended ones only
+  // through the replaced nodes' new operands, so every cycle passes through
+  // a replaced node that is live. From there it can only pass through
+  // parent nodes placed after the first replaced one in the parent's
+  // topological order (an unchanged node reads only nodes placed before
+  // it), so the search stops at the others.
+  const std::vector<uint32_t> &position = index.position;
+  uint32_t firstReplaced = UINT32_MAX;
+  for (auto [i, node] : edit.replaced)
+    firstReplaced = std::min(firstReplaced, position[i]);
+  if (!index.topological)
+    firstReplaced = 0;
+  llvm::SmallDenseMap<uint32_t, uint8_t, 32> state; // 1 open, 2 done
+  llvm::SmallVector<std::pair<uint32_t, unsigned>, 32> dfs;
+  for (auto [root, node] : edit.replaced) {
+    if (!isLive(root) || state.count(root))
       continue;
     dfs.push_back({root, 0});
     state[root] = 1;
-    while (!dfs.empty()) {
+    while (!dfs.empty() && !totals.cyclic) {
       auto &[i, next] = dfs.back();
-      const WNode *node = nodes[i];
+      const WNode *node = nodeAt(i);
       if (next < node->operands.size()) {
         uint32_t o = node->operands[next++].node;
-        if (dirty[o]) {
-          if (!state[o]) {
-            state[o] = 1;
-            dfs.push_back({o, 0});
-          } else if (state[o] == 1) {
-            cyclic = true;
-          }
-        }
+        if (o < pn && !replacedAt.count(o) && position[o] < firstReplaced)
+          continue;
+        auto [it, fresh] = state.try_emplace(o, 1);
+        if (fresh)
+          dfs.push_back({o, 0});
+        else if (it->second == 1)
+          totals.cyclic = true;
         continue;
       }
-      bool allWeights = !node->operands.empty();
-      for (WValue v : node->operands)
-        allWeights &= weightOf(v.node);
-      isWeightNode[i] = allWeights;
-      hashes[i] = structuralHash(node, hashOf);
       state[i] = 2;
       dfs.pop_back();
     }
+    if (totals.cyclic)
+      return totals;
   }
 
-  // Totals: the parent's, minus what the changed, dirty and dead nodes
-  // counted there, plus what they count here.
-  totalCost = parent.totalCost;
-  unfoldedCost = parent.unfoldedCost;
-  liveOps = parent.liveOps;
-  std::vector<uint8_t> counted(n, 0);
+  // Weights (computed from weights only) change from the appended and
+  // replaced nodes down, as far as a node's flag changes.
+  llvm::SmallDenseMap<uint32_t, bool, 16> weightChange;
+  auto weightOf = [&](uint32_t i) {
+    auto it = weightChange.find(i);
+    if (it != weightChange.end())
+      return it->second;
+    return i < pn && parent.weight[i];
+  };
+  // The changed nodes that read each node (the parent's users do not list
+  // them).
+  llvm::SmallVector<std::pair<uint32_t, uint32_t>, 8> newReaders;
+  llvm::SmallVector<uint32_t, 16> work;
+  for (uint32_t i = pn; i < n; ++i)
+    work.push_back(i);
+  for (auto [i, node] : edit.replaced)
+    work.push_back(i);
+  for (uint32_t i : work)
+    for (WValue v : nodeAt(i)->operands)
+      newReaders.push_back({v.node, i});
+  for (size_t w = 0; w < work.size(); ++w) {
+    uint32_t i = work[w];
+    const WNode *node = nodeAt(i);
+    bool allWeights = !node->operands.empty();
+    for (WValue v : node->operands)
+      allWeights &= weightOf(v.node);
+    bool fresh = i >= pn && !weightChange.count(i);
+    if (!fresh && allWeights == weightOf(i))
+      continue;
+    weightChange[i] = allWeights;
+    if (i < pn)
+      for (auto [user, k] : index.users[i])
+        work.push_back(user);
+    for (auto [o, reader] : newReaders)
+      if (o == i)
+        work.push_back(reader);
+  }
+
+  // Totals: the parent's, minus what the changed, dead and reweighted
+  // nodes counted there, plus what they count here.
+  totals.totalCost = parent.totalCost;
+  totals.unfoldedCost = parent.unfoldedCost;
+  totals.liveOps = parent.liveOps;
+  llvm::SmallDenseSet<uint32_t, 32> counted;
   auto recount = [&](uint32_t i) {
-    if (counted[i])
+    if (!counted.insert(i).second)
       return;
-    counted[i] = 1;
-    if (i < pn && base.index.live[i] &&
+    if (i < pn && index.live[i] &&
         parent.nodes[i]->type != WNode::Type::Argument) {
-      --liveOps;
-      unfoldedCost -= fixedCost(parent.nodes[i]);
+      --totals.liveOps;
+      totals.unfoldedCost -= fixedCost(parent.nodes[i]);
       if (!parent.weight[i])
-        totalCost -= fixedCost(parent.nodes[i]);
+        totals.totalCost -= fixedCost(parent.nodes[i]);
     }
-    if (live[i] && nodes[i]->type != WNode::Type::Argument) {
-      ++liveOps;
-      unfoldedCost += fixedCost(nodes[i]);
+    const WNode *node = nodeAt(i);
+    if (isLive(i) && node->type != WNode::Type::Argument) {
+      ++totals.liveOps;
+      totals.unfoldedCost += fixedCost(node);
       if (!weightOf(i))
-        totalCost += fixedCost(nodes[i]);
+        totals.totalCost += fixedCost(node);
     }
   };
-  for (uint32_t i : changed)
+  for (uint32_t i = pn; i < n; ++i)
     recount(i);
-  for (uint32_t i : dirtyList)
+  for (auto [i, node] : edit.replaced)
     recount(i);
   for (uint32_t i : dead)
     recount(i);
-  graphHash = graphHashOf(outputs, hashOf);
+  for (auto [i, w] : weightChange)
+    recount(i);
+  return totals;
 }
 
 LogicalResult WorkGraph::writeInto(func::FuncOp func) const {
