@@ -161,8 +161,8 @@ void GraphSaturatePass::optimize(func::FuncOp func,
         extractSharing(egraph, roots, costs, options, &st);
     if (x)
       method += llvm::formatv(
-          " ({0:f2} us greedy -> {1:f2} us after {2} move(s), {3} of them "
-          "in bundles, {4} evaluations{5})",
+          " ({0:f2} us greedy -> {1:f2} us by {2} switch(es), {3} bundle(s) "
+          "of them, {4} evaluations{5})",
           st.greedyCost, x->cost, st.moves, st.bundles, st.evaluations,
           st.budgetReached ? ", stopped by extract-eval-limit" : "");
     return x;

@@ -14,7 +14,7 @@
 // FACTOR: error: graph-saturate: node-factor must be between 1 and 1000, got 0
 // FACTOR-BIG: error: graph-saturate: node-factor must be between 1 and 1000, got 1001
 // EVALS: error: graph-saturate: extract-eval-limit must be at least 1, got 0
-// MULTI: for the multi-iter-limit option: '-1' value invalid for uint argument!
+// MULTI: for the --multi-iter-limit option: '-1' value invalid for uint argument!
 // ITERS: error: graph-saturate: iter-limit must be at least 1 iteration, got 0
 // EXTRACT: error: graph-saturate: extraction must be greedy, sharing or ilp, got 'best'
 // TIME: error: graph-saturate: time-limit must be a number of seconds >= 0

@@ -20,7 +20,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Superopt/EqSat/Extraction.h"
-#include "llvm/ADT/DenseSet.h"
 
 using namespace mirage::eqsat;
 
@@ -32,9 +31,18 @@ class DagCoster {
 public:
   DagCoster(const EGraph &g, llvm::ArrayRef<ClassId> roots,
             llvm::ArrayRef<double> nodeCost)
-      : g(g), nodeCost(nodeCost), stamp(g.numNodes(), 0) {
+      : nodeCost(nodeCost), stamp(g.numNodes(), 0) {
     for (ClassId r : roots)
       this->roots.push_back(g.find(r));
+    // The e-graph does not change during extraction: its canonical
+    // children, flattened once, spare the walks the union-find.
+    childBegin.reserve(g.numNodes() + 1);
+    for (NodeId n = 0; n < g.numNodes(); ++n) {
+      childBegin.push_back(children.size());
+      for (ClassId c : g.node(n).children)
+        children.push_back(g.find(c));
+    }
+    childBegin.push_back(children.size());
   }
 
   /// The cost, or nothing if the choice has a cycle or misses a pick;
@@ -53,9 +61,9 @@ public:
         return std::nullopt;
       while (!stack.empty()) {
         auto &[c, next] = stack.back();
-        const ENode &e = g.node(static_cast<NodeId>(choice[c]));
-        if (next < e.children.size()) {
-          ClassId child = g.find(e.children[next++]);
+        NodeId n = static_cast<NodeId>(choice[c]);
+        if (next < childBegin[n + 1] - childBegin[n]) {
+          ClassId child = children[childBegin[n] + next++];
           if (stamp[child] == done)
             continue;
           if (stamp[child] == open || !enter(child, choice, open)) {
@@ -84,9 +92,10 @@ private:
     return true;
   }
 
-  const EGraph &g;
   llvm::ArrayRef<double> nodeCost;
   std::vector<ClassId> roots;
+  std::vector<uint32_t> childBegin;
+  std::vector<ClassId> children;
   std::vector<uint64_t> stamp;
   uint64_t epoch = 0;
   std::vector<std::pair<ClassId, unsigned>> stack;
@@ -116,6 +125,9 @@ mirage::eqsat::extractSharing(const EGraph &g, llvm::ArrayRef<ClassId> roots,
     return std::nullopt; // greedy is cycle-free and complete; never here
   double current = *start;
   std::vector<bool> inUse(g.numNodes(), false);
+  // Per e-class, the stamp of the last tentative pick that reached it.
+  std::vector<uint64_t> usedNow(g.numNodes(), 0);
+  uint64_t usedEpoch = 0;
   auto markInUse = [&](llvm::ArrayRef<ClassId> classes) {
     std::fill(inUse.begin(), inUse.end(), false);
     for (ClassId c : classes)
@@ -170,12 +182,21 @@ mirage::eqsat::extractSharing(const EGraph &g, llvm::ArrayRef<ClassId> roots,
         llvm::sort(candidates);
         candidates.erase(std::unique(candidates.begin(), candidates.end()),
                          candidates.end());
+        if (candidates.empty()) {
+          choice[c] = old;
+          continue;
+        }
         double bundle = *cost;
         llvm::SmallVector<std::pair<ClassId, int64_t>, 4> undo;
-        llvm::DenseSet<ClassId> usedNow(tried.begin(), tried.end());
+        auto markUsedNow = [&](llvm::ArrayRef<ClassId> classes) {
+          ++usedEpoch;
+          for (ClassId k : classes)
+            usedNow[k] = usedEpoch;
+        };
+        markUsedNow(tried);
         for (NodeId p : candidates) {
           ClassId d = g.classOf(p);
-          if (!usedNow.contains(d) || static_cast<int64_t>(p) == choice[d])
+          if (usedNow[d] != usedEpoch || static_cast<int64_t>(p) == choice[d])
             continue;
           if (overBudget())
             break;
@@ -185,7 +206,7 @@ mirage::eqsat::extractSharing(const EGraph &g, llvm::ArrayRef<ClassId> roots,
           if (c2 && cheaper(*c2, bundle)) {
             bundle = *c2;
             undo.push_back({d, before});
-            usedNow = llvm::DenseSet<ClassId>(inner.begin(), inner.end());
+            markUsedNow(inner);
             tried = inner;
           } else {
             choice[d] = before;
