@@ -57,6 +57,11 @@ public:
     for (ClassId r : roots) {
       if (stamp[r] == done)
         continue;
+      if (free[r]) {
+        stamp[r] = done;
+        reached.push_back(r);
+        continue;
+      }
       if (!enter(r, choice, open))
         return std::nullopt;
       while (!stack.empty()) {
@@ -66,6 +71,11 @@ public:
           ClassId child = children[childBegin[n] + next++];
           if (stamp[child] == done)
             continue;
+          if (free[child]) {
+            stamp[child] = done;
+            reached.push_back(child);
+            continue;
+          }
           if (stamp[child] == open || !enter(child, choice, open)) {
             stack.clear();
             return std::nullopt;
@@ -80,6 +90,32 @@ public:
     }
     return total;
   }
+
+  /// Marks the e-classes whose pick in `choice` (greedy's, cycle-free)
+  /// costs nothing with all it reaches (arguments, ops on weights only):
+  /// no other pick is cheaper, so the search never switches them, and
+  /// what they reach is free too, so they close no cycle with the classes
+  /// it does switch; the walks stop at them.
+  void markFree(llvm::ArrayRef<int64_t> choice) {
+    free.assign(stamp.size(), false);
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (ClassId c = 0; c < choice.size(); ++c) {
+        if (free[c] || choice[c] < 0 || nodeCost[choice[c]] != 0)
+          continue;
+        NodeId n = static_cast<NodeId>(choice[c]);
+        bool all = true;
+        for (uint32_t i = childBegin[n]; i < childBegin[n + 1] && all; ++i)
+          all = free[children[i]];
+        if (all) {
+          free[c] = true;
+          changed = true;
+        }
+      }
+    }
+  }
+  bool isFree(ClassId c) const { return free[c]; }
 
   uint64_t evaluations = 0;
 
@@ -97,6 +133,7 @@ private:
   std::vector<uint32_t> childBegin;
   std::vector<ClassId> children;
   std::vector<uint64_t> stamp;
+  std::vector<bool> free;
   uint64_t epoch = 0;
   std::vector<std::pair<ClassId, unsigned>> stack;
 };
@@ -119,6 +156,7 @@ mirage::eqsat::extractSharing(const EGraph &g, llvm::ArrayRef<ClassId> roots,
   s.greedyCost = x->cost;
   std::vector<int64_t> &choice = x->choice;
   DagCoster coster(g, roots, nodeCost);
+  coster.markFree(choice);
   std::vector<ClassId> reached, tried, inner;
   std::optional<double> start = coster.evaluate(choice, reached);
   if (!start)
@@ -141,18 +179,44 @@ mirage::eqsat::extractSharing(const EGraph &g, llvm::ArrayRef<ClassId> roots,
     return true;
   };
 
+  auto sameChildren = [&](NodeId a, NodeId b) {
+    llvm::SmallVector<ClassId, 4> x, y;
+    for (ClassId k : g.node(a).children)
+      x.push_back(g.find(k));
+    for (ClassId k : g.node(b).children)
+      y.push_back(g.find(k));
+    llvm::sort(x);
+    llvm::sort(y);
+    x.erase(std::unique(x.begin(), x.end()), x.end());
+    y.erase(std::unique(y.begin(), y.end()), y.end());
+    return x == y;
+  };
+
   bool improved = true;
+  llvm::SmallVector<ClassId, 0> order;
   while (improved && !overBudget()) {
     improved = false;
     ++s.passes;
-    std::vector<ClassId> order(reached.begin(), reached.end());
+    order.assign(reached.begin(), reached.end());
     llvm::sort(order);
     for (ClassId c : order) {
-      if (!inUse[c])
-        continue; // an earlier move of this pass left it unused
+      if (!inUse[c] || coster.isFree(c))
+        continue; // an earlier move of this pass left it unused, or free
       for (NodeId n : g.classNodes(c)) {
         if (static_cast<int64_t>(n) == choice[c])
           continue;
+        // An e-node that reads the same e-classes as the pick (add(b, a)
+        // for add(a, b)) reaches the same graph: it changes the cost by
+        // its own cost only and brings nothing in for a bundle.
+        if (sameChildren(n, static_cast<NodeId>(choice[c]))) {
+          if (cheaper(current - nodeCost[choice[c]] + nodeCost[n], current)) {
+            current = current - nodeCost[choice[c]] + nodeCost[n];
+            choice[c] = n;
+            ++s.moves;
+            improved = true;
+          }
+          continue;
+        }
         if (overBudget())
           break;
         int64_t old = choice[c];
@@ -164,7 +228,7 @@ mirage::eqsat::extractSharing(const EGraph &g, llvm::ArrayRef<ClassId> roots,
         }
         if (cheaper(*cost, current)) {
           current = *cost;
-          reached = tried;
+          reached.swap(tried);
           markInUse(reached);
           ++s.moves;
           improved = true;
@@ -196,7 +260,8 @@ mirage::eqsat::extractSharing(const EGraph &g, llvm::ArrayRef<ClassId> roots,
         markUsedNow(tried);
         for (NodeId p : candidates) {
           ClassId d = g.classOf(p);
-          if (usedNow[d] != usedEpoch || static_cast<int64_t>(p) == choice[d])
+          if (usedNow[d] != usedEpoch || coster.isFree(d) ||
+              static_cast<int64_t>(p) == choice[d])
             continue;
           if (overBudget())
             break;
@@ -207,14 +272,14 @@ mirage::eqsat::extractSharing(const EGraph &g, llvm::ArrayRef<ClassId> roots,
             bundle = *c2;
             undo.push_back({d, before});
             markUsedNow(inner);
-            tried = inner;
+            tried.swap(inner);
           } else {
             choice[d] = before;
           }
         }
         if (!undo.empty() && cheaper(bundle, current)) {
           current = bundle;
-          reached = tried;
+          reached.swap(tried);
           markInUse(reached);
           s.moves += 1 + undo.size();
           ++s.bundles;
