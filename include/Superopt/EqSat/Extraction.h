@@ -13,7 +13,9 @@
 //    DAG cost: switch one reached e-class to another e-node, or switch it
 //    and then the e-classes whose other e-nodes read what the switch
 //    brought in (the other output of a merged op), keeping a move only if
-//    the graph stays cycle-free and gets strictly cheaper. Not optimal,
+//    the graph stays cycle-free and gets strictly cheaper; e-classes whose
+//    greedy pick costs nothing with all it reaches are left as they are
+//    (nothing is cheaper) and end the walks. Not optimal,
 //    but never worse than greedy, fast, and within a budget of cost
 //    evaluations (deterministic).
 //  - optimal (Tensat's ILP): a 0/1 variable per e-node and per e-class;
