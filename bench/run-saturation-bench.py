@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Equality saturation (--graph-saturate) beside TASO's backtracking search
 (--graph-optimize) on the graph-level evaluation models (bench/models, at
-full size, weights from argument 1 on) and the µGraph benchmark programs
+full size, weights from argument 1 on; bench/graph-models, the NASNet-A
+cell, weights from argument 2 on) and the µGraph benchmark programs
 (bench/programs, no weights): one table row per program and search, with
 the e-graph's size, iterations, stop reason, extraction, times and the
 estimated time on the target before and after (docs/EqualitySaturation.md).
 
 Usage: bench/run-saturation-bench.sh [build-dir] [--only NAME] [--opt-time S]
+                                     [--sat-options 'k=v ...']
 """
 import argparse
 import pathlib
@@ -50,9 +52,9 @@ def parse_saturate(err):
         row["before"] = row["after"] = float(m.group(2))
     m = re.search(r"e-graph: (\d+) e-nodes, (\d+) e-classes, (\d+) iteration\(s\), stopped: ([a-z ]+)", err)
     row["nodes"], row["classes"], row["iters"], row["stop"] = m.groups()
-    m = re.search(r"extraction: (greedy \(fallback|ilp \(optimal\)|greedy)", err)
-    row["extraction"] = {"greedy": "greedy", "ilp (optimal)": "ilp",
-                         "greedy (fallback": "greedy (ilp fallback)"}[m.group(1)]
+    m = re.search(r"extraction: (sharing \(fallback|sharing|ilp \(optimal\)|greedy)", err)
+    row["extraction"] = {"greedy": "greedy", "ilp (optimal)": "ilp", "sharing": "sharing",
+                         "sharing (fallback": "sharing (ilp fallback)"}[m.group(1)]
     m = re.search(r"saturation ([\d.]+) s, extraction ([\d.]+) s", err)
     row["sat_s"], row["ext_s"] = float(m.group(1)), float(m.group(2))
     row["verified"] = "verified" in err and "failed verification" not in err
@@ -66,9 +68,12 @@ def main():
     ap.add_argument("--opt-time", default="20",
                     help="--graph-optimize's time-limit (a safety cut)")
     ap.add_argument("--target", default="sm_90")
+    ap.add_argument("--sat-options", default="",
+                    help="extra --graph-saturate options (default: its defaults)")
     args = ap.parse_args()
     opt = pathlib.Path(args.build) / "bin" / "mirage-opt"
-    files = sorted((HERE / "models").glob("*.mlir")) + sorted((HERE / "programs").glob("*.mlir"))
+    files = (sorted((HERE / "models").glob("*.mlir")) + sorted((HERE / "graph-models").glob("*.mlir"))
+             + sorted((HERE / "programs").glob("*.mlir")))
     print("| program | e-nodes | e-classes | iters | stop | extraction | sat + extract (s) "
           "| start (us) | eqsat (us) | backtracking (us) | backtracking search (s) | eqsat ≤ backtracking |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -76,8 +81,9 @@ def main():
         name = f.stem
         if args.only and name != args.only:
             continue
-        weights = "weights-from=1 " if f.parent.name == "models" else ""
-        rc, err, _ = run([str(opt), str(f), f"--graph-saturate={weights}target={args.target}",
+        weights = {"models": "weights-from=1 ", "graph-models": "weights-from=2 "}.get(f.parent.name, "")
+        extra = f" {args.sat_options}" if args.sat_options else ""
+        rc, err, _ = run([str(opt), str(f), f"--graph-saturate={weights}target={args.target}{extra}",
                           "-o", "/dev/null"], 600)
         sat = parse_saturate(err) if rc == 0 else None
         rc2, err2, _ = run([str(opt), str(f),

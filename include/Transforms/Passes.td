@@ -729,17 +729,25 @@ def GraphSaturate : Pass<"graph-saturate", "::mlir::ModuleOp"> {
     (docs/EqualitySaturation.md; Tensat, MLSys'21): the function becomes an
     e-graph, every rule direction of the rule file is applied to it (rules
     with two outputs matched with one consistent binding) until it is
-    saturated or a limit is reached (`node-limit` e-nodes, `iter-limit`
-    iterations; `time-limit` is a wall-clock safety cut the remark reports),
-    and the cheapest graph is extracted: `extraction=ilp` solves Tensat's
-    integer program with Z3's optimizer (a shared subterm is paid once; a
-    cycle-free pick), falling back to greedy with a remark when the e-graph
-    is over `ilp-node-limit` e-nodes or Z3 gives no optimum within
-    `ilp-resource-limit` (Z3's deterministic resource count, so the same
-    input gives the same result on any machine; `ilp-time-limit` is only a
-    wall-clock safety cut); `extraction=greedy` takes each e-class's cheapest
-    e-node bottom-up. Costs are the analytic cost model's times on `target`;
-    ops on weights only cost nothing (folded before the run, as in TASO).
+    saturated or a limit is reached (`node-limit` e-nodes, by default
+    `node-factor` times the input's e-nodes and at least 2,000;
+    `iter-limit` iterations; rules with two outputs only in the first
+    `multi-iter-limit` iterations, as Tensat does; a rule direction with
+    more than `match-limit` matches in an iteration is banned for a while,
+    egg's backoff; `time-limit` is a wall-clock safety cut the remark
+    reports), and the cheapest graph is extracted: `extraction=sharing`
+    (the default) takes each e-class's cheapest e-node bottom-up and then
+    improves the graph's cost, where a shared subterm is paid once, by a
+    local search of at most `extract-eval-limit` cost evaluations;
+    `extraction=ilp` solves Tensat's integer program with Z3's optimizer
+    (optimal; a cycle-free pick), falling back to `sharing` with a remark
+    when the e-graph is over `ilp-node-limit` e-nodes or Z3 gives no
+    optimum within `ilp-resource-limit` (Z3's deterministic resource count,
+    so the same input gives the same result on any machine;
+    `ilp-time-limit` is only a wall-clock safety cut); `extraction=greedy`
+    is the bottom-up pick alone. Costs are the analytic cost model's times
+    on `target`; ops on weights only cost nothing (folded before the run,
+    as in TASO).
 
     The extracted graph replaces the function only if it is cheaper and
     `--verify-equivalence`'s checks pass against the input; the remark
@@ -752,26 +760,35 @@ def GraphSaturate : Pass<"graph-saturate", "::mlir::ModuleOp"> {
            "Rule file (empty: the built-in rule set)">,
     Option<"target", "target", "std::string", "\"sm_90\"",
            "Cost model: sm_80 (A100) or sm_90 (H100)">,
-    Option<"nodeLimit", "node-limit", "uint64_t", "2000",
-           "Most e-nodes of the e-graph (at least 1)">,
+    Option<"nodeLimit", "node-limit", "uint64_t", "0",
+           "Most e-nodes of the e-graph (0: node-factor times the input's "
+           "e-nodes, at least 2000)">,
+    Option<"nodeFactor", "node-factor", "unsigned", "10",
+           "With node-limit=0, the e-node limit per e-node of the input "
+           "(1 to 1000)">,
     Option<"iterLimit", "iter-limit", "unsigned", "8",
            "Most saturation iterations (at least 1)">,
+    Option<"multiIterLimit", "multi-iter-limit", "unsigned", "0",
+           "Iterations in which rules with two outputs are matched (0: all)">,
     Option<"timeLimit", "time-limit", "double", "60",
            "Seconds of saturation per function: a safety limit (0: none)">,
     Option<"matchLimit", "match-limit", "uint64_t", "1000",
            "Matches of one rule direction per iteration before it is banned "
            "for a few iterations (at least 1)">,
-    Option<"extraction", "extraction", "std::string", "\"ilp\"",
-           "Extraction: greedy or ilp">,
+    Option<"extraction", "extraction", "std::string", "\"sharing\"",
+           "Extraction: greedy, sharing or ilp">,
+    Option<"extractEvalLimit", "extract-eval-limit", "uint64_t", "20000",
+           "Most graph-cost evaluations of the sharing extraction's local "
+           "search (at least 1)">,
     Option<"ilpNodeLimit", "ilp-node-limit", "uint64_t", "3000",
-           "Most e-nodes for the ILP extraction (beyond: greedy)">,
+           "Most e-nodes for the ILP extraction (beyond: sharing)">,
     Option<"ilpResourceLimit", "ilp-resource-limit", "uint64_t",
            "100000000",
            "Z3's deterministic resource limit for the ILP, over all its "
-           "rounds (beyond: greedy; 0: none; about 10 M per second here)">,
+           "rounds (beyond: sharing; 0: none; about 10 M per second here)">,
     Option<"ilpTimeLimit", "ilp-time-limit", "double", "0",
            "Seconds for Z3's ILP: a wall-clock safety cut the remark reports "
-           "(beyond: greedy; 0: none)">,
+           "(beyond: sharing; 0: none)">,
     Option<"reverse", "reverse", "bool", "true",
            "Apply rules in both directions">,
     Option<"weightsFrom", "weights-from", "int64_t", "-1",

@@ -27,6 +27,10 @@ using namespace mirage;
 using namespace mirage::rules;
 using namespace mirage::eqsat;
 
+/// The least e-node limit node-factor scales to: small programs (a few
+/// ops) need room for a few iterations of the rules.
+static constexpr uint64_t kMinScaledNodeLimit = 2000;
+
 namespace {
 struct GraphSaturatePass
     : public mirage::impl::GraphSaturateBase<GraphSaturatePass> {
@@ -42,9 +46,9 @@ private:
 
 LogicalResult GraphSaturatePass::validate(Location loc) {
   auto error = [&]() { return emitError(loc) << "graph-saturate: "; };
-  if (nodeLimit < 1)
-    return error() << "node-limit must be at least 1 e-node, got "
-                   << nodeLimit.getValue();
+  if (nodeFactor < 1 || nodeFactor > 1000)
+    return error() << "node-factor must be between 1 and 1000, got "
+                   << nodeFactor.getValue();
   if (iterLimit < 1)
     return error() << "iter-limit must be at least 1 iteration, got "
                    << iterLimit.getValue();
@@ -53,9 +57,13 @@ LogicalResult GraphSaturatePass::validate(Location loc) {
                    << matchLimit.getValue();
   if (!std::isfinite(timeLimit) || timeLimit < 0)
     return error() << "time-limit must be a number of seconds >= 0";
-  if (extraction != "greedy" && extraction != "ilp")
-    return error() << "extraction must be greedy or ilp, got '"
+  if (extraction != "greedy" && extraction != "sharing" &&
+      extraction != "ilp")
+    return error() << "extraction must be greedy, sharing or ilp, got '"
                    << extraction.getValue() << "'";
+  if (extractEvalLimit < 1)
+    return error() << "extract-eval-limit must be at least 1, got "
+                   << extractEvalLimit.getValue();
   if (!std::isfinite(ilpTimeLimit) || ilpTimeLimit < 0 || ilpTimeLimit > 4e6)
     return error() << "ilp-time-limit must be a number of seconds >= 0";
   if (!std::isfinite(verifyTimeLimit) || verifyTimeLimit < 0)
@@ -124,10 +132,19 @@ void GraphSaturatePass::optimize(func::FuncOp func,
   EGraph egraph(arena);
   std::vector<ClassId> roots = addWorkGraph(egraph, *start);
   SaturationOptions sat;
-  sat.nodeLimit = nodeLimit;
+  // By default the e-graph may grow to a multiple of the input: a flat
+  // limit stops large models (600-1,000 ops) after an iteration or two,
+  // before the chains of rewrites that pay off, and lets small ones spend
+  // the time on rules that only reorder.
+  size_t inputNodes = egraph.numNodes();
+  sat.nodeLimit = nodeLimit ? nodeLimit.getValue()
+                            : std::max<uint64_t>(kMinScaledNodeLimit,
+                                                 uint64_t(nodeFactor) *
+                                                     inputNodes);
   sat.iterationLimit = iterLimit;
   sat.timeLimit = timeLimit;
   sat.matchLimit = matchLimit;
+  sat.multiOutputIterationLimit = multiIterLimit;
   SaturationResult result = saturate(egraph, directions, sat);
 
   Clock::time_point t0 = Clock::now();
@@ -136,6 +153,22 @@ void GraphSaturatePass::optimize(func::FuncOp func,
     costs[n] = egraph.foldedCost(n);
   std::optional<Extraction> picked;
   std::string method = extraction;
+  auto extractBySharing = [&]() {
+    SharingOptions options;
+    options.maxEvaluations = extractEvalLimit;
+    SharingStats st;
+    std::optional<Extraction> x =
+        extractSharing(egraph, roots, costs, options, &st);
+    if (x)
+      method += llvm::formatv(
+          " ({0:f2} us greedy -> {1:f2} us by {2} switch(es), {3} bundle(s) "
+          "of them, {4} evaluations{5})",
+          st.greedyCost, x->cost, st.moves, st.bundles, st.evaluations,
+          st.budgetReached ? ", stopped by extract-eval-limit" : "");
+    return x;
+  };
+  if (extraction == "sharing")
+    picked = extractBySharing();
   if (extraction == "ilp") {
     IlpOptions ilp;
     ilp.maxNodes = ilpNodeLimit;
@@ -144,11 +177,12 @@ void GraphSaturatePass::optimize(func::FuncOp func,
     std::string why;
     picked = extractOptimal(egraph, roots, costs, ilp, why);
     if (!picked) {
-      method = "greedy (fallback from ilp: " + why + ")";
+      method = "sharing (fallback from ilp: " + why + ")";
       emitRemark(func.getLoc())
           << "graph-saturate @" << func.getSymName()
           << ": the ILP extraction gave no optimum (" << why
-          << "); falling back to greedy extraction";
+          << "); falling back to the sharing extraction";
+      picked = extractBySharing();
     } else {
       method = "ilp (optimal)";
     }
@@ -170,6 +204,7 @@ void GraphSaturatePass::optimize(func::FuncOp func,
 
   std::string stats = llvm::formatv(
       "e-graph: {0} e-nodes, {1} e-classes, {2} iteration(s), stopped: {3}{4}; "
+      "limits: {12} e-nodes, {14} iterations{13}; "
       "{5} matches, {6} applied, {7} rule(s) used, {8} ban(s); extraction: "
       "{9}; saturation {10:f3} s, extraction {11:f3} s",
       egraph.numLiveNodes(), egraph.numClasses(), result.iterations,
@@ -178,7 +213,14 @@ void GraphSaturatePass::optimize(func::FuncOp func,
           ? " (a safety cut: the result depends on the machine)"
           : "",
       result.matches, result.applied, result.rulesApplied.size(), result.bans,
-      method, result.seconds, extractSeconds);
+      method, result.seconds, extractSeconds, sat.nodeLimit,
+      result.multiOutputLimited
+          ? llvm::formatv(", rules with two outputs in the first {0} "
+                          "iteration(s) only",
+                          sat.multiOutputIterationLimit)
+                .str()
+          : std::string(),
+      sat.iterationLimit);
   auto describe = [&](const WorkGraph &g) {
     return llvm::formatv("{0} ops, {1:f2} us", g.numLiveOps(), g.cost()).str();
   };

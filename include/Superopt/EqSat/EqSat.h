@@ -6,7 +6,8 @@
 //   EGraph.h      e-nodes, hash-consing, union-find, rebuilding, analysis
 //   Saturation.h  e-matching of rule sides, saturation under limits, work
 //                 graphs in and out
-//   Extraction.h  greedy and optimal (Z3 ILP) extraction, cycle-free
+//   Extraction.h  greedy, sharing-aware local search (the default) and
+//                 optimal (Z3 ILP) extraction, cycle-free
 //
 //===----------------------------------------------------------------------===//
 

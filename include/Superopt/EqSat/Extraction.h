@@ -9,6 +9,15 @@
 //    children's), to a fixed point, bottom-up. Fast; a subterm shared by
 //    two users is paid in both trees, so the pick can miss a cheaper
 //    graph that shares more.
+//  - sharing (SharingExtraction.cpp): greedy, then a local search on the
+//    DAG cost: switch one reached e-class to another e-node, or switch it
+//    and then the e-classes whose other e-nodes read what the switch
+//    brought in (the other output of a merged op), keeping a move only if
+//    the graph stays cycle-free and gets strictly cheaper; e-classes whose
+//    greedy pick costs nothing with all it reaches are left as they are
+//    (nothing is cheaper) and end the walks. Not optimal,
+//    but never worse than greedy, fast, and within a budget of cost
+//    evaluations (deterministic).
 //  - optimal (Tensat's ILP): a 0/1 variable per e-node and per e-class;
 //    the roots are picked, a picked e-class picks one of its e-nodes, a
 //    picked e-node picks its children; minimize the sum of the picked
@@ -53,6 +62,28 @@ std::optional<double> dagCost(const EGraph &g, llvm::ArrayRef<ClassId> roots,
 std::optional<Extraction> extractGreedy(const EGraph &g,
                                         llvm::ArrayRef<ClassId> roots,
                                         llvm::ArrayRef<double> nodeCost);
+
+struct SharingOptions {
+  /// The most DAG-cost evaluations of the local search (each walks the
+  /// picked graph once); the best pick so far is returned when it binds.
+  uint64_t maxEvaluations = 20000;
+};
+
+struct SharingStats {
+  double greedyCost = 0;
+  uint64_t evaluations = 0, passes = 0;
+  /// Switches kept, and how many of them came in bundles.
+  uint64_t moves = 0, bundles = 0;
+  bool budgetReached = false;
+};
+
+/// Greedy extraction improved by the local search on DAG cost; nothing if
+/// greedy finds none. Its cost is at most greedy's.
+std::optional<Extraction> extractSharing(const EGraph &g,
+                                         llvm::ArrayRef<ClassId> roots,
+                                         llvm::ArrayRef<double> nodeCost,
+                                         const SharingOptions &options,
+                                         SharingStats *stats = nullptr);
 
 struct IlpOptions {
   /// The most e-nodes (reached from the roots) the ILP is built for.

@@ -17,7 +17,9 @@
 // yields more than `matchLimit` matches in an iteration is banned for a
 // few iterations (egg's backoff scheduler), so that associativity-like
 // rules do not spend the node budget alone; the e-graph is saturated only
-// when an iteration with no rule banned changes nothing.
+// when an iteration with no rule banned changes nothing. Directions with
+// two source outputs may be limited to the first iterations (Tensat's
+// k_multi); then "saturated" means saturated under the others.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,6 +61,12 @@ struct SaturationOptions {
   /// Matches of one direction in one iteration beyond which it is banned.
   uint64_t matchLimit = 1000;
   unsigned banLength = 3;
+  /// Iterations in which directions with two source outputs (TASO's
+  /// multi-pattern rules) are matched: Tensat applies them in the first
+  /// iteration(s) only, since each iteration of them can double the
+  /// e-graph (a concat and a split for every pair of ops that read one
+  /// tensor). 0: every iteration.
+  unsigned multiOutputIterationLimit = 0;
 };
 
 enum class StopReason { Saturated, NodeLimit, IterationLimit, TimeLimit };
@@ -68,6 +76,9 @@ struct SaturationResult {
   unsigned iterations = 0;
   StopReason stop = StopReason::Saturated;
   uint64_t matches = 0, applied = 0, refused = 0, bans = 0;
+  /// Whether directions with two source outputs were skipped in some
+  /// iteration (multiOutputIterationLimit).
+  bool multiOutputLimited = false;
   /// Rules whose application changed the e-graph.
   llvm::StringSet<> rulesApplied;
   double seconds = 0;

@@ -365,6 +365,12 @@ mirage::eqsat::saturate(EGraph &g, llvm::ArrayRef<RuleDirection> directions,
         anyBanned = true;
         continue;
       }
+      if (options.multiOutputIterationLimit &&
+          iteration >= options.multiOutputIterationLimit &&
+          directions[k].source().outputs.size() > 1) {
+        result.multiOutputLimited = true;
+        continue;
+      }
       uint64_t threshold = options.matchLimit << timesBanned[k];
       size_t first = matches.size();
       bool over = false;
