@@ -35,15 +35,6 @@ using namespace mlir;
 using namespace mirage;
 using namespace mirage::superopt;
 
-/// Graph ops the search handles; the others keep the default schedule.
-static bool isSearchable(Operation *op) {
-  if (auto norm = dyn_cast<graph::RMSNormOp>(op))
-    return norm.getEps().isZero();
-  return isa<graph::MatmulOp, graph::UnaryOpInterface, graph::AddOp,
-             graph::SubOp, graph::MulOp, graph::DivOp, graph::ReduceSumOp,
-             graph::SoftmaxOp>(op);
-}
-
 static LogicalResult convertToKernels(Operation *root) {
   RewritePatternSet patterns(root->getContext());
   populateGraphToKernelPatterns(patterns);
@@ -171,7 +162,7 @@ SmallVector<Subprogram> SuperoptimizePass::split(func::FuncOp func) {
     current = Subprogram();
   };
   for (Operation &op : func.getBody().front().without_terminator()) {
-    if (!isSearchable(&op)) {
+    if (!isSearchableGraphOp(&op)) {
       flush();
       continue;
     }

@@ -21,6 +21,7 @@
 #include "Superopt/Rules/Matcher.h"
 #include "Superopt/Verification/EquivalenceVerifier.h"
 #include "llvm/Support/raw_ostream.h"
+#include <functional>
 
 namespace mirage::rules {
 
@@ -40,6 +41,12 @@ struct GraphSearchOptions {
   /// the incremental matcher found anything else (a test; slow).
   bool checkIncremental = false;
   std::string progressPrefix;
+  /// Ranks the graphs instead of WorkGraph::cost() when set: the queue's
+  /// order, the alpha bound and the best graphs kept all use it. It is
+  /// given every generated graph once (the start graph first), finished
+  /// by finishFrom (call finish() on a copy for isWeight()); +infinity
+  /// drops a graph. It must be deterministic for the search to be.
+  std::function<double(const WorkGraph &)> cost;
 };
 
 struct GraphSearchResult {

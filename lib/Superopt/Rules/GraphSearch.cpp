@@ -18,6 +18,10 @@ mirage::rules::searchGraphs(const WorkGraph &start,
   using Clock = std::chrono::steady_clock;
   Clock::time_point t0 = Clock::now();
   GraphSearchResult result;
+  auto rank = [&](const WorkGraph &g) {
+    return options.cost ? options.cost(g) : g.cost();
+  };
+  double startCost = rank(start);
 
   // Every graph generated, with how it was reached.
   struct State {
@@ -29,16 +33,16 @@ mirage::rules::searchGraphs(const WorkGraph &start,
   states.push_back({start, -1, nullptr});
   llvm::DenseSet<uint64_t> seen = {start.hash()};
   // The queue, cheapest first, older first among equals.
-  std::set<std::pair<double, uint64_t>> queue = {{start.cost(), 0}};
+  std::set<std::pair<double, uint64_t>> queue = {{startCost, 0}};
   // The cheapest graphs generated.
-  std::vector<std::pair<double, uint64_t>> best = {{start.cost(), 0}};
+  std::vector<std::pair<double, uint64_t>> best = {{startCost, 0}};
   auto noteBest = [&](double cost, uint64_t id) {
     best.push_back({cost, id});
     std::stable_sort(best.begin(), best.end());
     if (best.size() > std::max(1u, options.keep))
       best.pop_back();
   };
-  double bestCost = start.cost();
+  double bestCost = startCost;
   IncrementalMatcher matcher(directions);
 
   while (!queue.empty()) {
@@ -103,7 +107,7 @@ mirage::rules::searchGraphs(const WorkGraph &start,
         if (!next || !seen.insert(next->hash()).second)
           return true;
         ++result.generated;
-        double cost = next->cost();
+        double cost = rank(*next);
         if (cost >= options.alpha * bestCost)
           return true;
         uint64_t nid = states.size();
@@ -122,7 +126,7 @@ mirage::rules::searchGraphs(const WorkGraph &start,
           "{0}{1} graphs visited, {2} generated, {3} queued; best {4:f2} us "
           "(start {5:f2} us)\n",
           options.progressPrefix, result.visited, result.generated,
-          queue.size(), bestCost, start.cost());
+          queue.size(), bestCost, startCost);
       options.progress->flush();
     }
   }
