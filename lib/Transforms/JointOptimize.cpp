@@ -202,6 +202,12 @@ LogicalResult JointOptimizePass::optimize(
   costerOptions.maxSegmentOps = maxSubprogramOps;
   costerOptions.maxSearches = mugraphSearches;
   costerOptions.toDefaultSchedule = toDefaultSchedule;
+  // The input in its own order, as --superoptimize cuts it, unless reading
+  // it merged common subexpressions or dropped dead ops: then the graph
+  // as written, so that every figure is of the same graph.
+  if (start->numLiveOps() ==
+      func.getBody().front().getOperations().size() - 1)
+    costerOptions.prototypeHash = start->hash();
   joint::MuGraphCoster coster(func, target, costerOptions);
 
   // µGraph-only: the input graph, segment by segment. Its failure is the

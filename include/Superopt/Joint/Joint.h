@@ -66,6 +66,10 @@ struct CosterOptions {
   /// Rewrites a function of graph ops into its default schedule (one
   /// predefined kernel per op; --graph-to-kernel's patterns).
   std::function<mlir::LogicalResult(mlir::func::FuncOp)> toDefaultSchedule;
+  /// The structural hash of the graph read from the prototype
+  /// (WorkGraph::hash): that graph is costed and lowered in the prototype's
+  /// own op order, so that it is cut as --superoptimize cuts the input.
+  std::optional<uint64_t> prototypeHash;
 };
 
 /// A graph's cost as the µGraph search schedules it.

@@ -22,7 +22,8 @@ MuGraphCoster::~MuGraphCoster() = default;
 FailureOr<SmallVector<Segment>>
 MuGraphCoster::prepare(const rules::WorkGraph &g, func::FuncOp func,
                        llvm::SmallPtrSet<Operation *, 8> &weightOps) {
-  if (failed(g.writeInto(func)))
+  // `func` is a copy of the prototype: the input graph keeps its order.
+  if (g.hash() != options.prototypeHash && failed(g.writeInto(func)))
     return failure();
   weightOps.clear();
   for (Operation *op : hoistWeightOps(
