@@ -743,6 +743,9 @@ def JointOptimize : Pass<"joint-optimize", "::mlir::ModuleOp"> {
            "Most device tensors a graph-defined kernel writes (1 to 8)">,
     Option<"maxSubprogramOps", "max-subprogram-ops", "unsigned", "8",
            "Most graph ops in one segment (1 to 20)">,
+    Option<"threadFusion", "thread-fusion", "bool", "true",
+           "Fuse elementwise chains of each µGraph into thread.fused ops, as "
+           "--superoptimize does">,
     Option<"threads", "threads", "unsigned", "0",
            "µGraph search threads (0: MLIR's thread pool; 1: the calling "
            "thread; at most 1024)">,

@@ -199,6 +199,11 @@ LogicalResult JointOptimizePass::optimize(
   search.verifier.seed = seed;
   search.verifier.realTestsFirst = true;
   search.threadPool = pool;
+  unsigned unfused = 0;
+  if (threadFusion)
+    search.finalize = [&target, &unfused](func::FuncOp f) {
+      return fuseThreadChainsWithinTarget(f, target, unfused);
+    };
   costerOptions.maxSegmentOps = maxSubprogramOps;
   costerOptions.maxSearches = mugraphSearches;
   costerOptions.toDefaultSchedule = toDefaultSchedule;
@@ -259,15 +264,15 @@ LogicalResult JointOptimizePass::optimize(
     return *c;
   };
 
-  std::vector<Candidate> pool_;
-  llvm::DenseSet<uint64_t> pooled;
+  std::vector<Candidate> ranked;
+  llvm::DenseSet<uint64_t> rankedHashes;
   auto consider = [&](const WorkGraph &g, std::vector<std::string> applied) {
-    if (!pooled.insert(g.hash()).second)
+    if (!rankedHashes.insert(g.hash()).second)
       return;
     std::optional<joint::JointCost> c =
         g.hash() == start->hash() ? **startCost : costOf(g);
     if (c)
-      pool_.push_back({g, std::move(applied), *c});
+      ranked.push_back({g, std::move(applied), *c});
   };
   consider(*start, {});
   for (const GraphSearchResult::Found &f : graphOnly.best)
@@ -291,7 +296,7 @@ LogicalResult JointOptimizePass::optimize(
   for (const GraphSearchResult::Found &f : jointResult.best)
     consider(f.graph, f.applied);
   // Cheapest first; among equals, fewer rewrites, then the order found.
-  std::stable_sort(pool_.begin(), pool_.end(),
+  std::stable_sort(ranked.begin(), ranked.end(),
                    [](const Candidate &a, const Candidate &b) {
                      if (a.cost.timeUs != b.cost.timeUs)
                        return a.cost.timeUs < b.cost.timeUs;
@@ -329,7 +334,8 @@ LogicalResult JointOptimizePass::optimize(
       stats.statesExplored, stats.searchSeconds, stats.verifySeconds,
       stats.budgetCut
           ? llvm::formatv("; {0} µGraph search(es) cut by the state or "
-                          "memory budget (best so far kept)",
+                          "memory budget or the time limit (best so far "
+                          "kept)",
                           stats.budgetCut)
                 .str()
           : std::string(),
@@ -353,7 +359,7 @@ LogicalResult JointOptimizePass::optimize(
       floatOnlyRules.insert(d.rule->name);
   std::vector<std::string> rejected;
   unsigned tried = 0;
-  for (const Candidate &c : pool_) {
+  for (const Candidate &c : ranked) {
     if (tried++ == candidates)
       break;
     // A rule checked in fp64 only: as --graph-optimize, the graph is
@@ -408,7 +414,7 @@ LogicalResult JointOptimizePass::optimize(
         "µGraph-only {4:f2} us; joint {5} ({6:f2}x the default, {7:f2}x the "
         "better of the two alone; ops on weights only folded before the "
         "run, as in TASO: {8:f2} us with them); {9} rewrite(s){10}{11}; "
-        "{12}{13}; verified: {14}",
+        "{12}{13}{15}; verified: {14}",
         func.getSymName(), target.name, start->cost(), graphOnlyUs,
         muGraphOnlyUs, describe, start->cost() / c.cost.timeUs,
         others / c.cost.timeUs, c.cost.timeWithWeightOpsUs, c.applied.size(),
@@ -419,7 +425,12 @@ LogicalResult JointOptimizePass::optimize(
             : llvm::formatv("; {0} cheaper result(s) failed verification: {1}",
                             rejected.size(), llvm::join(rejected, "; "))
                   .str(),
-        report->summary());
+        report->summary(),
+        unfused ? llvm::formatv("; thread fusion left {0} kernel(s) unfused "
+                                "(over the target's registers per thread)",
+                                unfused)
+                      .str()
+                : std::string());
     func.getBody().takeBody(lowered.getBody());
     return success();
   }
