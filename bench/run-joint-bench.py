@@ -29,11 +29,13 @@ PROGRAMS = ["bench/programs/gated_mlp.mlir", "bench/programs/lora.mlir",
             "bench/programs/rmsnorm_b1.mlir", "bench/programs/rmsnorm_b8.mlir",
             "bench/programs/ntrans_b1.mlir", "bench/programs/ntrans_b8.mlir",
             "bench/models/bert_layer.mlir", "bench/models/llama_layer.mlir",
-            "bench/graph-models/nasnet_a_cell.mlir", "bench/models/squeezenet1_1.mlir",
-            "bench/models/vgg19.mlir", "bench/models/resnet50.mlir"]
+            "bench/graph-models/nasnet_a_cell.mlir", "bench/models/squeezenet1_1.mlir"]
+# VGG-19 and ResNet-50 (bench/models) may be named on the command line: on
+# the 2-core development machine the joint pass did not finish VGG-19 within
+# 18 minutes (docs/JointSearch.md, "Limits").
 # Arguments from this index on are weights (as bench/run-graph-rules-bench.py).
 WEIGHTS_FROM = {"bert_layer": 2, "llama_layer": 1, "nasnet_a_cell": 2,
-                "squeezenet1_1": 1, "vgg19": 1, "resnet50": 1,
+                "squeezenet1_1": 1, "vgg19": 1, "resnet50": 1, "resnext50": 1, "inception_v3": 1,
                 "gated_mlp": 1, "lora": 1, "rmsnorm_b1": 1, "rmsnorm_b8": 1}
 
 COST = re.compile(r"remark: @\w+: (?P<us>[\d.]+) us on \w+ in (?P<k>\d+) kernel")
