@@ -11,6 +11,9 @@
 #include "mlir/IR/Builders.h"
 
 namespace mirage {
+namespace superopt {
+struct GpuTarget;
+} // namespace superopt
 
 #define GEN_PASS_DECL
 #include "Transforms/Passes.h.inc"
@@ -21,6 +24,15 @@ void populateGraphToKernelPatterns(mlir::RewritePatternSet &patterns);
 
 /// Rule-based thread fusion of one block graph (--fuse-thread-chains).
 void fuseBlockGraph(mlir::Block &graph);
+
+/// Thread fusion of every graph-defined kernel of `func`, as the µGraph
+/// passes apply it to their results. A kernel whose fused chains would
+/// exceed the target's registers per thread (or its shared memory) is left
+/// unfused, as the search costed it, and counted in `unfused`.
+mlir::LogicalResult
+fuseThreadChainsWithinTarget(mlir::func::FuncOp func,
+                             const superopt::GpuTarget &gpu,
+                             unsigned &unfused);
 
 /// The thread level's scalar semantics as f32 arith/math ops
 /// (ThreadToArith.cpp); block-to-gpu uses them for unfused elementwise ops.

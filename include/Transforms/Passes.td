@@ -722,6 +722,104 @@ def PartialEquivalenceOptimize
   let dependentDialects = ["::mirage::graph::GraphDialect"];
 }
 
+def JointOptimize : Pass<"joint-optimize", "::mlir::ModuleOp"> {
+  let summary = "Graph rewrites ranked by what the µGraph search makes of them";
+  let description = [{
+    One search across the graph and µGraph levels (docs/JointSearch.md):
+    `--graph-optimize`'s best-first search over the rules' rewrites, with
+    each graph ranked by its cost as `--superoptimize` would schedule it
+    instead of the sum of its ops' predefined kernels. A graph is cut into
+    segments of consecutive ops the µGraph search handles (at most
+    `max-subprogram-ops` each); each segment's µGraph is searched once per
+    run (a memo keyed by the segment's generic form), the other ops cost
+    their predefined kernels and ops on weights only cost nothing (folded
+    before the run, as in TASO). Only graphs whose predefined-kernel cost is
+    at most `prefilter` times the input's are costed by the µGraph search;
+    at most `mugraph-searches` µGraph searches run, each within
+    `state-budget` states. The `candidates` cheapest graphs by
+    predefined-kernel cost (what `--graph-optimize` would pick) are costed
+    too, so the joint result is never worse than either search alone when
+    the budgets let them be costed.
+
+    The cheapest graph is emitted as kernel-level IR (each segment's µGraph,
+    the other ops' predefined kernels) and verified against the input with
+    `--verify-equivalence`'s checks before it replaces the function; if it
+    fails, the next is tried. A remark states the rewrites applied, the
+    estimated times of the default schedule, graph-only, µGraph-only and
+    joint results, the searches' counts and budgets, and the verification.
+    Everything is deterministic except the wall-clock safety limits, which
+    the remark reports when they bind.
+  }];
+  let options = [
+    Option<"rules", "rules", "std::string", "\"\"",
+           "Rule file (empty: the built-in rule set)">,
+    Option<"target", "target", "std::string", "\"sm_90\"",
+           "Cost model: sm_80 (A100) or sm_90 (H100)">,
+    Option<"calibration", "calibration", "std::string", "\"\"",
+           "Cost-model calibration file">,
+    Option<"alpha", "alpha", "double", "1.05",
+           "Relaxation of the graph search: keep graphs costing less than "
+           "alpha times the best (1 to 10)">,
+    Option<"budget", "budget", "uint64_t", "100",
+           "Graphs taken from the queue per function (at least 1)">,
+    Option<"maxQueue", "max-queue", "uint64_t", "20000",
+           "Most graphs the queue holds">,
+    Option<"timeLimit", "time-limit", "double", "600",
+           "Seconds of graph search per function: a safety limit (0: none)">,
+    Option<"reverse", "reverse", "bool", "true",
+           "Apply rules in both directions">,
+    Option<"weightsFrom", "weights-from", "int64_t", "-1",
+           "Arguments from this index on are weights (-1: none but those "
+           "marked mirage.weight)">,
+    Option<"function", "function", "std::string", "\"\"",
+           "Optimize only this function">,
+    Option<"prefilter", "prefilter", "double", "1.5",
+           "µGraph-cost only graphs whose predefined-kernel cost is at most "
+           "this times the input's (1 to 100)">,
+    Option<"candidates", "candidates", "unsigned", "4",
+           "Cheapest graphs by predefined-kernel cost also µGraph-costed, "
+           "and graphs kept for verification (1 to 64)">,
+    Option<"mugraphSearches", "mugraph-searches", "uint64_t", "64",
+           "µGraph searches (distinct segments) per function (at least 1)">,
+    Option<"stateBudget", "state-budget", "uint64_t", "1000000",
+           "Search states per µGraph search (> 0)">,
+    Option<"memoryBudget", "memory-budget", "uint64_t", "4096",
+           "MiB a µGraph search's own data may take (1 to 1048576)">,
+    Option<"timeBudget", "time-budget", "double", "600",
+           "Wall-clock safety limit in seconds per µGraph search (> 0)">,
+    Option<"kernelOps", "kernel-ops", "unsigned", "5",
+           "Most kernels in a µGraph (1 to 64)">,
+    Option<"blockOps", "block-ops", "unsigned", "11",
+           "Most block ops in a graph-defined kernel (3 to 32)">,
+    Option<"gridDims", "grid-dims", "unsigned", "2",
+           "Most grid dimensions of a graph-defined kernel (1 to 3)">,
+    Option<"kernelOutputs", "kernel-outputs", "unsigned", "2",
+           "Most device tensors a graph-defined kernel writes (1 to 8)">,
+    Option<"maxSubprogramOps", "max-subprogram-ops", "unsigned", "8",
+           "Most graph ops in one segment (1 to 20)">,
+    Option<"threadFusion", "thread-fusion", "bool", "true",
+           "Fuse elementwise chains of each µGraph into thread.fused ops, as "
+           "--superoptimize does">,
+    Option<"threads", "threads", "unsigned", "0",
+           "µGraph search threads (0: MLIR's thread pool; 1: the calling "
+           "thread; at most 1024)">,
+    Option<"fieldBits", "field-bits", "unsigned", "31",
+           "Bits of the verifier's random prime q (31 to 62)">,
+    Option<"seed", "seed", "uint64_t", "0", "Seed of the verification">,
+    Option<"scales", "scales", "unsigned", "6",
+           "Input scales of the verifier's floating-point checks (1 to 16)">,
+    Option<"verifyTimeLimit", "verify-time-limit", "double", "600",
+           "Seconds per whole-function verification (0: none)">,
+    Option<"progress", "progress", "bool", "false",
+           "Print the graph search's progress on stderr">,
+  ];
+  let dependentDialects = ["::mirage::graph::GraphDialect",
+                           "::mirage::kernel::KernelDialect",
+                           "::mirage::block::BlockDialect",
+                           "::mirage::thread::ThreadDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def GraphSaturate : Pass<"graph-saturate", "::mlir::ModuleOp"> {
   let summary = "Equality saturation over the rules of a rule file";
   let description = [{

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Dialect/Block/BlockOps.h"
+#include "Dialect/Kernel/KernelOps.h"
+#include "Superopt/CostModel/CostModel.h"
 #include "Dialect/Graph/ShapeRules.h"
 #include "Dialect/Thread/ThreadOps.h"
 #include "Transforms/Passes.h"
@@ -207,3 +209,31 @@ struct FuseThreadChainsPass
 };
 
 } // namespace
+
+LogicalResult mirage::fuseThreadChainsWithinTarget(func::FuncOp func,
+                                                   const superopt::GpuTarget &gpu,
+                                                   unsigned &unfused) {
+  SmallVector<kernel::GraphDefOp> defs;
+  func.walk([&](kernel::GraphDefOp def) { defs.push_back(def); });
+  for (kernel::GraphDefOp def : defs) {
+    Operation *unfusedCopy = def->clone();
+    fuseBlockGraph(def.getBody().front());
+    if (failed(verify(def))) {
+      unfusedCopy->destroy();
+      return def.emitError("thread fusion produced an invalid block graph");
+    }
+    llvm::Expected<superopt::KernelCost> cost =
+        superopt::estimateKernel(def, gpu);
+    if (cost) {
+      unfusedCopy->destroy();
+      continue;
+    }
+    llvm::consumeError(cost.takeError());
+    OpBuilder builder(def);
+    builder.insert(unfusedCopy);
+    def->replaceAllUsesWith(unfusedCopy);
+    def->erase();
+    ++unfused;
+  }
+  return success();
+}

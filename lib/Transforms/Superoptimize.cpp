@@ -43,14 +43,10 @@ static bool isDataMovement(Operation *op) {
   return isa<graph::TransposeOp>(op);
 }
 
-/// Graph ops the search handles; the others keep the default schedule.
+/// Graph ops the search handles (Superoptimizer.h) and data movement; the
+/// others keep the default schedule.
 static bool isSearchable(Operation *op) {
-  if (auto norm = dyn_cast<graph::RMSNormOp>(op))
-    return norm.getEps().isZero();
-  return isDataMovement(op) ||
-         isa<graph::MatmulOp, graph::UnaryOpInterface, graph::AddOp,
-             graph::SubOp, graph::MulOp, graph::DivOp, graph::ReduceSumOp,
-             graph::SoftmaxOp>(op);
+  return isDataMovement(op) || isSearchableGraphOp(op);
 }
 
 static LogicalResult convertToKernels(Operation *root) {
@@ -315,35 +311,6 @@ std::string SuperoptimizePass::configKey() const {
   return key;
 }
 
-/// Rule-based thread fusion of every graph-defined kernel. A kernel whose
-/// fused chains would exceed the target's registers per thread (or its
-/// shared memory) is left unfused, as the search costed it.
-static LogicalResult fuseThreadChains(func::FuncOp func, const GpuTarget &gpu,
-                                      unsigned &unfused) {
-  SmallVector<kernel::GraphDefOp> defs;
-  func.walk([&](kernel::GraphDefOp def) { defs.push_back(def); });
-  for (kernel::GraphDefOp def : defs) {
-    Operation *unfusedCopy = def->clone();
-    fuseBlockGraph(def.getBody().front());
-    if (failed(verify(def))) {
-      unfusedCopy->destroy();
-      return def.emitError("thread fusion produced an invalid block graph");
-    }
-    llvm::Expected<KernelCost> cost = estimateKernel(def, gpu);
-    if (cost) {
-      unfusedCopy->destroy();
-      continue;
-    }
-    llvm::consumeError(cost.takeError());
-    OpBuilder builder(def);
-    builder.insert(unfusedCopy);
-    def->replaceAllUsesWith(unfusedCopy);
-    def->erase();
-    ++unfused;
-  }
-  return success();
-}
-
 SearchOptions SuperoptimizePass::searchOptions(llvm::ThreadPoolInterface *pool,
                                                const GpuTarget &gpu,
                                                unsigned &unfused) const {
@@ -376,7 +343,7 @@ SearchOptions SuperoptimizePass::searchOptions(llvm::ThreadPoolInterface *pool,
   options.threadPool = pool;
   if (threadFusion)
     options.finalize = [&gpu, &unfused](func::FuncOp f) {
-      return fuseThreadChains(f, gpu, unfused);
+      return fuseThreadChainsWithinTarget(f, gpu, unfused);
     };
   return options;
 }

@@ -33,6 +33,7 @@
 #include "Superopt/Rules/Matcher.h"
 #include "Superopt/Verification/EquivalenceVerifier.h"
 #include "llvm/Support/raw_ostream.h"
+#include <functional>
 
 namespace mirage::rules {
 
@@ -56,6 +57,13 @@ struct GraphSearchOptions {
   /// slow).
   bool checkIncremental = false;
   std::string progressPrefix;
+  /// Ranks the graphs instead of WorkGraph::cost() when set: the queue's
+  /// order, the alpha bound and the best graphs kept all use it. It is
+  /// given every distinct generated graph once (the start graph first),
+  /// built and finished (children are then built as they are generated,
+  /// not when taken from the queue); +infinity
+  /// drops a graph. It must be deterministic for the search to be.
+  std::function<double(const WorkGraph &)> cost;
 };
 
 struct GraphSearchResult {

@@ -153,6 +153,11 @@ struct SearchResult {
   SearchStats stats;
 };
 
+/// Whether the search handles a graph op (matmul, elementwise, reductions,
+/// softmax, rms_norm without epsilon); the passes keep the others in their
+/// predefined kernels and cut subprograms at them.
+bool isSearchableGraphOp(mlir::Operation *op);
+
 /// Searches a subprogram given in its default schedule (one predefined
 /// kernel per graph op, as --graph-to-kernel emits it). New functions are
 /// created in `scratch`. Fails with a diagnostic when the subprogram cannot

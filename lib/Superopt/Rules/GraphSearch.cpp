@@ -21,6 +21,10 @@ mirage::rules::searchGraphs(const WorkGraph &start,
   Clock::time_point t0 = Clock::now();
   std::clock_t cpu0 = std::clock();
   GraphSearchResult result;
+  // The caller's ranking (the joint search's µGraph cost) replaces the
+  // predefined-kernel cost when set; it needs each child built.
+  double startCost = options.cost ? options.cost(start) : start.cost();
+  llvm::DenseSet<uint64_t> ranked = {start.hash()};
 
   // Every graph taken from the queue and expanded, with the entry that
   // reached it.
@@ -52,7 +56,7 @@ mirage::rules::searchGraphs(const WorkGraph &start,
   // against them, only when it is taken from the queue.
   llvm::DenseSet<uint64_t> expanded;
   // The queue, cheapest first, older first among equals.
-  std::set<std::pair<double, uint64_t>> queue = {{start.cost(), 0}};
+  std::set<std::pair<double, uint64_t>> queue = {{startCost, 0}};
   // The cheapest graphs generated (distinct by hash; built when they enter).
   struct Best {
     double cost;
@@ -60,7 +64,7 @@ mirage::rules::searchGraphs(const WorkGraph &start,
     WorkGraph graph;
   };
   std::vector<Best> best;
-  best.push_back({start.cost(), 0, start});
+  best.push_back({startCost, 0, start});
   auto noteBest = [&](double cost, uint64_t id) {
     WorkGraph g = materialize(id);
     if (llvm::any_of(best,
@@ -75,7 +79,7 @@ mirage::rules::searchGraphs(const WorkGraph &start,
     if (best.size() > std::max(1u, options.keep))
       best.pop_back();
   };
-  double bestCost = start.cost();
+  double bestCost = startCost;
   IncrementalMatcher matcher(directions);
 
   while (!queue.empty()) {
@@ -88,7 +92,7 @@ mirage::rules::searchGraphs(const WorkGraph &start,
     auto [queuedCost, id] = *queue.begin();
     queue.erase(queue.begin());
     WorkGraph g = materialize(id);
-    if (options.checkIncremental && g.cost() != queuedCost)
+    if (options.checkIncremental && !options.cost && g.cost() != queuedCost)
       ++result.incrementalMismatches;
     // The same graph reached by another rewrite order, already expanded.
     if (expanded.contains(g.hash())) {
@@ -149,8 +153,17 @@ mirage::rules::searchGraphs(const WorkGraph &start,
       }
       if (!totals || totals->cyclic)
         return true;
-      ++result.generated;
       double cost = totals->cost();
+      if (options.cost) {
+        // Each distinct graph is ranked once (the ranking is dear).
+        WorkGraph child = graph.withEdit(*edit);
+        child.finish();
+        ++result.built;
+        if (!ranked.insert(child.hash()).second)
+          return true;
+        cost = options.cost(child);
+      }
+      ++result.generated;
       if (cost >= options.alpha * bestCost)
         return true;
       uint64_t nid = entries.size();
@@ -172,7 +185,7 @@ mirage::rules::searchGraphs(const WorkGraph &start,
           "{0}{1} graphs visited, {2} generated, {3} queued; best {4:f2} us "
           "(start {5:f2} us)\n",
           options.progressPrefix, result.visited, result.generated,
-          queue.size(), bestCost, start.cost());
+          queue.size(), bestCost, startCost);
       options.progress->flush();
     }
   }

@@ -3,6 +3,7 @@
 #include "Superopt/Search/Superoptimizer.h"
 #include "BlockGraphSearch.h"
 #include "SearchTarget.h"
+#include "Dialect/Graph/GraphOps.h"
 #include "Dialect/Kernel/KernelOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/STLExtras.h"
@@ -774,4 +775,12 @@ superopt::searchMuGraph(func::FuncOp defaultSchedule, ModuleOp scratch,
   return Superoptimizer(defaultSchedule, scratch, gpu, options,
                         std::move(*target))
       .run();
+}
+
+bool mirage::superopt::isSearchableGraphOp(mlir::Operation *op) {
+  if (auto norm = llvm::dyn_cast<graph::RMSNormOp>(op))
+    return norm.getEps().isZero();
+  return llvm::isa<graph::MatmulOp, graph::UnaryOpInterface, graph::AddOp,
+                   graph::SubOp, graph::MulOp, graph::DivOp,
+                   graph::ReduceSumOp, graph::SoftmaxOp>(op);
 }

@@ -1,0 +1,139 @@
+//===- Joint.h - graph rewrites ranked by the µGraph search -----*- C++ -*-===//
+//
+// The joint search (docs/JointSearch.md) ranks the graphs the rules reach
+// (GraphSearch.h) by what the µGraph search (Superoptimizer.h) makes of
+// them, not by the sum of their ops' predefined kernels. A graph is costed
+// segment by segment:
+//
+//  - ops computed from weights only are folded before the run (as in TASO
+//    and --graph-optimize): they cost nothing and are hoisted to the top;
+//  - the other ops, in the order the graph is written, are cut into
+//    segments of consecutive ops the µGraph search handles (at most
+//    `maxSegmentOps` each, as --superoptimize cuts subprograms); each
+//    segment costs its µGraph's estimated time;
+//  - every other op costs its predefined kernel.
+//
+// A segment's µGraph is searched once per run: the memo is keyed by the
+// segment printed generically without names or locations, so the same
+// subprogram met in many graphs (most rewrites change one segment) costs
+// one search. A budget of µGraph searches, counted in searches, bounds
+// the work: a graph that would need a search beyond it is not ranked.
+// Everything is deterministic.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_SUPEROPT_JOINT_JOINT_H
+#define MIRAGE_SUPEROPT_JOINT_JOINT_H
+
+#include "Superopt/Rules/WorkGraph.h"
+#include "Superopt/Search/Superoptimizer.h"
+#include "llvm/ADT/StringMap.h"
+#include <optional>
+
+namespace mirage::joint {
+
+/// Consecutive ops of a function that one µGraph search takes, with the
+/// values they read and those read after them.
+struct Segment {
+  llvm::SmallVector<mlir::Operation *> ops;
+  llvm::SmallVector<mlir::Value> inputs, outputs;
+};
+
+/// Moves the ops that compute from weights only (`isWeightArgument`) to the
+/// top of `func`, in their order, and returns them. They depend on no other
+/// op, so the program is unchanged; the segments then run unbroken by them.
+llvm::SmallVector<mlir::Operation *>
+hoistWeightOps(mlir::func::FuncOp func,
+               llvm::function_ref<bool(unsigned)> isWeightArgument);
+
+/// Cuts the ops of `func` other than `skip` into segments: runs of
+/// consecutive ops the µGraph search handles, at most `maxOps` each, with
+/// their boundaries computed.
+llvm::SmallVector<Segment>
+cutSegments(mlir::func::FuncOp func, unsigned maxOps,
+            const llvm::SmallPtrSetImpl<mlir::Operation *> &skip);
+
+/// Recomputes the values a segment reads and those read after it (a
+/// segment spliced before it may have replaced its inputs).
+void computeBoundary(Segment &segment);
+
+struct CosterOptions {
+  /// The options of each segment's µGraph search.
+  superopt::SearchOptions search;
+  unsigned maxSegmentOps = 8;
+  /// µGraph searches (distinct segments) for the whole run.
+  uint64_t maxSearches = 64;
+  /// Rewrites a function of graph ops into its default schedule (one
+  /// predefined kernel per op; --graph-to-kernel's patterns).
+  std::function<mlir::LogicalResult(mlir::func::FuncOp)> toDefaultSchedule;
+  /// The structural hash of the graph read from the prototype
+  /// (WorkGraph::hash): that graph is costed and lowered in the prototype's
+  /// own op order, so that it is cut as --superoptimize cuts the input.
+  std::optional<uint64_t> prototypeHash;
+};
+
+/// A graph's cost as the µGraph search schedules it.
+struct JointCost {
+  /// Weight-only ops folded (what the search ranks by), and counted.
+  double timeUs = 0, timeWithWeightOpsUs = 0;
+  /// Kernel launches outside the folded ops; graph-defined kernels among
+  /// them; segments.
+  int64_t kernels = 0, graphDefined = 0;
+  unsigned segments = 0;
+};
+
+/// What the searches behind the costs did, for the remark.
+struct CosterStats {
+  uint64_t searches = 0, memoHits = 0, refused = 0, failed = 0;
+  uint64_t statesExplored = 0;
+  /// Searches a state or memory budget cut (the best so far kept).
+  uint64_t budgetCut = 0;
+  double searchSeconds = 0, verifySeconds = 0;
+};
+
+class MuGraphCoster {
+public:
+  /// `prototype` is the graph function the graphs are rewrites of.
+  MuGraphCoster(mlir::func::FuncOp prototype, const superopt::GpuTarget &gpu,
+                CosterOptions options);
+  ~MuGraphCoster();
+
+  /// The cost of `g`; std::nullopt when a segment would need a µGraph
+  /// search beyond the budget. Fails (with the search's diagnostic) when a
+  /// segment cannot be searched.
+  mlir::FailureOr<std::optional<JointCost>>
+  evaluate(const rules::WorkGraph &g);
+
+  /// Writes `g` into `func` as kernel-level IR: weight-only ops first, each
+  /// segment's µGraph (from the memo: `g` must have been evaluated), the
+  /// other ops' predefined kernels.
+  mlir::LogicalResult lower(const rules::WorkGraph &g, mlir::func::FuncOp func);
+
+  const CosterStats &getStats() const { return stats; }
+
+private:
+  struct Entry {
+    mlir::func::FuncOp best;
+    double timeUs = 0;
+    int64_t kernels = 0, graphDefined = 0;
+  };
+  /// The memo entry of a segment of `func`, searched if new and allowed;
+  /// null if refused by the budget.
+  mlir::FailureOr<const Entry *> entryFor(Segment &segment, bool maySearch);
+  /// Writes `g` into `func` and cuts it; `weightOps` gets the hoisted ops.
+  mlir::FailureOr<llvm::SmallVector<Segment>>
+  prepare(const rules::WorkGraph &g, mlir::func::FuncOp func,
+          llvm::SmallPtrSet<mlir::Operation *, 8> &weightOps);
+
+  mlir::func::FuncOp prototype;
+  const superopt::GpuTarget &gpu;
+  CosterOptions options;
+  mlir::OwningOpRef<mlir::ModuleOp> scratch;
+  llvm::StringMap<Entry> memo;
+  CosterStats stats;
+  unsigned nextId = 0;
+};
+
+} // namespace mirage::joint
+
+#endif // MIRAGE_SUPEROPT_JOINT_JOINT_H

@@ -1,0 +1,185 @@
+//===- MuGraphCoster.cpp - a graph's cost as the µGraph search makes it ---===//
+
+#include "Dialect/Kernel/KernelOps.h"
+#include "Superopt/Joint/Joint.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/ScopeExit.h"
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::joint;
+using namespace mirage::superopt;
+
+MuGraphCoster::MuGraphCoster(func::FuncOp prototype, const GpuTarget &gpu,
+                             CosterOptions options)
+    : prototype(prototype), gpu(gpu), options(std::move(options)) {
+  scratch = ModuleOp::create(UnknownLoc::get(prototype.getContext()));
+}
+
+MuGraphCoster::~MuGraphCoster() = default;
+
+FailureOr<SmallVector<Segment>>
+MuGraphCoster::prepare(const rules::WorkGraph &g, func::FuncOp func,
+                       llvm::SmallPtrSet<Operation *, 8> &weightOps) {
+  // `func` is a copy of the prototype: the input graph keeps its order.
+  if (g.hash() != options.prototypeHash && failed(g.writeInto(func)))
+    return failure();
+  weightOps.clear();
+  for (Operation *op : hoistWeightOps(
+           func, [&](unsigned i) { return g.isWeightArgument(i); }))
+    weightOps.insert(op);
+  return cutSegments(func, options.maxSegmentOps, weightOps);
+}
+
+FailureOr<const MuGraphCoster::Entry *>
+MuGraphCoster::entryFor(Segment &segment, bool maySearch) {
+  MLIRContext *ctx = prototype.getContext();
+  Location unknown = UnknownLoc::get(ctx);
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(scratch->getBody());
+  SmallVector<Type> inTypes, outTypes;
+  for (Value v : segment.inputs)
+    inTypes.push_back(v.getType());
+  for (Value v : segment.outputs)
+    outTypes.push_back(v.getType());
+  // The subprogram as --superoptimize builds it, anonymous and without
+  // locations: its generic form is the memo key, so the same ops on the
+  // same types meet the same entry whatever graph they come from.
+  auto sub = func::FuncOp::create(b, unknown, "subprogram",
+                                  b.getFunctionType(inTypes, outTypes));
+  {
+    Block *entry = sub.addEntryBlock();
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(entry);
+    IRMapping map;
+    for (auto [v, arg] : llvm::zip(segment.inputs, entry->getArguments()))
+      map.map(v, arg);
+    for (Operation *op : segment.ops)
+      b.clone(*op, map)->setLoc(unknown);
+    SmallVector<Value> results;
+    for (Value v : segment.outputs)
+      results.push_back(map.lookup(v));
+    func::ReturnOp::create(b, unknown, results);
+  }
+  std::string key;
+  {
+    llvm::raw_string_ostream os(key);
+    OpPrintingFlags flags;
+    flags.printGenericOpForm();
+    sub.print(os, flags);
+  }
+  auto it = memo.find(key);
+  if (it != memo.end()) {
+    sub.erase();
+    ++stats.memoHits;
+    return &it->second;
+  }
+  if (!maySearch || stats.searches >= options.maxSearches) {
+    sub.erase();
+    return static_cast<const Entry *>(nullptr);
+  }
+  ++stats.searches;
+  unsigned id = nextId++;
+  sub.setSymName(("segment" + Twine(id) + "_default").str());
+  if (failed(options.toDefaultSchedule(sub))) {
+    sub.erase();
+    return failure();
+  }
+  FailureOr<SearchResult> result =
+      searchMuGraph(sub, *scratch, gpu, options.search);
+  if (failed(result)) {
+    ++stats.failed;
+    return failure();
+  }
+  const SearchStats &s = result->stats;
+  stats.statesExplored += s.statesExplored;
+  stats.searchSeconds += s.searchSeconds;
+  stats.verifySeconds += s.verifySeconds;
+  stats.budgetCut += s.budgetHit();
+  Entry entry;
+  entry.best = result->best;
+  entry.timeUs = result->costUs;
+  entry.kernels = result->kernels;
+  entry.graphDefined = result->graphDefinedKernels;
+  return &memo.insert({key, entry}).first->second;
+}
+
+FailureOr<std::optional<JointCost>>
+MuGraphCoster::evaluate(const rules::WorkGraph &g) {
+  OpBuilder b(prototype.getContext());
+  b.setInsertionPointToEnd(scratch->getBody());
+  auto func = cast<func::FuncOp>(b.clone(*prototype));
+  func.setSymName(("candidate" + Twine(nextId++)).str());
+  llvm::scope_exit cleanup([&] { func.erase(); });
+  llvm::SmallPtrSet<Operation *, 8> weightOps;
+  FailureOr<SmallVector<Segment>> segments = prepare(g, func, weightOps);
+  if (failed(segments))
+    return failure();
+  JointCost cost;
+  llvm::SmallPtrSet<Operation *, 16> inSegment;
+  for (Segment &segment : *segments) {
+    FailureOr<const Entry *> entry = entryFor(segment, /*maySearch=*/true);
+    if (failed(entry))
+      return failure();
+    if (!*entry) {
+      ++stats.refused;
+      return std::optional<JointCost>();
+    }
+    cost.timeUs += (*entry)->timeUs;
+    cost.kernels += (*entry)->kernels;
+    cost.graphDefined += (*entry)->graphDefined;
+    ++cost.segments;
+    inSegment.insert(segment.ops.begin(), segment.ops.end());
+  }
+  cost.timeWithWeightOpsUs = cost.timeUs;
+  // The ops outside every segment run as their predefined kernels; those on
+  // weights only are folded before the run.
+  for (Operation &op : func.getBody().front().without_terminator()) {
+    if (inSegment.contains(&op))
+      continue;
+    llvm::Expected<KernelCost> c = estimateKernel(&op, gpu);
+    if (!c)
+      return op.emitError("joint-optimize: ")
+             << llvm::toString(c.takeError());
+    cost.timeWithWeightOpsUs += c->timeUs;
+    if (weightOps.contains(&op))
+      continue;
+    cost.timeUs += c->timeUs;
+    cost.kernels += c->bound != "free";
+  }
+  return std::optional<JointCost>(cost);
+}
+
+LogicalResult MuGraphCoster::lower(const rules::WorkGraph &g,
+                                   func::FuncOp func) {
+  llvm::SmallPtrSet<Operation *, 8> weightOps;
+  FailureOr<SmallVector<Segment>> segments = prepare(g, func, weightOps);
+  if (failed(segments))
+    return failure();
+  for (Segment &segment : *segments) {
+    // Earlier segments were replaced by their µGraphs: read their values.
+    computeBoundary(segment);
+    FailureOr<const Entry *> entry = entryFor(segment, /*maySearch=*/false);
+    if (failed(entry))
+      return failure();
+    if (!*entry)
+      return segment.ops.front()->emitError(
+          "joint-optimize: no µGraph was searched for this segment");
+    Location loc = segment.ops.front()->getLoc();
+    OpBuilder b(segment.ops.front());
+    IRMapping map;
+    func::FuncOp best = (*entry)->best;
+    Block &body = best.getBody().front();
+    for (auto [arg, v] : llvm::zip(body.getArguments(), segment.inputs))
+      map.map(arg, v);
+    for (Operation &op : body.without_terminator())
+      b.clone(op, map)->setLoc(loc);
+    for (auto [v, result] :
+         llvm::zip(segment.outputs, body.getTerminator()->getOperands()))
+      v.replaceAllUsesWith(map.lookupOrDefault(result));
+    for (Operation *op : llvm::reverse(segment.ops))
+      op->erase();
+  }
+  return options.toDefaultSchedule(func);
+}

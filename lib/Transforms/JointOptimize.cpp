@@ -1,0 +1,444 @@
+//===- JointOptimize.cpp - graph rewrites ranked by the µGraph search -----===//
+//
+// For each graph function: the rules' best-first search (GraphSearch.h)
+// ranks graphs by their µGraph cost (Joint.h); the cheapest graphs by
+// predefined-kernel cost are costed too. The cheapest graph is written as
+// kernel-level IR and verified against the input before it replaces the
+// function; nothing unverified is emitted.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Dialect/Block/BlockDialect.h"
+#include "Dialect/Graph/GraphDialect.h"
+#include "Dialect/Kernel/KernelOps.h"
+#include "Dialect/Thread/ThreadDialect.h"
+#include "Superopt/Joint/Joint.h"
+#include "Superopt/Rules/GraphSearch.h"
+#include "Superopt/Rules/RuleLibrary.h"
+#include "Superopt/Rules/Rules.h"
+#include "Superopt/Semantics/RunControl.h"
+#include "Transforms/Passes.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <cmath>
+#include <limits>
+
+namespace mirage {
+#define GEN_PASS_DEF_JOINTOPTIMIZE
+#include "Transforms/Passes.h.inc"
+} // namespace mirage
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::rules;
+
+/// --graph-to-kernel on one function: one predefined kernel per graph op.
+static LogicalResult toDefaultSchedule(func::FuncOp func) {
+  RewritePatternSet patterns(func.getContext());
+  populateGraphToKernelPatterns(patterns);
+  ConversionTarget target(*func.getContext());
+  target.addIllegalDialect<graph::GraphDialect>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  return applyPartialConversion(func, target, std::move(patterns));
+}
+
+namespace {
+struct JointOptimizePass
+    : public mirage::impl::JointOptimizeBase<JointOptimizePass> {
+  using Base::Base;
+  void runOnOperation() override;
+
+private:
+  LogicalResult validate(Location loc);
+  LogicalResult optimize(func::FuncOp func,
+                         llvm::ArrayRef<RuleDirection> directions,
+                         const superopt::GpuTarget &target,
+                         llvm::ThreadPoolInterface *pool);
+};
+
+/// A graph to choose from, with its costs.
+struct Candidate {
+  WorkGraph graph;
+  std::vector<std::string> applied;
+  joint::JointCost cost;
+};
+} // namespace
+
+LogicalResult JointOptimizePass::validate(Location loc) {
+  auto error = [&]() { return emitError(loc) << "joint-optimize: "; };
+  auto inRange = [&](StringRef name, uint64_t value, uint64_t lo,
+                     uint64_t hi) -> LogicalResult {
+    if (value >= lo && value <= hi)
+      return success();
+    return error() << name << " must be between " << lo << " and " << hi
+                   << ", got " << value;
+  };
+  auto seconds = [&](StringRef name, double value, bool zeroOk) {
+    if (std::isfinite(value) && (zeroOk ? value >= 0 : value > 0))
+      return success();
+    return LogicalResult(error() << name << " must be a number of seconds "
+                                 << (zeroOk ? ">= 0" : "> 0"));
+  };
+  if (!std::isfinite(alpha) || alpha < 1 || alpha > 10)
+    return error() << "alpha must be between 1 and 10, got "
+                   << llvm::formatv("{0}", alpha.getValue()).str();
+  if (!std::isfinite(prefilter) || prefilter < 1 || prefilter > 100)
+    return error() << "prefilter must be between 1 and 100, got "
+                   << llvm::formatv("{0}", prefilter.getValue()).str();
+  if (failed(inRange("budget", budget, 1, UINT64_MAX)) ||
+      failed(inRange("max-queue", maxQueue, 1, UINT64_MAX)) ||
+      failed(inRange("candidates", candidates, 1, 64)) ||
+      failed(inRange("mugraph-searches", mugraphSearches, 1, UINT64_MAX)) ||
+      failed(inRange("state-budget", stateBudget, 1, UINT64_MAX)) ||
+      failed(inRange("memory-budget", memoryBudget, 1, uint64_t(1) << 20)) ||
+      failed(inRange("kernel-ops", kernelOps, 1, 64)) ||
+      failed(inRange("block-ops", blockOps, 3, 32)) ||
+      failed(inRange("grid-dims", gridDims, 1, 3)) ||
+      failed(inRange("kernel-outputs", kernelOutputs, 1, 8)) ||
+      failed(inRange("max-subprogram-ops", maxSubprogramOps, 1, 20)) ||
+      failed(inRange("threads", threads, 0, 1024)) ||
+      failed(inRange("field-bits", fieldBits, 31, 62)) ||
+      failed(inRange("scales", scales, 1, 16)) ||
+      failed(seconds("time-limit", timeLimit, true)) ||
+      failed(seconds("time-budget", timeBudget, false)) ||
+      failed(seconds("verify-time-limit", verifyTimeLimit, true)))
+    return failure();
+  if (weightsFrom < -1)
+    return error() << "weights-from must be -1 or an argument index";
+  return success();
+}
+
+void JointOptimizePass::runOnOperation() {
+  ModuleOp module = getOperation();
+  MLIRContext *ctx = &getContext();
+  Location loc = module.getLoc();
+  if (failed(validate(loc)))
+    return signalPassFailure();
+  llvm::Expected<superopt::GpuTarget> gpu =
+      superopt::GpuTarget::get(this->target);
+  if (!gpu) {
+    emitError(loc) << "joint-optimize: " << llvm::toString(gpu.takeError());
+    return signalPassFailure();
+  }
+  if (!calibration.empty())
+    if (llvm::Error e = gpu->applyCalibration(calibration)) {
+      emitError(loc) << "joint-optimize: " << llvm::toString(std::move(e));
+      return signalPassFailure();
+    }
+  unsigned skipped = 0;
+  FailureOr<std::vector<Rule>> rules =
+      loadRules(getContext(), loc, this->rules, /*acceptedOnly=*/true, &skipped);
+  if (failed(rules))
+    return signalPassFailure();
+  if (skipped)
+    emitWarning(loc) << "joint-optimize: " << skipped
+                     << " rule(s) of the rule file are not proved and "
+                        "checked; they are not used";
+  std::vector<RuleDirection> directions = prepareDirections(*rules, reverse);
+
+  // The µGraph search threads, as --superoptimize picks them; the result
+  // does not depend on them.
+  std::unique_ptr<llvm::DefaultThreadPool> ownPool;
+  llvm::ThreadPoolInterface *pool = nullptr;
+  if (ctx->isMultithreadingEnabled() && threads != 1) {
+    if (threads == 0) {
+      pool = &ctx->getThreadPool();
+    } else {
+      ownPool = std::make_unique<llvm::DefaultThreadPool>(
+          llvm::hardware_concurrency(threads));
+      pool = ownPool.get();
+    }
+  }
+
+  bool found = function.empty();
+  for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
+    if (func.isExternal() || func->hasAttr("mirage.rule") ||
+        func->hasAttr("mirage.equivalent_to"))
+      continue;
+    if (!function.empty() && func.getSymName() != function)
+      continue;
+    found = true;
+    if (failed(optimize(func, directions, *gpu, pool)))
+      return signalPassFailure();
+  }
+  if (!found) {
+    emitError(loc) << "joint-optimize: no function named '" << function
+                   << "'";
+    signalPassFailure();
+  }
+}
+
+LogicalResult JointOptimizePass::optimize(
+    func::FuncOp func, llvm::ArrayRef<RuleDirection> directions,
+    const superopt::GpuTarget &target, llvm::ThreadPoolInterface *pool) {
+  NodeArena arena(target, &getContext());
+  auto isWeight = [&](unsigned i) {
+    return (weightsFrom >= 0 && i >= static_cast<uint64_t>(weightsFrom)) ||
+           func.getArgAttr(i, "mirage.weight");
+  };
+  FailureOr<WorkGraph> start = WorkGraph::fromFunction(func, arena, isWeight);
+  if (failed(start))
+    return failure();
+
+  joint::CosterOptions costerOptions;
+  superopt::SearchOptions &search = costerOptions.search;
+  search.maxKernelOps = kernelOps;
+  search.maxBlockOps = blockOps;
+  search.maxGridDims = gridDims;
+  search.maxKernelOutputs = kernelOutputs;
+  search.stateBudget = stateBudget;
+  search.memoryBudgetBytes = memoryBudget << 20;
+  search.timeLimitSeconds = timeBudget;
+  search.verifier.fieldBits = fieldBits;
+  search.verifier.seed = seed;
+  search.verifier.realTestsFirst = true;
+  search.threadPool = pool;
+  unsigned unfused = 0;
+  if (threadFusion)
+    search.finalize = [&target, &unfused](func::FuncOp f) {
+      return fuseThreadChainsWithinTarget(f, target, unfused);
+    };
+  costerOptions.maxSegmentOps = maxSubprogramOps;
+  costerOptions.maxSearches = mugraphSearches;
+  costerOptions.toDefaultSchedule = toDefaultSchedule;
+  // The input in its own order, as --superoptimize cuts it, unless reading
+  // it merged common subexpressions or dropped dead ops: then the graph
+  // as written, so that every figure is of the same graph.
+  if (start->numLiveOps() ==
+      func.getBody().front().getOperations().size() - 1)
+    costerOptions.prototypeHash = start->hash();
+  joint::MuGraphCoster coster(func, target, costerOptions);
+
+  // µGraph-only: the input graph, segment by segment. Its failure is the
+  // pass's (the diagnostic says why).
+  FailureOr<std::optional<joint::JointCost>> startCost =
+      coster.evaluate(*start);
+  if (failed(startCost))
+    return failure();
+  if (!*startCost)
+    return func.emitError("joint-optimize: the input needs more µGraph "
+                          "searches than mugraph-searches allows");
+
+  // Graph-only: the rules' search by predefined kernels, as
+  // --graph-optimize runs it.
+  GraphSearchOptions graphOptions;
+  graphOptions.alpha = alpha;
+  graphOptions.budget = budget;
+  graphOptions.maxQueue = maxQueue;
+  graphOptions.timeLimit = timeLimit;
+  graphOptions.keep = candidates;
+  GraphSearchResult graphOnly =
+      searchGraphs(*start, directions, arena, graphOptions);
+
+  // Candidates' µGraph searches may fail (a segment the search rejects):
+  // such a graph is not ranked, and its diagnostics are counted, not shown.
+  uint64_t prefiltered = 0, unsearchable = 0;
+  std::string firstProblem;
+  auto costOf = [&](const WorkGraph &g) -> std::optional<joint::JointCost> {
+    if (g.cost() > prefilter * start->cost()) {
+      ++prefiltered;
+      return std::nullopt;
+    }
+    std::string problem;
+    FailureOr<std::optional<joint::JointCost>> c;
+    {
+      ScopedDiagnosticHandler capture(&getContext(), [&](Diagnostic &d) {
+        if (d.getSeverity() == DiagnosticSeverity::Error && problem.empty())
+          problem = d.str();
+        return success();
+      });
+      c = coster.evaluate(g);
+    }
+    if (failed(c)) {
+      if (firstProblem.empty())
+        firstProblem = problem;
+      ++unsearchable;
+      return std::nullopt;
+    }
+    return *c;
+  };
+
+  std::vector<Candidate> ranked;
+  llvm::DenseSet<uint64_t> rankedHashes;
+  auto consider = [&](const WorkGraph &g, std::vector<std::string> applied) {
+    if (!rankedHashes.insert(g.hash()).second)
+      return;
+    std::optional<joint::JointCost> c =
+        g.hash() == start->hash() ? **startCost : costOf(g);
+    if (c)
+      ranked.push_back({g, std::move(applied), *c});
+  };
+  consider(*start, {});
+  for (const GraphSearchResult::Found &f : graphOnly.best)
+    consider(f.graph, f.applied);
+
+  // Joint: the same search ranked by µGraph cost.
+  GraphSearchOptions jointOptions = graphOptions;
+  if (progress) {
+    jointOptions.progress = &llvm::errs();
+    jointOptions.progressPrefix =
+        ("joint-optimize @" + func.getSymName() + ": ").str();
+  }
+  jointOptions.cost = [&](const WorkGraph &g) {
+    if (g.hash() == start->hash())
+      return (*startCost)->timeUs;
+    std::optional<joint::JointCost> c = costOf(g);
+    return c ? c->timeUs : std::numeric_limits<double>::infinity();
+  };
+  GraphSearchResult jointResult =
+      searchGraphs(*start, directions, arena, jointOptions);
+  for (const GraphSearchResult::Found &f : jointResult.best)
+    consider(f.graph, f.applied);
+  // Cheapest first; among equals, fewer rewrites, then the order found.
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const Candidate &a, const Candidate &b) {
+                     if (a.cost.timeUs != b.cost.timeUs)
+                       return a.cost.timeUs < b.cost.timeUs;
+                     return a.applied.size() < b.applied.size();
+                   });
+
+  const joint::CosterStats &stats = coster.getStats();
+  auto graphSearchText = [&](const GraphSearchResult &r) {
+    return llvm::formatv(
+               "{0} graphs visited, {1} generated, {2:f3} s{3}", r.visited,
+               r.generated, r.seconds,
+               r.budgetReached
+                   ? llvm::formatv("; the budget of {0} graphs was reached",
+                                   budget)
+                         .str()
+               : r.timeLimitReached
+                   ? llvm::formatv("; the time limit of {0} s was reached (a "
+                                   "safety cut: the result depends on the "
+                                   "machine)",
+                                   timeLimit)
+                         .str()
+                   : std::string("; the search space was exhausted"))
+        .str();
+  };
+  std::string searchText = llvm::formatv(
+      "graph search by predefined kernels: {0}; by µGraph cost: {1}; "
+      "µGraph searches: {2} of {3} allowed ({4} memo hits, {5} graphs not "
+      "costed for want of searches{6}), {7} states, {8:f2} s search + "
+      "{9:f2} s verification{10}; {11} graphs over the prefilter ({12}x "
+      "the input's predefined cost){13}",
+      graphSearchText(graphOnly), graphSearchText(jointResult),
+      stats.searches, uint64_t(mugraphSearches), stats.memoHits,
+      stats.refused,
+      stats.refused ? "; the budget of µGraph searches was reached" : "",
+      stats.statesExplored, stats.searchSeconds, stats.verifySeconds,
+      stats.budgetCut
+          ? llvm::formatv("; {0} µGraph search(es) cut by the state or "
+                          "memory budget or the time limit (best so far "
+                          "kept)",
+                          stats.budgetCut)
+                .str()
+          : std::string(),
+      prefiltered, prefilter.getValue(),
+      unsearchable ? llvm::formatv("; {0} graph(s) the µGraph search "
+                                   "rejects ({1})",
+                                   unsearchable, firstProblem)
+                         .str()
+                   : std::string());
+
+  double graphOnlyUs = graphOnly.best.front().graph.cost();
+  double muGraphOnlyUs = (*startCost)->timeUs;
+
+  superopt::VerifierOptions verify;
+  verify.fieldBits = fieldBits;
+  verify.seed = seed;
+  verify.maxScales = scales;
+  llvm::StringSet<> floatOnlyRules;
+  for (const RuleDirection &d : directions)
+    if (d.rule->evidence.checkMethod == "fp64")
+      floatOnlyRules.insert(d.rule->name);
+  std::vector<std::string> rejected;
+  unsigned tried = 0;
+  for (const Candidate &c : ranked) {
+    if (tried++ == candidates)
+      break;
+    // A rule checked in fp64 only: as --graph-optimize, the graph is
+    // checked in floating point only if the field test tells it apart.
+    llvm::SmallVector<std::string, 2> floatOnlyUsed;
+    for (const std::string &a : c.applied) {
+      StringRef name = StringRef(a).split(' ').first;
+      if (floatOnlyRules.contains(name) &&
+          !llvm::is_contained(floatOnlyUsed, name.str()))
+        floatOnlyUsed.push_back(name.str());
+    }
+    verify.fieldTest = true;
+    verify.fieldTestOffReason =
+        llvm::formatv("the rewrite uses rule(s) {0} checked in fp64 only: an "
+                      "identity of relu or max pooling, which the field test "
+                      "cannot see",
+                      llvm::join(floatOnlyUsed, ", "))
+            .str();
+    OpBuilder b(func);
+    b.setInsertionPointAfter(func);
+    auto lowered = cast<func::FuncOp>(b.clone(*func));
+    lowered.setSymName((func.getSymName() + "__joint").str());
+    lowered->removeAttr("mirage.equivalent_to");
+    llvm::scope_exit cleanup([&] {
+      if (lowered)
+        lowered.erase();
+    });
+    if (failed(coster.lower(c.graph, lowered)))
+      return failure();
+    auto check = [&]() -> FailureOr<superopt::VerificationReport> {
+      if (verifyTimeLimit > 0)
+        verify.shouldStop = superopt::stopAfterSeconds(verifyTimeLimit);
+      return superopt::verifyEquivalence(func, lowered, verify);
+    };
+    FailureOr<superopt::VerificationReport> report = check();
+    if (succeeded(report) && !report->equivalent && !floatOnlyUsed.empty()) {
+      verify.fieldTest = false;
+      report = check();
+    }
+    if (failed(report))
+      return failure();
+    std::string describe = llvm::formatv(
+        "{0:f2} us in {1} kernel(s), {2} graph-defined", c.cost.timeUs,
+        c.cost.kernels, c.cost.graphDefined);
+    if (!report->equivalent) {
+      rejected.push_back(describe + " (" + report->summary() + ")");
+      continue;
+    }
+    double others = std::min(graphOnlyUs, muGraphOnlyUs);
+    emitRemark(func.getLoc()) << llvm::formatv(
+        "joint-optimize @{0} on {1}: default {2:f2} us; graph-only {3:f2} us; "
+        "µGraph-only {4:f2} us; joint {5} ({6:f2}x the default, {7:f2}x the "
+        "better of the two alone; ops on weights only folded before the "
+        "run, as in TASO: {8:f2} us with them); {9} rewrite(s){10}{11}; "
+        "{12}{13}{15}; verified: {14}",
+        func.getSymName(), target.name, start->cost(), graphOnlyUs,
+        muGraphOnlyUs, describe, start->cost() / c.cost.timeUs,
+        others / c.cost.timeUs, c.cost.timeWithWeightOpsUs, c.applied.size(),
+        c.applied.empty() ? "" : ": ", llvm::join(c.applied, ", "),
+        searchText,
+        rejected.empty()
+            ? std::string()
+            : llvm::formatv("; {0} cheaper result(s) failed verification: {1}",
+                            rejected.size(), llvm::join(rejected, "; "))
+                  .str(),
+        report->summary(),
+        unfused ? llvm::formatv("; thread fusion left {0} kernel(s) unfused "
+                                "(over the target's registers per thread)",
+                                unfused)
+                      .str()
+                : std::string());
+    func.getBody().takeBody(lowered.getBody());
+    return success();
+  }
+  // Not even the input's µGraphs verified as a whole: keep the default
+  // schedule, which --graph-to-kernel would give.
+  emitWarning(func.getLoc()) << llvm::formatv(
+      "joint-optimize @{0}: kept the default schedule: every result failed "
+      "verification: {1}; {2}",
+      func.getSymName(), llvm::join(rejected, "; "), searchText);
+  return toDefaultSchedule(func);
+}

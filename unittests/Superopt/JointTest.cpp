@@ -1,0 +1,218 @@
+//===- JointTest.cpp - the joint search's segments, costs and memo --------===//
+//
+// Joint/Joint.h: ops on weights hoisted and skipped, segments cut at ops the
+// µGraph search does not handle and at the size limit, the memo (a graph
+// costed twice searches once; a rewrite that keeps a segment reuses it),
+// the budget of searches, and GraphSearch.h's cost hook (given the
+// predefined cost, the search finds what it finds without it).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Dialect/Block/BlockDialect.h"
+#include "Dialect/Graph/GraphDialect.h"
+#include "Dialect/Kernel/KernelDialect.h"
+#include "Dialect/Thread/ThreadDialect.h"
+#include "Superopt/Joint/Joint.h"
+#include "Superopt/Rules/GraphSearch.h"
+#include "Superopt/Rules/RuleLibrary.h"
+#include "Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::joint;
+using namespace mirage::rules;
+
+namespace {
+
+// silu(X W + (X A) B): W, A, B weights (arguments 1 to 3); small shapes.
+const char *kLoraSilu = R"mlir(
+func.func @f(%X: tensor<16x64xf16>, %W: tensor<64x256xf16>, %A: tensor<64x8xf16>, %B: tensor<8x256xf16>) -> tensor<16x256xf16> {
+  %xw = graph.matmul %X, %W : (tensor<16x64xf16>, tensor<64x256xf16>) -> tensor<16x256xf16>
+  %xa = graph.matmul %X, %A : (tensor<16x64xf16>, tensor<64x8xf16>) -> tensor<16x8xf16>
+  %xab = graph.matmul %xa, %B : (tensor<16x8xf16>, tensor<8x256xf16>) -> tensor<16x256xf16>
+  %s = graph.add %xw, %xab : (tensor<16x256xf16>, tensor<16x256xf16>) -> tensor<16x256xf16>
+  %y = graph.silu %s : tensor<16x256xf16>
+  return %y : tensor<16x256xf16>
+}
+)mlir";
+
+LogicalResult toDefaultSchedule(func::FuncOp func) {
+  RewritePatternSet patterns(func.getContext());
+  populateGraphToKernelPatterns(patterns);
+  ConversionTarget target(*func.getContext());
+  target.addIllegalDialect<graph::GraphDialect>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  return applyPartialConversion(func, target, std::move(patterns));
+}
+
+class JointTest : public ::testing::Test {
+protected:
+  JointTest() {
+    ctx.loadDialect<graph::GraphDialect, kernel::KernelDialect,
+                    block::BlockDialect, thread::ThreadDialect,
+                    func::FuncDialect>();
+    ctx.disableMultithreading();
+    llvm::Expected<superopt::GpuTarget> t = superopt::GpuTarget::get("sm_90");
+    EXPECT_TRUE(static_cast<bool>(t));
+    target = std::make_unique<superopt::GpuTarget>(std::move(*t));
+  }
+
+  func::FuncOp parse(const char *text) {
+    modules.push_back(parseSourceString<ModuleOp>(text, &ctx));
+    EXPECT_TRUE(modules.back());
+    return *modules.back()->getOps<func::FuncOp>().begin();
+  }
+
+  CosterOptions costerOptions(uint64_t maxSearches = 8) {
+    CosterOptions o;
+    o.search.stateBudget = 100000;
+    o.maxSearches = maxSearches;
+    o.toDefaultSchedule = toDefaultSchedule;
+    return o;
+  }
+
+  MLIRContext ctx;
+  std::vector<OwningOpRef<ModuleOp>> modules;
+  std::unique_ptr<superopt::GpuTarget> target;
+};
+
+} // namespace
+
+TEST_F(JointTest, WeightOpsAreHoistedAndSkipped) {
+  func::FuncOp f = parse(R"mlir(
+func.func @f(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>, %v: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = graph.relu %x : tensor<8x8xf32>
+  %1 = graph.add %w, %v : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %2 = graph.matmul %0, %1 : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %3 = graph.exp %1 : tensor<8x8xf32>
+  %4 = graph.add %2, %3 : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %4 : tensor<8x8xf32>
+}
+)mlir");
+  SmallVector<Operation *> hoisted =
+      hoistWeightOps(f, [](unsigned i) { return i >= 1; });
+  ASSERT_EQ(hoisted.size(), 2u);
+  Block &body = f.getBody().front();
+  // The add and the exp on weights come first, in their order.
+  EXPECT_EQ(&body.front(), hoisted[0]);
+  EXPECT_EQ(body.front().getNextNode(), hoisted[1]);
+  EXPECT_EQ(hoisted[0]->getName().getStringRef(), "graph.add");
+  EXPECT_EQ(hoisted[1]->getName().getStringRef(), "graph.exp");
+  llvm::SmallPtrSet<Operation *, 8> skip(hoisted.begin(), hoisted.end());
+  SmallVector<Segment> segments = cutSegments(f, 8, skip);
+  ASSERT_EQ(segments.size(), 1u);
+  EXPECT_EQ(segments[0].ops.size(), 3u);
+  // x and the two weight values in, the sum out.
+  EXPECT_EQ(segments[0].inputs.size(), 3u);
+  EXPECT_EQ(segments[0].outputs.size(), 1u);
+}
+
+TEST_F(JointTest, SegmentsStopAtOtherOpsAndTheSizeLimit) {
+  func::FuncOp f = parse(R"mlir(
+func.func @f(%x: tensor<8x4xf32>) -> tensor<4x8xf32> {
+  %0 = graph.relu %x : tensor<8x4xf32>
+  %1 = graph.exp %0 : tensor<8x4xf32>
+  %2 = graph.transpose %1, perm = [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+  %3 = graph.relu %2 : tensor<4x8xf32>
+  %4 = graph.exp %3 : tensor<4x8xf32>
+  %5 = graph.relu %4 : tensor<4x8xf32>
+  return %5 : tensor<4x8xf32>
+}
+)mlir");
+  llvm::SmallPtrSet<Operation *, 8> none;
+  SmallVector<Segment> segments = cutSegments(f, 2, none);
+  // relu exp | transpose | relu exp | relu.
+  ASSERT_EQ(segments.size(), 3u);
+  EXPECT_EQ(segments[0].ops.size(), 2u);
+  EXPECT_EQ(segments[1].ops.size(), 2u);
+  EXPECT_EQ(segments[2].ops.size(), 1u);
+  EXPECT_EQ(segments[1].inputs.size(), 1u);
+  EXPECT_EQ(segments[1].inputs[0].getDefiningOp()->getName().getStringRef(),
+            "graph.transpose");
+}
+
+TEST_F(JointTest, MemoAndBudget) {
+  func::FuncOp f = parse(kLoraSilu);
+  NodeArena arena(*target, &ctx);
+  FailureOr<WorkGraph> g =
+      WorkGraph::fromFunction(f, arena, [](unsigned i) { return i >= 1; });
+  ASSERT_TRUE(succeeded(g));
+  MuGraphCoster coster(f, *target, costerOptions());
+  FailureOr<std::optional<JointCost>> first = coster.evaluate(*g);
+  ASSERT_TRUE(succeeded(first) && first->has_value());
+  EXPECT_EQ(coster.getStats().searches, 1u);
+  // Fused: cheaper than the five predefined kernels, no op on weights only.
+  EXPECT_LT((*first)->timeUs, g->cost());
+  EXPECT_EQ((*first)->timeUs, (*first)->timeWithWeightOpsUs);
+  EXPECT_EQ((*first)->segments, 1u);
+  FailureOr<std::optional<JointCost>> again = coster.evaluate(*g);
+  ASSERT_TRUE(succeeded(again) && again->has_value());
+  EXPECT_EQ(coster.getStats().searches, 1u);
+  EXPECT_EQ(coster.getStats().memoHits, 1u);
+  EXPECT_EQ((*again)->timeUs, (*first)->timeUs);
+
+  // The function is unchanged by costing; lowering gives its µGraph.
+  EXPECT_EQ(llvm::range_size(f.getBody().front().getOps<graph::MatmulOp>()),
+            3u);
+  ASSERT_TRUE(succeeded(coster.lower(*g, f)));
+  llvm::Expected<superopt::FunctionCost> lowered =
+      superopt::estimateFunction(f, *target);
+  ASSERT_TRUE(static_cast<bool>(lowered));
+  EXPECT_NEAR(lowered->timeUs, (*first)->timeUs, 1e-9);
+
+  // No search allowed: a graph with a new segment is not costed.
+  func::FuncOp f2 = parse(kLoraSilu);
+  NodeArena arena2(*target, &ctx);
+  FailureOr<WorkGraph> g2 =
+      WorkGraph::fromFunction(f2, arena2, [](unsigned i) { return i >= 1; });
+  ASSERT_TRUE(succeeded(g2));
+  MuGraphCoster none(f2, *target, costerOptions(/*maxSearches=*/0));
+  FailureOr<std::optional<JointCost>> refused = none.evaluate(*g2);
+  ASSERT_TRUE(succeeded(refused));
+  EXPECT_FALSE(refused->has_value());
+  EXPECT_EQ(none.getStats().refused, 1u);
+}
+
+TEST_F(JointTest, CostHookGivenThePredefinedCostChangesNothing) {
+  func::FuncOp f = parse(kLoraSilu);
+  FailureOr<std::vector<Rule>> rules =
+      loadRules(ctx, f.getLoc(), "", /*acceptedOnly=*/true, nullptr);
+  ASSERT_TRUE(succeeded(rules));
+  std::vector<RuleDirection> directions = prepareDirections(*rules, true);
+  NodeArena arena(*target, &ctx);
+  FailureOr<WorkGraph> g =
+      WorkGraph::fromFunction(f, arena, [](unsigned i) { return i >= 1; });
+  ASSERT_TRUE(succeeded(g));
+  GraphSearchOptions plain;
+  plain.budget = 20;
+  GraphSearchResult a = searchGraphs(*g, directions, arena, plain);
+  GraphSearchOptions hooked = plain;
+  uint64_t calls = 0;
+  hooked.cost = [&](const WorkGraph &w) {
+    ++calls;
+    return w.cost();
+  };
+  GraphSearchResult b = searchGraphs(*g, directions, arena, hooked);
+  EXPECT_EQ(calls, b.generated + 1);
+  ASSERT_EQ(a.best.size(), b.best.size());
+  for (size_t i = 0; i < a.best.size(); ++i)
+    EXPECT_EQ(a.best[i].graph.hash(), b.best[i].graph.hash());
+  EXPECT_EQ(a.visited, b.visited);
+  EXPECT_EQ(a.generated, b.generated);
+
+  // A hook that drops every graph but the start: nothing is queued.
+  GraphSearchOptions dropAll = plain;
+  dropAll.cost = [&](const WorkGraph &w) {
+    return w.hash() == g->hash() ? w.cost()
+                                 : std::numeric_limits<double>::infinity();
+  };
+  GraphSearchResult c = searchGraphs(*g, directions, arena, dropAll);
+  EXPECT_EQ(c.visited, 1u);
+  ASSERT_EQ(c.best.size(), 1u);
+  EXPECT_EQ(c.best[0].graph.hash(), g->hash());
+}
