@@ -136,3 +136,19 @@ TEST_F(AbstractExprTest, SumOverNoElementsIsZero) {
 }
 
 } // namespace
+
+TEST_F(AbstractExprTest, MentionsInputLooksIntoAtoms) {
+  // relu((x - h) * w + b), a batch norm and ReLU: every input is mentioned,
+  // inside the function's argument too; an input it does not read is not.
+  auto b = ctx.input(3);
+  auto bn = ctx.apply("relu",
+                      ctx.add(ctx.mul(ctx.sub(x, h), w), b));
+  for (unsigned i = 0; i < 4; ++i)
+    EXPECT_TRUE(ctx.mentionsInput(bn, i)) << i;
+  EXPECT_FALSE(ctx.mentionsInput(bn, 4));
+  // Inside an inverse (a divisor that is a sum), and in a denominator.
+  EXPECT_TRUE(ctx.mentionsInput(ctx.div(x, ctx.add(w, h)), 2));
+  EXPECT_TRUE(ctx.mentionsInput(ctx.div(x, w), 1));
+  // Cancelled to the zero term, nothing is mentioned.
+  EXPECT_FALSE(ctx.mentionsInput(ctx.sub(x, x), 0));
+}

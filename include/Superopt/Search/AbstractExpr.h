@@ -73,6 +73,12 @@ public:
   /// Answers are cached.
   bool isSubexpression(ExprId expr, ExprId target);
 
+  /// Whether the input atom `index` occurs in `expr`, in any monomial or
+  /// inside any function's or inverse's argument. No rule removes an input
+  /// atom that an operand has other than cancellation to zero, so a term
+  /// that mentions an input can only be built from terms that do.
+  bool mentionsInput(ExprId expr, unsigned index) const;
+
   std::string str(ExprId expr) const;
   size_t size() const { return polys.size(); }
   /// An estimate of the bytes this context holds (terms, atoms and cached

@@ -326,6 +326,18 @@ bool AbstractExprContext::isSubexpression(ExprId expr, ExprId target) {
   return result;
 }
 
+bool AbstractExprContext::mentionsInput(ExprId expr, unsigned index) const {
+  for (const Monomial &m : polys[expr])
+    for (const auto *side : {&m.num, &m.den})
+      for (AtomId a : *side) {
+        const Atom &atom = atoms[a];
+        if (atom.kind == AtomKind::Input ? atom.name == index
+                                         : mentionsInput(atom.arg, index))
+          return true;
+      }
+  return false;
+}
+
 void AbstractExprContext::printAtom(AtomId atom, std::string &out) const {
   const Atom &a = atoms[atom];
   switch (a.kind) {

@@ -207,8 +207,11 @@ private:
       search();
       return;
     }
-    chooseInputs(i + 1);
     unsigned value = goal.available[i];
+    // A goal that mentions this tensor cannot be reached without reading
+    // it: no block op introduces an input atom (AbstractExpr.h).
+    if (!o.pruning || !ctx.mentionsInput(goalExpr, value))
+      chooseInputs(i + 1);
     const TargetValue &tv = t.values[value];
     if (nodes.size() + 2 > limit || prunedByExpr(exprs[value]))
       return;
@@ -311,6 +314,10 @@ private:
     if (!tick())
       return;
     recordOutputs();
+    // Without a loop nothing reads a tile after the (one-iteration)
+    // accumulator, so the graph ends with it: see the accumulator below.
+    if (goal.loopVar < 0 && nodes.back().stage == BlockNode::AfterLoop)
+      return;
     // Room for one more op and the output saver?
     if (nodes.size() + 2 > limit)
       return;
@@ -366,7 +373,15 @@ private:
       // For-loop accumulator: every saved tile passes through one (the sum
       // of one iteration when there is no loop). Sums of f16/bf16 tiles are
       // accumulated in f32.
-      if (stage != BlockNode::AfterLoop &&
+      // Without a loop, no op reads a tile after it, so every tile but the
+      // output must be read before it: it is the last op, on the goal
+      // itself (any other accumulator or later op would stay unread, and
+      // such graphs are never recorded).
+      bool accumUseful =
+          goal.loopVar >= 0 ||
+          (nodes.size() + 2 == limit && expr == goalExpr &&
+           ArrayRef<int>(vars) == goalVars);
+      if (stage != BlockNode::AfterLoop && accumUseful &&
           (goal.loopVar < 0 || !llvm::is_contained(vars, goal.loopVar))) {
         BlockNode n;
         n.kind = BlockNode::Accum;
