@@ -153,6 +153,7 @@ mirage::rules::searchGraphs(const WorkGraph &start,
       }
       if (!totals || totals->cyclic)
         return true;
+      ++result.generated;
       double cost = totals->cost();
       if (options.cost) {
         // Each distinct graph is ranked once (the ranking is dear).
@@ -163,7 +164,6 @@ mirage::rules::searchGraphs(const WorkGraph &start,
           return true;
         cost = options.cost(child);
       }
-      ++result.generated;
       if (cost >= options.alpha * bestCost)
         return true;
       uint64_t nid = entries.size();
