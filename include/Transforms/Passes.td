@@ -729,7 +729,8 @@ def JointOptimize : Pass<"joint-optimize", "::mlir::ModuleOp"> {
     `--graph-optimize`'s best-first search over the rules' rewrites, with
     each graph ranked by its cost as `--superoptimize` would schedule it
     instead of the sum of its ops' predefined kernels. A graph is cut into
-    segments of consecutive ops the µGraph search handles (at most
+    segments as `--superoptimize` cuts subprograms (the ops the µGraph
+    search handles, grouped by data dependence, at most
     `max-subprogram-ops` each); each segment's µGraph is searched once per
     run (a memo keyed by the segment's generic form), the other ops cost
     their predefined kernels and ops on weights only cost nothing (folded

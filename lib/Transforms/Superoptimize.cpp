@@ -20,7 +20,6 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Transforms/DialectConversion.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -35,20 +34,6 @@ using namespace mlir;
 using namespace mirage;
 using namespace mirage::superopt;
 
-/// Ops that only move data: the search expresses them through the index
-/// variables of the kernels that read and write them (SearchTarget.h), so
-/// they join the subprograms around them, but a subprogram of nothing else
-/// has nothing to search.
-static bool isDataMovement(Operation *op) {
-  return isa<graph::TransposeOp>(op);
-}
-
-/// Graph ops the search handles (Superoptimizer.h) and data movement; the
-/// others keep the default schedule.
-static bool isSearchable(Operation *op) {
-  return isDataMovement(op) || isSearchableGraphOp(op);
-}
-
 static LogicalResult convertToKernels(Operation *root) {
   RewritePatternSet patterns(root->getContext());
   populateGraphToKernelPatterns(patterns);
@@ -62,13 +47,6 @@ namespace {
 
 /// What `cache=` asks for.
 enum class CacheMode { On, Off, Only, Refresh, Clear };
-
-/// Searchable ops of one function, connected by data dependence and
-/// convex (no path leaves the set and comes back), in program order.
-struct Subprogram {
-  SmallVector<Operation *> ops;
-  SmallVector<Value> inputs, outputs;
-};
 
 /// What the pass reports about one subprogram, as text and as remark
 /// metrics.
@@ -93,7 +71,6 @@ struct SuperoptimizePass
 
 private:
   LogicalResult validateOptions(Location loc);
-  SmallVector<Subprogram> split(func::FuncOp func);
   std::string configKey() const;
   SearchOptions searchOptions(llvm::ThreadPoolInterface *pool,
                               const GpuTarget &gpu, unsigned &unfused) const;
@@ -166,125 +143,6 @@ LogicalResult SuperoptimizePass::validateOptions(Location loc) {
     if (range < 1)
       return error() << "forloop-ranges must be positive, got " << range;
   return success();
-}
-
-/// Whether `ops` (in program order) is convex in its block: no op outside
-/// the set both depends on one of them and feeds one of them. Such a path
-/// lies between the first and the last op of the set, so one walk over that
-/// range, carrying the outside ops that depend on the set, decides it.
-static bool isConvex(ArrayRef<Operation *> ops) {
-  llvm::SmallPtrSet<Operation *, 16> inside(ops.begin(), ops.end());
-  llvm::SmallPtrSet<Operation *, 16> tainted;
-  for (Operation *op = ops.front(); op != ops.back()->getNextNode();
-       op = op->getNextNode()) {
-    bool fromInside = false, fromTainted = false;
-    for (Value operand : op->getOperands()) {
-      Operation *def = operand.getDefiningOp();
-      fromInside |= inside.contains(def);
-      fromTainted |= tainted.contains(def);
-    }
-    if (inside.contains(op)) {
-      if (fromTainted)
-        return false;
-    } else if (fromInside || fromTainted) {
-      tainted.insert(op);
-    }
-  }
-  return true;
-}
-
-/// Groups the function's searchable ops by data dependence, not program
-/// order: walking the ops in order, each joins the subprograms of the
-/// searchable ops that produce its operands (all of them when they fit in
-/// `max-subprogram-ops` and stay convex, else the first that does), or
-/// starts one. So ops the search does not handle (a max, an rms_norm with
-/// eps) split only the subprograms whose dataflow runs through them, and an
-/// op and the ops it reads are searched together even when unrelated ops
-/// lie between them in the program (QKNorm's rms_norm of Q and the
-/// attention, with K's norm and transposes in between). Subprograms of data
-/// movement alone are dropped: they keep their predefined kernels.
-SmallVector<Subprogram> SuperoptimizePass::split(func::FuncOp func) {
-  Block &body = func.getBody().front();
-  DenseMap<Operation *, unsigned> position, groupOf;
-  for (auto [i, op] : llvm::enumerate(body.without_terminator()))
-    position[&op] = i;
-  SmallVector<SmallVector<Operation *>> groups;
-  auto inOrder = [&](SmallVector<Operation *> ops) {
-    llvm::sort(ops, [&](Operation *a, Operation *b) {
-      return position.lookup(a) < position.lookup(b);
-    });
-    return ops;
-  };
-  for (Operation &op : body.without_terminator()) {
-    if (!isSearchable(&op))
-      continue;
-    // The groups of the searchable producers of its operands, in operand
-    // order.
-    SmallVector<unsigned> producers;
-    for (Value operand : op.getOperands()) {
-      auto it = groupOf.find(operand.getDefiningOp());
-      if (it != groupOf.end() && !llvm::is_contained(producers, it->second))
-        producers.push_back(it->second);
-    }
-    auto tryJoin = [&](ArrayRef<unsigned> ids) {
-      SmallVector<Operation *> merged{&op};
-      for (unsigned id : ids)
-        merged.append(groups[id]);
-      if (merged.size() > maxSubprogramOps)
-        return false;
-      merged = inOrder(std::move(merged));
-      if (!isConvex(merged))
-        return false;
-      // The merged group takes the place of the first (the smallest id, so
-      // groups stay ordered by their first op); the others are emptied.
-      unsigned into = *llvm::min_element(ids);
-      for (unsigned id : ids)
-        groups[id].clear();
-      groups[into] = std::move(merged);
-      for (Operation *member : groups[into])
-        groupOf[member] = into;
-      return true;
-    };
-    bool joined = producers.size() > 1 && tryJoin(producers);
-    for (unsigned id : producers) {
-      if (joined)
-        break;
-      joined = tryJoin({id});
-    }
-    if (!joined) {
-      groupOf[&op] = groups.size();
-      groups.push_back({&op});
-    }
-  }
-
-  SmallVector<Subprogram> subs;
-  for (SmallVector<Operation *> &ops : groups) {
-    if (ops.empty() || llvm::all_of(ops, isDataMovement))
-      continue;
-    Subprogram sub;
-    sub.ops = std::move(ops);
-    subs.push_back(std::move(sub));
-  }
-  return subs;
-}
-
-/// The values a subprogram reads and those read after it. Computed just
-/// before its search: earlier subprograms may have replaced its inputs.
-static void computeBoundary(Subprogram &sub) {
-  llvm::SmallPtrSet<Operation *, 8> inside(sub.ops.begin(), sub.ops.end());
-  llvm::SetVector<Value> inputs;
-  for (Operation *op : sub.ops)
-    for (Value operand : op->getOperands())
-      if (!inside.contains(operand.getDefiningOp()))
-        inputs.insert(operand);
-  sub.inputs = inputs.takeVector();
-  sub.outputs.clear();
-  for (Operation *op : sub.ops)
-    for (Value result : op->getResults())
-      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-            return !inside.contains(user);
-          }))
-        sub.outputs.push_back(result);
 }
 
 /// Every option that can change the result. The threads and the time limit
@@ -623,50 +481,8 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
     outcome.result = std::move(*result);
   }
 
-  // Splice the µGraph in place of the subprogram's last op, where every
-  // value it reads is defined. Ops between its first and last op that
-  // depend on it (they do not feed it: the subprogram is convex) move after
-  // the µGraph, in their order.
-  // (Earlier splices may have moved some of its ops: the first and last
-  // are looked up in the block as it is now.)
-  Operation *first = sub.ops.front(), *last = sub.ops.front();
-  for (Operation *op : sub.ops) {
-    if (op->isBeforeInBlock(first))
-      first = op;
-    if (last->isBeforeInBlock(op))
-      last = op;
-  }
-  {
-    llvm::SmallPtrSet<Operation *, 16> dependent(sub.ops.begin(),
-                                                 sub.ops.end());
-    SmallVector<Operation *> moved;
-    for (Operation *op = first; op != last; op = op->getNextNode()) {
-      if (dependent.contains(op))
-        continue;
-      if (llvm::any_of(op->getOperands(), [&](Value operand) {
-            return dependent.contains(operand.getDefiningOp());
-          })) {
-        dependent.insert(op);
-        moved.push_back(op);
-      }
-    }
-    for (Operation *op : llvm::reverse(moved))
-      op->moveAfter(last);
-  }
-  builder.setInsertionPoint(last);
-  IRMapping map;
-  Block &body = best.getBody().front();
-  for (auto [arg, v] : llvm::zip(body.getArguments(), sub.inputs))
-    map.map(arg, v);
-  for (Operation &op : body.without_terminator()) {
-    Operation *clone = builder.clone(op, map);
-    clone->setLoc(loc);
-  }
-  for (auto [v, result] :
-       llvm::zip(sub.outputs, body.getTerminator()->getOperands()))
-    v.replaceAllUsesWith(map.lookupOrDefault(result));
-  for (Operation *op : llvm::reverse(sub.ops))
-    op->erase();
+  // The µGraph in place of the subprogram, at its last op (Subprograms.h).
+  spliceSubprogram(sub, best, loc);
   report(func, index, loc, sub, outcome);
   return success();
 }
@@ -772,7 +588,9 @@ void SuperoptimizePass::runOnOperation() {
   for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
     if (func.isExternal())
       continue;
-    SmallVector<Subprogram> subs = split(func);
+    // Grouped by data dependence (Subprograms.h).
+    SmallVector<Subprogram> subs =
+        groupSubprograms(func.getBody().front(), maxSubprogramOps);
     for (auto [i, sub] : llvm::enumerate(subs))
       if (failed(optimize(func, sub, i, *gpu, *scratch, pool)))
         return signalPassFailure();

@@ -1,8 +1,9 @@
 //===- JointTest.cpp - the joint search's segments, costs and memo --------===//
 //
-// Joint/Joint.h: ops on weights hoisted and skipped, segments cut at ops the
-// µGraph search does not handle and at the size limit, the memo (a graph
-// costed twice searches once; a rewrite that keeps a segment reuses it),
+// Joint/Joint.h: ops on weights hoisted and skipped, segments cut as
+// --superoptimize cuts (grouped by dataflow, within the size limit), the
+// memo (a graph costed twice searches once; a rewrite that keeps a segment
+// reuses it),
 // the budget of searches, and GraphSearch.h's cost hook (given the
 // predefined cost, the search finds what it finds without it).
 //
@@ -112,28 +113,37 @@ func.func @f(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>, %v: tensor<8x8xf32>) -> t
   EXPECT_EQ(segments[0].outputs.size(), 1u);
 }
 
-TEST_F(JointTest, SegmentsStopAtOtherOpsAndTheSizeLimit) {
+TEST_F(JointTest, SegmentsFollowDataflowAsSuperoptimizeCuts) {
   func::FuncOp f = parse(R"mlir(
-func.func @f(%x: tensor<8x4xf32>) -> tensor<4x8xf32> {
+func.func @f(%x: tensor<8x4xf32>, %y: tensor<8x4xf32>) -> (tensor<8x8xf32>, tensor<8x4xf32>, tensor<4x8xf32>) {
   %0 = graph.relu %x : tensor<8x4xf32>
-  %1 = graph.exp %0 : tensor<8x4xf32>
-  %2 = graph.transpose %1, perm = [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
-  %3 = graph.relu %2 : tensor<4x8xf32>
-  %4 = graph.exp %3 : tensor<4x8xf32>
-  %5 = graph.relu %4 : tensor<4x8xf32>
-  return %5 : tensor<4x8xf32>
+  %1 = graph.exp %y : tensor<8x4xf32>
+  %2 = graph.concat(%0, %1) dim = 1 : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8x8xf32>
+  %3 = graph.exp %0 : tensor<8x4xf32>
+  %4 = graph.relu %2 : tensor<8x8xf32>
+  %5 = graph.transpose %x, perm = [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+  return %4, %3, %5 : tensor<8x8xf32>, tensor<8x4xf32>, tensor<4x8xf32>
 }
 )mlir");
   llvm::SmallPtrSet<Operation *, 8> none;
-  SmallVector<Segment> segments = cutSegments(f, 2, none);
-  // relu exp | transpose | relu exp | relu.
+  SmallVector<Segment> segments = cutSegments(f, 8, none);
+  // relu(x) and its exp together, though the unrelated exp(y) and the
+  // concat lie between them; exp(y) and the relu after the concat alone;
+  // the transpose, data movement only, keeps its predefined kernel.
   ASSERT_EQ(segments.size(), 3u);
-  EXPECT_EQ(segments[0].ops.size(), 2u);
-  EXPECT_EQ(segments[1].ops.size(), 2u);
+  ASSERT_EQ(segments[0].ops.size(), 2u);
+  EXPECT_EQ(segments[0].ops[0]->getName().getStringRef(), "graph.relu");
+  EXPECT_EQ(segments[0].ops[1]->getName().getStringRef(), "graph.exp");
+  EXPECT_EQ(segments[0].inputs.size(), 1u);
+  // relu(x) is read by the concat, exp of it by the return.
+  EXPECT_EQ(segments[0].outputs.size(), 2u);
+  EXPECT_EQ(segments[1].ops.size(), 1u);
+  EXPECT_EQ(segments[1].ops[0]->getName().getStringRef(), "graph.exp");
   EXPECT_EQ(segments[2].ops.size(), 1u);
-  EXPECT_EQ(segments[1].inputs.size(), 1u);
-  EXPECT_EQ(segments[1].inputs[0].getDefiningOp()->getName().getStringRef(),
-            "graph.transpose");
+  EXPECT_EQ(segments[2].inputs[0].getDefiningOp()->getName().getStringRef(),
+            "graph.concat");
+  // The size limit: one op each.
+  EXPECT_EQ(cutSegments(f, 1, none).size(), 4u);
 }
 
 TEST_F(JointTest, MemoAndBudget) {

@@ -7,10 +7,10 @@
 //
 //  - ops computed from weights only are folded before the run (as in TASO
 //    and --graph-optimize): they cost nothing and are hoisted to the top;
-//  - the other ops, in the order the graph is written, are cut into
-//    segments of consecutive ops the µGraph search handles (at most
-//    `maxSegmentOps` each, as --superoptimize cuts subprograms); each
-//    segment costs its µGraph's estimated time;
+//  - the other ops are cut as --superoptimize cuts subprograms
+//    (groupSubprograms, Subprograms.h: searchable ops grouped by data
+//    dependence, at most `maxSegmentOps` each, convex); each segment costs
+//    its µGraph's estimated time, and is spliced as --superoptimize splices;
 //  - every other op costs its predefined kernel.
 //
 // A segment's µGraph is searched once per run: the memo is keyed by the
@@ -32,12 +32,9 @@
 
 namespace mirage::joint {
 
-/// Consecutive ops of a function that one µGraph search takes, with the
-/// values they read and those read after them.
-struct Segment {
-  llvm::SmallVector<mlir::Operation *> ops;
-  llvm::SmallVector<mlir::Value> inputs, outputs;
-};
+/// The ops of a function that one µGraph search takes, with the values they
+/// read and those read after them: --superoptimize's subprogram.
+using Segment = superopt::Subprogram;
 
 /// Moves the ops that compute from weights only (`isWeightArgument`) to the
 /// top of `func`, in their order, and returns them. They depend on no other
@@ -46,16 +43,12 @@ llvm::SmallVector<mlir::Operation *>
 hoistWeightOps(mlir::func::FuncOp func,
                llvm::function_ref<bool(unsigned)> isWeightArgument);
 
-/// Cuts the ops of `func` other than `skip` into segments: runs of
-/// consecutive ops the µGraph search handles, at most `maxOps` each, with
+/// Cuts the ops of `func` other than `skip` (the hoisted weight ops) into
+/// segments as --superoptimize cuts subprograms (groupSubprograms), with
 /// their boundaries computed.
 llvm::SmallVector<Segment>
 cutSegments(mlir::func::FuncOp func, unsigned maxOps,
             const llvm::SmallPtrSetImpl<mlir::Operation *> &skip);
-
-/// Recomputes the values a segment reads and those read after it (a
-/// segment spliced before it may have replaced its inputs).
-void computeBoundary(Segment &segment);
 
 struct CosterOptions {
   /// The options of each segment's µGraph search.

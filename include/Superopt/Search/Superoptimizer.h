@@ -31,6 +31,7 @@
 #define MIRAGE_SUPEROPT_SUPEROPTIMIZER_H
 
 #include "Superopt/CostModel/CostModel.h"
+#include "Superopt/Search/Subprograms.h"
 #include "Superopt/Verification/EquivalenceVerifier.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"

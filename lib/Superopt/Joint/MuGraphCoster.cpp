@@ -166,20 +166,8 @@ LogicalResult MuGraphCoster::lower(const rules::WorkGraph &g,
     if (!*entry)
       return segment.ops.front()->emitError(
           "joint-optimize: no µGraph was searched for this segment");
-    Location loc = segment.ops.front()->getLoc();
-    OpBuilder b(segment.ops.front());
-    IRMapping map;
-    func::FuncOp best = (*entry)->best;
-    Block &body = best.getBody().front();
-    for (auto [arg, v] : llvm::zip(body.getArguments(), segment.inputs))
-      map.map(arg, v);
-    for (Operation &op : body.without_terminator())
-      b.clone(op, map)->setLoc(loc);
-    for (auto [v, result] :
-         llvm::zip(segment.outputs, body.getTerminator()->getOperands()))
-      v.replaceAllUsesWith(map.lookupOrDefault(result));
-    for (Operation *op : llvm::reverse(segment.ops))
-      op->erase();
+    // As --superoptimize splices: at the segment's last op.
+    spliceSubprogram(segment, (*entry)->best, segment.ops.front()->getLoc());
   }
   return options.toDefaultSchedule(func);
 }

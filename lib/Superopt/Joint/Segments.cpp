@@ -2,7 +2,6 @@
 
 #include "Superopt/Joint/Joint.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mirage;
@@ -43,47 +42,13 @@ mirage::joint::hoistWeightOps(func::FuncOp func,
   return hoisted;
 }
 
-void mirage::joint::computeBoundary(Segment &segment) {
-  llvm::SmallPtrSet<Operation *, 8> inside(segment.ops.begin(),
-                                           segment.ops.end());
-  llvm::SetVector<Value> inputs;
-  for (Operation *op : segment.ops)
-    for (Value operand : op->getOperands())
-      if (!inside.contains(operand.getDefiningOp()))
-        inputs.insert(operand);
-  segment.inputs = inputs.takeVector();
-  segment.outputs.clear();
-  for (Operation *op : segment.ops)
-    for (Value result : op->getResults())
-      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-            return !inside.contains(user);
-          }))
-        segment.outputs.push_back(result);
-}
-
 SmallVector<Segment>
 mirage::joint::cutSegments(func::FuncOp func, unsigned maxOps,
                            const llvm::SmallPtrSetImpl<Operation *> &skip) {
-  SmallVector<Segment> segments;
-  Segment current;
-  auto flush = [&] {
-    if (!current.ops.empty())
-      segments.push_back(std::move(current));
-    current = Segment();
-  };
-  for (Operation &op : func.getBody().front().without_terminator()) {
-    if (skip.contains(&op))
-      continue;
-    if (!superopt::isSearchableGraphOp(&op)) {
-      flush();
-      continue;
-    }
-    if (current.ops.size() == maxOps)
-      flush();
-    current.ops.push_back(&op);
-  }
-  flush();
+  SmallVector<Segment> segments = superopt::groupSubprograms(
+      func.getBody().front(), maxOps,
+      [&](Operation *op) { return skip.contains(op); });
   for (Segment &s : segments)
-    computeBoundary(s);
+    superopt::computeBoundary(s);
   return segments;
 }
