@@ -22,6 +22,14 @@ struct GpuTarget;
 /// for passes that convert part of a function.
 void populateGraphToKernelPatterns(mlir::RewritePatternSet &patterns);
 
+/// Checks the verifier options the graph-optimizing passes share
+/// (field-bits, scales, verify-time-limit); `error` starts a diagnostic
+/// that names the pass.
+mlir::LogicalResult
+checkVerifierOptions(llvm::function_ref<mlir::InFlightDiagnostic()> error,
+                     unsigned fieldBits, unsigned scales,
+                     double verifyTimeLimit);
+
 /// Rule-based thread fusion of one block graph (--fuse-thread-chains).
 void fuseBlockGraph(mlir::Block &graph);
 

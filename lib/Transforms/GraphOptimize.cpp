@@ -52,16 +52,9 @@ LogicalResult GraphOptimizePass::validate(Location loc) {
     return error() << "max-queue must be at least 1, got " << maxQueue.getValue();
   if (!std::isfinite(timeLimit) || timeLimit < 0)
     return error() << "time-limit must be a number of seconds >= 0";
-  if (!std::isfinite(verifyTimeLimit) || verifyTimeLimit < 0)
-    return error() << "verify-time-limit must be a number of seconds >= 0";
-  if (fieldBits < 31 || fieldBits > 62)
-    return error() << "field-bits must be between 31 and 62, got "
-                   << fieldBits.getValue();
-  if (scales < 1 || scales > 16)
-    return error() << "scales must be between 1 and 16, got " << scales.getValue();
   if (weightsFrom < -1)
     return error() << "weights-from must be -1 or an argument index";
-  return success();
+  return checkVerifierOptions(error, fieldBits, scales, verifyTimeLimit);
 }
 
 void GraphOptimizePass::runOnOperation() {

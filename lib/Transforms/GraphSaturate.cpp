@@ -66,17 +66,9 @@ LogicalResult GraphSaturatePass::validate(Location loc) {
                    << extractEvalLimit.getValue();
   if (!std::isfinite(ilpTimeLimit) || ilpTimeLimit < 0 || ilpTimeLimit > 4e6)
     return error() << "ilp-time-limit must be a number of seconds >= 0";
-  if (!std::isfinite(verifyTimeLimit) || verifyTimeLimit < 0)
-    return error() << "verify-time-limit must be a number of seconds >= 0";
-  if (fieldBits < 31 || fieldBits > 62)
-    return error() << "field-bits must be between 31 and 62, got "
-                   << fieldBits.getValue();
-  if (scales < 1 || scales > 16)
-    return error() << "scales must be between 1 and 16, got "
-                   << scales.getValue();
   if (weightsFrom < -1)
     return error() << "weights-from must be -1 or an argument index";
-  return success();
+  return checkVerifierOptions(error, fieldBits, scales, verifyTimeLimit);
 }
 
 void GraphSaturatePass::runOnOperation() {

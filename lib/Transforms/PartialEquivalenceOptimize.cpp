@@ -79,15 +79,7 @@ LogicalResult PartialEquivalenceOptimizePass::validate(Location loc) {
   if (maxBoxes < 1 || maxBoxes > 10000000)
     return error() << "max-boxes must be between 1 and 10000000, got "
                    << maxBoxes.getValue();
-  if (fieldBits < 31 || fieldBits > 62)
-    return error() << "field-bits must be between 31 and 62, got "
-                   << fieldBits.getValue();
-  if (scales < 1 || scales > 16)
-    return error() << "scales must be between 1 and 16, got "
-                   << scales.getValue();
-  if (!std::isfinite(verifyTimeLimit) || verifyTimeLimit < 0)
-    return error() << "verify-time-limit must be a number of seconds >= 0";
-  return success();
+  return checkVerifierOptions(error, fieldBits, scales, verifyTimeLimit);
 }
 
 void PartialEquivalenceOptimizePass::runOnOperation() {

@@ -14,6 +14,7 @@
 #include "mlir/IR/Remarks.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <cmath>
 
 namespace mirage {
 #define GEN_PASS_DEF_VERIFYEQUIVALENCE
@@ -259,3 +260,16 @@ struct VerifyEquivalencePass
   }
 };
 } // namespace
+
+LogicalResult mirage::checkVerifierOptions(
+    llvm::function_ref<InFlightDiagnostic()> error, unsigned fieldBits,
+    unsigned scales, double verifyTimeLimit) {
+  if (!std::isfinite(verifyTimeLimit) || verifyTimeLimit < 0)
+    return error() << "verify-time-limit must be a number of seconds >= 0";
+  if (fieldBits < 31 || fieldBits > 62)
+    return error() << "field-bits must be between 31 and 62, got "
+                   << fieldBits;
+  if (scales < 1 || scales > 16)
+    return error() << "scales must be between 1 and 16, got " << scales;
+  return success();
+}
