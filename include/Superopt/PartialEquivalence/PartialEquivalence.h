@@ -162,9 +162,9 @@ struct CorrectionOptions {
 struct Correction {
   /// The wrong intervals [lo, hi) of the site's axis that were recomputed.
   llvm::SmallVector<std::pair<int64_t, int64_t>, 4> intervals;
-  /// The ops the correction adds to the mutant (splits, zero band, the
-  /// split of the result; the concat of the tiles is the mutant's and the
-  /// final concat the program's).
+  /// The ops the correction adds to the mutant (splits, the zero bands'
+  /// product and split, the split of the result; the concat of the tiles is
+  /// the mutant's and the final concat the program's).
   unsigned ops = 0;
   /// Rows (or columns) the fused convolution computes beyond the mutant's.
   int64_t extraExtent = 0;
@@ -178,11 +178,14 @@ wrongIntervals(const StitchSite &site, const RegionReport &report);
 
 /// Rewrites the site inside its function: the tiles, slices of them around
 /// each wrong interval (halo rows on each side, clipped to the tile) and
-/// zero bands of halo rows (the slice times 0) are concatenated along the
-/// axis; one convolution computes the mutant and the recomputed rows
-/// (fused); one split and the program's concat assemble the result. Fails,
-/// saying why, when the slices of two intervals would overlap (a tile
-/// shorter than 4 halo) or an interval is empty.
+/// zero bands of halo rows are concatenated along the axis; one
+/// convolution computes the mutant and the recomputed rows (fused); one
+/// split and the program's concat assemble the result. A band is 0 x the
+/// halo rows of the same tile on the other side of the edge it borders, so
+/// that an inf or NaN it carries reaches only outputs that the original
+/// computes from that element too (never a finite one). Fails, saying why,
+/// when the slices of two intervals would overlap (a tile shorter than 4
+/// halo), a band's tile is shorter than the halo, or an interval is empty.
 llvm::Expected<Correction>
 correctSite(const StitchSite &site,
             llvm::ArrayRef<std::pair<int64_t, int64_t>> intervals,
