@@ -180,12 +180,13 @@ wrongIntervals(const StitchSite &site, const RegionReport &report);
 /// each wrong interval (halo rows on each side, clipped to the tile) and
 /// zero bands of halo rows are concatenated along the axis; one
 /// convolution computes the mutant and the recomputed rows (fused); one
-/// split and the program's concat assemble the result. A band is 0 x the
-/// halo rows of the same tile on the other side of the edge it borders, so
-/// that an inf or NaN it carries reaches only outputs that the original
-/// computes from that element too (never a finite one). Fails, saying why,
-/// when the slices of two intervals would overlap (a tile shorter than 4
-/// halo), a band's tile is shorter than the halo, or an interval is empty.
+/// split and the program's concat assemble the result. A band is 0 x rows
+/// of the same tile on the other side of the edge it borders (shifted by
+/// the smallest multiple of the dilation not below the halo), so that an
+/// inf or NaN it carries reaches only outputs that the original computes
+/// from that element too (never a finite one). Fails, saying why, when the
+/// slices of two intervals would overlap (a tile shorter than 4 halo), a
+/// band's tile is shorter than that shift, or an interval is empty.
 llvm::Expected<Correction>
 correctSite(const StitchSite &site,
             llvm::ArrayRef<std::pair<int64_t, int64_t>> intervals,

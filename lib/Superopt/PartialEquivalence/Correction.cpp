@@ -14,17 +14,18 @@
 //
 // The graph dialect has no constant, fill or pad op, so a zero band is
 // rows of the input times 0, and a non-finite input element there would
-// make the band NaN. Which rows matters: a band beside a side of a slice
-// is the halo rows of the same tile next to that side, shifted across it
-// by halo (after a tile's end e, rows [e - halo, e); before its start s,
-// rows [s, s + halo)). Then every element of a band that a kept output
-// position reads at some tap is 0 x an input element that the original
-// convolution reads, at that position, at another tap of the same column
-// and channel, inside the tile (the shift by halo maps a tap past the
-// tile's end to a tap before it; with dilation d, halo is a multiple of
-// d). So a band carries inf or NaN only into outputs that the original
-// computes from that same inf or NaN: it never turns a finite output into
-// a non-finite one (docs/PartialEquivalence.md, "Soundness").
+// make the band NaN. Which rows matters: a band beside an edge of a tile is
+// 0 x the tile's rows on the other side of the edge, shifted across it by
+// the smallest multiple of the dilation d not below the halo (the halo for
+// an odd window): after a tile's end e, band row e + k is 0 x row
+// e + k - shift; before its start s, band row s - halo + k is 0 x row
+// s - halo + k + shift. A window's taps sit at offsets -halo + i d; a tap
+// past the edge, moved back by the shift, is another tap of the same
+// window, inside the tile, in the same column and channel. So every band
+// element that a kept output reads is 0 x an input element that the
+// original convolution multiplies by a weight for that same output: a band
+// carries inf or NaN only into outputs that are inf or NaN in the original
+// too, never into a finite one (docs/PartialEquivalence.md, "Zero bands").
 //
 //===----------------------------------------------------------------------===//
 
@@ -161,8 +162,8 @@ mirage::pet::correctSite(const StitchSite &site,
 
   // Each zero band, as the rows of the stitched tiles it is 0 x: after a
   // side that ends a tile (the last tile's end included: the slices follow
-  // it), that tile's last halo rows; before a side that starts a tile, its
-  // first halo rows (see the file comment).
+  // it), that tile's rows `shift` before the band's; before a side that
+  // starts a tile, its rows `shift` after (see the file comment).
   const int64_t mutantExtent = site.offsets.back() + site.extents.back();
   auto tileOf = [&](int64_t row) {
     unsigned j = 0;
@@ -170,15 +171,21 @@ mirage::pet::correctSite(const StitchSite &site,
       ++j;
     return j;
   };
+  // The shift across the edge: the smallest multiple of the dilation not
+  // below the halo (the halo itself for an odd window), so that a tap
+  // past the edge and its shifted row are both taps of one window.
+  const int64_t dilation = convs.front().getDilations()[dim - 2];
+  const int64_t shift = (halo + dilation - 1) / dilation * dilation;
   auto bandRows = [&](int64_t edge, bool after)
       -> llvm::Expected<std::pair<int64_t, int64_t>> {
     unsigned j = tileOf(after ? edge - 1 : edge);
-    if (site.extents[j] < halo)
+    if (site.extents[j] < shift)
       return error(llvm::formatv(
-          "tile {0} has {1} rows along the axis, fewer than the halo {2} "
-          "its zero band is made from",
-          j, site.extents[j], halo));
-    return after ? std::pair(edge - halo, edge) : std::pair(edge, edge + halo);
+          "tile {0} has {1} rows along the axis, fewer than the {2} its "
+          "zero band is made from",
+          j, site.extents[j], shift));
+    return after ? std::pair(edge - shift, edge - shift + halo)
+                 : std::pair(edge - halo + shift, edge + shift);
   };
   // The fused input after the tiles, in order: slices (segment index) and
   // bands (rows of the stitched tiles, times 0).
