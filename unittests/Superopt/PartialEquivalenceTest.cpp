@@ -439,6 +439,98 @@ func.func @f(%a: tensor<1x2x4x8xf32>, %b: tensor<1x2x4x9xf32>,
   }
 }
 
+// Three tiles, each convolution followed by a per-channel scale, a shift
+// (broadcast from the left, rank 3) and ReLU.
+const char *kThreeTilesChained = R"mlir(
+func.func @f(%a: tensor<1x2x6x5xf32>, %b: tensor<1x2x4x5xf32>,
+             %c: tensor<1x2x7x5xf32>, %w: tensor<3x2x3x3xf32>,
+             %s: tensor<1x3x1x1xf32>, %t: tensor<3x1x1xf32>) -> tensor<1x3x17x5xf32> {
+  %0 = graph.conv2d %a, %w {padding = array<i64: 1, 1>} : (tensor<1x2x6x5xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x6x5xf32>
+  %1 = graph.mul %0, %s : (tensor<1x3x6x5xf32>, tensor<1x3x1x1xf32>) -> tensor<1x3x6x5xf32>
+  %2 = graph.add %t, %1 : (tensor<3x1x1xf32>, tensor<1x3x6x5xf32>) -> tensor<1x3x6x5xf32>
+  %3 = graph.relu %2 : tensor<1x3x6x5xf32>
+  %4 = graph.conv2d %b, %w {padding = array<i64: 1, 1>} : (tensor<1x2x4x5xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x4x5xf32>
+  %5 = graph.mul %4, %s : (tensor<1x3x4x5xf32>, tensor<1x3x1x1xf32>) -> tensor<1x3x4x5xf32>
+  %6 = graph.add %t, %5 : (tensor<3x1x1xf32>, tensor<1x3x4x5xf32>) -> tensor<1x3x4x5xf32>
+  %7 = graph.relu %6 : tensor<1x3x4x5xf32>
+  %8 = graph.conv2d %c, %w {padding = array<i64: 1, 1>} : (tensor<1x2x7x5xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x7x5xf32>
+  %9 = graph.mul %8, %s : (tensor<1x3x7x5xf32>, tensor<1x3x1x1xf32>) -> tensor<1x3x7x5xf32>
+  %10 = graph.add %t, %9 : (tensor<3x1x1xf32>, tensor<1x3x7x5xf32>) -> tensor<1x3x7x5xf32>
+  %11 = graph.relu %10 : tensor<1x3x7x5xf32>
+  %12 = graph.concat(%3, %7, %11) dim = 2 : (tensor<1x3x6x5xf32>, tensor<1x3x4x5xf32>, tensor<1x3x7x5xf32>) -> tensor<1x3x17x5xf32>
+  return %12 : tensor<1x3x17x5xf32>
+}
+)mlir";
+
+TEST_F(PartialEquivalenceTest, ChainsMoveAfterTheConcatExactly) {
+  ASSERT_TRUE(parse(kThreeTilesChained));
+  std::vector<StitchSite> sites = findStitchSites(fn("f"));
+  ASSERT_EQ(sites.size(), 1u);
+  ASSERT_EQ(sites[0].chains.size(), 3u);
+  for (const auto &chain : sites[0].chains) {
+    ASSERT_EQ(chain.size(), 3u);
+    EXPECT_TRUE(llvm::isa<graph::MulOp>(chain[0]));
+    EXPECT_TRUE(llvm::isa<graph::AddOp>(chain[1]));
+    EXPECT_TRUE(llvm::isa<graph::ReluOp>(chain[2]));
+  }
+  EXPECT_EQ(sites[0].offsets, (llvm::SmallVector<int64_t>{0, 6, 10}));
+
+  mlir::func::FuncOp f = fn("f");
+  mlir::OpBuilder b(f);
+  b.setInsertionPointAfter(f);
+  auto g = llvm::cast<mlir::func::FuncOp>(b.clone(*f));
+  g.setSymName("g");
+  StitchSite bare = hoistTileChains(findStitchSites(g)[0]);
+  EXPECT_TRUE(
+      llvm::all_of(bare.chains, [](const auto &c) { return c.empty(); }));
+  unsigned muls = 0, adds = 0, relus = 0;
+  g.walk([&](mlir::Operation *op) {
+    muls += llvm::isa<graph::MulOp>(op);
+    adds += llvm::isa<graph::AddOp>(op);
+    relus += llvm::isa<graph::ReluOp>(op);
+  });
+  EXPECT_EQ(muls + adds + relus, 3u);
+  // The moved chain reads the concat of the bare convolutions.
+  mlir::Operation *last =
+      g.getBody().front().getTerminator()->getOperand(0).getDefiningOp();
+  ASSERT_TRUE(llvm::isa_and_nonnull<graph::ReluOp>(last));
+  // Exact: the same operations on the same elements, bit for bit.
+  std::vector<StitchSite> again = findStitchSites(g);
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_TRUE(again[0].chains.front().empty());
+  superopt::SplitMix64 rng(3);
+  llvm::SmallVector<superopt::RealTensor> inputs;
+  for (mlir::Type t : f.getArgumentTypes()) {
+    superopt::RealTensor x(llvm::cast<mlir::RankedTensorType>(t).getShape());
+    for (double &v : x.data)
+      v = rng.symmetricUnit();
+    inputs.push_back(std::move(x));
+  }
+  auto ra = superopt::interpretReal(f, inputs, superopt::RealMode::Native);
+  auto rb = superopt::interpretReal(g, inputs, superopt::RealMode::Native);
+  ASSERT_TRUE(mlir::succeeded(ra) && mlir::succeeded(rb));
+  EXPECT_EQ((*ra)[0].data, (*rb)[0].data);
+}
+
+TEST_F(PartialEquivalenceTest, CorrectionWithChainsIsEquivalent) {
+  // A fresh module for each correction (each leaves its copy behind).
+  ASSERT_TRUE(parse(kThreeTilesChained));
+  EXPECT_TRUE(correctAndVerify(/*plantWrong=*/false, SliceLayout::FromConcat));
+  ASSERT_TRUE(parse(kThreeTilesChained));
+  EXPECT_TRUE(correctAndVerify(/*plantWrong=*/false, SliceLayout::PerTile));
+  ASSERT_TRUE(parse(kThreeTilesChained));
+  EXPECT_FALSE(correctAndVerify(/*plantWrong=*/true, SliceLayout::FromConcat));
+}
+
+TEST_F(PartialEquivalenceTest, NonFiniteElementsDoNotLeakThroughChains) {
+  ASSERT_TRUE(parse(kThreeTilesChained));
+  mlir::func::FuncOp g = correctCopy(SliceLayout::FromConcat);
+  ASSERT_TRUE(g);
+  int64_t checked = 0;
+  EXPECT_EQ(nonFiniteLeaks(fn("f"), g, checked), 0);
+  EXPECT_EQ(checked, (6 + 4 + 7) * 3 * 3);
+}
+
 TEST_F(PartialEquivalenceTest, OverlappingSlicesAreRefused) {
   // A middle tile of 3 rows with halo 1: the slices for its two seams
   // overlap (it would need 4 rows).

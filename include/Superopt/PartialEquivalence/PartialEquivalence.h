@@ -47,9 +47,16 @@ namespace mirage::pet {
 /// A concat of convolutions that share one weight and attributes, each read
 /// only by the concat, along a spatial axis (2: H, 3: W) that the
 /// convolutions keep ("same" padding: 2 pad = dil (k - 1), stride 1 on it).
+/// Each convolution may be followed by a chain of elementwise ops before
+/// the concat (bias, batch norm, ReLU per tile), the same ops with the same
+/// other operands for every tile, none of which varies along the axis: the
+/// chain then commutes with the concat exactly.
 struct StitchSite {
   mirage::graph::ConcatOp concat;
   llvm::SmallVector<mirage::graph::Conv2DOp> convs;
+  /// Per tile, the ops from its convolution's result to the concat, in
+  /// order (empty: the convolution feeds the concat).
+  llvm::SmallVector<llvm::SmallVector<mlir::Operation *, 4>> chains;
   int64_t dim = 2;
   /// Half the window's extent on `dim`: pad = dil (k - 1) / 2.
   int64_t halo = 0;
@@ -65,11 +72,20 @@ std::vector<StitchSite> findStitchSites(mlir::func::FuncOp func,
 /// Two standalone functions of the site, inserted after the site's
 /// function: the original (the tiles and the weight as arguments, the
 /// convolutions and the concat) and the mutant (one convolution of the
-/// concatenated tiles). The caller erases them.
+/// concatenated tiles). The chains are left out: they apply the same
+/// elementwise function to both programs' outputs, so they move no wrong
+/// row. The caller erases them.
 struct SitePrograms {
   mlir::func::FuncOp original, mutant;
 };
 SitePrograms buildSitePrograms(const StitchSite &site, llvm::StringRef prefix);
+
+/// Moves the site's per-tile chains after the concat: concat(chain(conv_i))
+/// becomes chain(concat(conv_i)), one op per chain step instead of one per
+/// tile (exact: the ops are elementwise and their other operands do not
+/// vary along the axis). Returns the site with a concat of the bare
+/// convolutions; a site without chains is returned as it is.
+StitchSite hoistTileChains(const StitchSite &site);
 
 /// The building blocks the mutant and the correction share: a concat of
 /// `parts` along `dim`, and a convolution like the site's (its weight and

@@ -214,6 +214,10 @@ mirage::pet::correctSite(const StitchSite &site,
     zerosAfter = s.zerosAfter ? std::optional<int64_t>(s.to) : std::nullopt;
   }
 
+  // The ops after the convolutions move after the concat first (exact);
+  // the correction then replaces the concat of the bare convolutions.
+  concat = hoistTileChains(site).concat;
+
   // The cut points, in concat coordinates: the slices' ends, and the
   // bands' (where the bands are cut from the tiles themselves).
   OpBuilder b(concat);
