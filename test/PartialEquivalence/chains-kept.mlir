@@ -64,3 +64,34 @@ func.func @softmax(%a: tensor<1x4x6x8xf32>, %b: tensor<1x4x6x8xf32>, %w: tensor<
   %4 = graph.concat(%1, %3) dim = 2 : (tensor<1x4x6x8xf32>, tensor<1x4x6x8xf32>) -> tensor<1x4x12x8xf32>
   return %4 : tensor<1x4x12x8xf32>
 }
+
+// -----
+
+// A bias per row added from the left (the tile is the second operand):
+// also found, and also refused.
+// REMARK: remark: partial-equivalence-optimize @row_bias: no stitched-convolution site (an operand of an op after a per-tile convolution varies along the concat axis (or broadcasts the tile))
+// CHECK-LABEL: func.func @row_bias
+// CHECK-COUNT-2: graph.conv2d
+func.func @row_bias(%a: tensor<1x4x6x8xf32>, %b: tensor<1x4x6x8xf32>, %w: tensor<4x4x3x3xf32>, %r: tensor<6x1xf32>) -> tensor<1x4x12x8xf32> {
+  %0 = graph.conv2d %a, %w {padding = array<i64: 1, 1>} : (tensor<1x4x6x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x8xf32>
+  %1 = graph.add %r, %0 : (tensor<6x1xf32>, tensor<1x4x6x8xf32>) -> tensor<1x4x6x8xf32>
+  %2 = graph.conv2d %b, %w {padding = array<i64: 1, 1>} : (tensor<1x4x6x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x8xf32>
+  %3 = graph.add %r, %2 : (tensor<6x1xf32>, tensor<1x4x6x8xf32>) -> tensor<1x4x6x8xf32>
+  %4 = graph.concat(%1, %3) dim = 2 : (tensor<1x4x6x8xf32>, tensor<1x4x6x8xf32>) -> tensor<1x4x12x8xf32>
+  return %4 : tensor<1x4x12x8xf32>
+}
+
+// -----
+
+// The scale has two images: it broadcasts each tile to a batch of two.
+// REMARK: remark: partial-equivalence-optimize @broadcasts: no stitched-convolution site (an operand of an op after a per-tile convolution varies along the concat axis (or broadcasts the tile))
+// CHECK-LABEL: func.func @broadcasts
+// CHECK-COUNT-2: graph.conv2d
+func.func @broadcasts(%a: tensor<1x4x6x8xf32>, %b: tensor<1x4x6x8xf32>, %w: tensor<4x4x3x3xf32>, %s: tensor<2x4x1x1xf32>) -> tensor<2x4x12x8xf32> {
+  %0 = graph.conv2d %a, %w {padding = array<i64: 1, 1>} : (tensor<1x4x6x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x8xf32>
+  %1 = graph.mul %0, %s : (tensor<1x4x6x8xf32>, tensor<2x4x1x1xf32>) -> tensor<2x4x6x8xf32>
+  %2 = graph.conv2d %b, %w {padding = array<i64: 1, 1>} : (tensor<1x4x6x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x8xf32>
+  %3 = graph.mul %2, %s : (tensor<1x4x6x8xf32>, tensor<2x4x1x1xf32>) -> tensor<2x4x6x8xf32>
+  %4 = graph.concat(%1, %3) dim = 2 : (tensor<2x4x6x8xf32>, tensor<2x4x6x8xf32>) -> tensor<2x4x12x8xf32>
+  return %4 : tensor<2x4x12x8xf32>
+}

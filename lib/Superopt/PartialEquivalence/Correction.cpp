@@ -187,8 +187,8 @@ mirage::pet::correctSite(const StitchSite &site,
     return after ? std::pair(edge - shift, edge - shift + halo)
                  : std::pair(edge - halo + shift, edge + shift);
   };
-  // The fused input after the tiles, in order: slices (segment index) and
-  // bands (rows of the stitched tiles, times 0).
+  // The fused input after the tiles, in order: slices (with their
+  // segment) and bands (rows of the stitched tiles, times 0).
   struct Part {
     bool band;
     int64_t from, to;

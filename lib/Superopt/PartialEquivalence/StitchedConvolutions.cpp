@@ -24,6 +24,7 @@
 #include "Superopt/PartialEquivalence/PartialEquivalence.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -192,14 +193,18 @@ mirage::pet::findStitchSites(func::FuncOp func, std::vector<std::string> *why) {
     }
     // A concat of anything but convolutions (or elementwise ops after
     // them) is not worth a line.
-    if (why && llvm::any_of(concat.getInputs(), [](Value v) {
-          while (Operation *op = v.getDefiningOp()) {
+    if (why && llvm::any_of(concat.getInputs(), [](Value input) {
+          SmallVector<Value> work = {input};
+          llvm::SmallPtrSet<Operation *, 8> seen;
+          while (!work.empty()) {
+            Operation *op = work.pop_back_val().getDefiningOp();
+            if (!op || !seen.insert(op).second)
+              continue;
             if (isa<graph::Conv2DOp>(op))
               return true;
-            if (!isa<graph::UnaryOpInterface, graph::AddOp, graph::SubOp,
-                     graph::MulOp, graph::DivOp>(op))
-              return false;
-            v = op->getOperand(0);
+            if (isa<graph::UnaryOpInterface, graph::AddOp, graph::SubOp,
+                    graph::MulOp, graph::DivOp>(op))
+              work.append(op->operand_begin(), op->operand_end());
           }
           return false;
         }))
