@@ -99,7 +99,7 @@ def VerifyEquivalence : Pass<"verify-equivalence", "::mlir::ModuleOp"> {
            "the search does): a pair that both reject is reported by the "
            "numerics; the verdict does not change">,
     Option<"reduceUniform", "reduce-uniform", "bool", "false",
-           "Verify on two groups of slices of a dimension along which both "
+           "Verify on fewer slices of a dimension along which both "
            "functions are proven uniform, with the same bound (as the "
            "search does); at full size when there is none">,
     Option<"progress", "progress", "bool", "false",
@@ -257,7 +257,7 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
     Option<"seed", "seed", "uint64_t", "0",
            "Seed of the verifier's random inputs">,
     Option<"reduceVerification", "reduce-verification", "bool", "true",
-           "Verify on two groups of slices of a dimension along which the "
+           "Verify on fewer slices of a dimension along which the "
            "subprogram and the µGraph are proven uniform (the same bound; "
            "docs/Verification.md), at full size when there is none; false: "
            "always at full size">,

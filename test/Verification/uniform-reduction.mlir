@@ -3,7 +3,7 @@
 // proven uniform along a dimension in both functions is verified on two
 // groups of its slices, and the remark says which and why; a pair in which
 // either function mixes the slices, or a kernel walks them with its
-// for-loop, is verified at full size; a wrong candidate is still rejected.
+// for-loop, is not reduced along it; a wrong candidate is still rejected.
 // RUN: not mirage-opt %s --split-input-file --verify-equivalence="reduce-uniform=true" 2>&1 | FileCheck %s
 // RUN: not mirage-opt %s --split-input-file --verify-equivalence 2>&1 | FileCheck %s --check-prefix=OFF
 
@@ -57,6 +57,32 @@ func.func @fused_pairs(%Q: tensor<8x32x16xf16>, %K: tensor<8x16x32xf16>, %V: ten
     %4 = block.matmul %1, %2 : (!block.tile<2x8x16xf16>, !block.tile<2x16x16xf16>) -> !block.tile<2x8x16xf16>
     %o, %st = block.softmax_accum %4, %3 : (!block.tile<2x8x16xf16>, !block.tile<2x16x16xf16>) -> (!block.tile<2x8x16xf32>, !block.tile<2x8x2xf32>)
     %5 = block.output %o omap = <x: 0, y: 1> : !block.tile<2x8x16xf32> -> tensor<8x32x16xf16>
+    block.yield %5 : tensor<8x32x16xf16>
+  }
+  return %0 : tensor<8x32x16xf16>
+}
+
+// -----
+
+// Four heads per block (grid x of 2): two groups would be all 8 heads, so
+// the reduced instance keeps one group, 4 of the 8, on a grid of 1.
+// CHECK: remark: @fused_quads is equivalent to @attn: on a reduced instance, 4 of 8 slices of result dimension 0; {{.*}}grid dimension x in tiles of 4, no for-loop walks it): finite-field test
+func.func @attn(%Q: tensor<8x32x16xf16>, %K: tensor<8x16x32xf16>, %V: tensor<8x32x16xf16>) -> tensor<8x32x16xf16> {
+  %s = graph.matmul %Q, %K : (tensor<8x32x16xf16>, tensor<8x16x32xf16>) -> tensor<8x32x32xf16>
+  %p = graph.softmax %s, dim = 2 : tensor<8x32x32xf16>
+  %o = graph.matmul %p, %V : (tensor<8x32x32xf16>, tensor<8x32x16xf16>) -> tensor<8x32x16xf16>
+  return %o : tensor<8x32x16xf16>
+}
+func.func @fused_quads(%Q: tensor<8x32x16xf16>, %K: tensor<8x16x32xf16>, %V: tensor<8x32x16xf16>) -> tensor<8x32x16xf16>
+    attributes {mirage.equivalent_to = @attn} {
+  %0 = kernel.graph_def(%Q, %K, %V) grid = [2, 4] forloop = 2 : (tensor<8x32x16xf16>, tensor<8x16x32xf16>, tensor<8x32x16xf16>) -> tensor<8x32x16xf16> {
+  ^bb0(%q: tensor<8x32x16xf16>, %k: tensor<8x16x32xf16>, %v: tensor<8x32x16xf16>):
+    %1 = block.input %q imap = <x: 0, y: 1> fmap = <i: replicate> : tensor<8x32x16xf16> -> !block.tile<4x8x16xf16>
+    %2 = block.input %k imap = <x: 0, y: replicate> fmap = <i: 2> : tensor<8x16x32xf16> -> !block.tile<4x16x16xf16>
+    %3 = block.input %v imap = <x: 0, y: replicate> fmap = <i: 1> : tensor<8x32x16xf16> -> !block.tile<4x16x16xf16>
+    %4 = block.matmul %1, %2 : (!block.tile<4x8x16xf16>, !block.tile<4x16x16xf16>) -> !block.tile<4x8x16xf16>
+    %o, %st = block.softmax_accum %4, %3 : (!block.tile<4x8x16xf16>, !block.tile<4x16x16xf16>) -> (!block.tile<4x8x16xf32>, !block.tile<4x8x2xf32>)
+    %5 = block.output %o omap = <x: 0, y: 1> : !block.tile<4x8x16xf32> -> tensor<8x32x16xf16>
     block.yield %5 : tensor<8x32x16xf16>
   }
   return %0 : tensor<8x32x16xf16>
@@ -129,9 +155,9 @@ func.func @swapped_copy(%x: tensor<8x16x8xf32>, %w: tensor<16x8x4xf32>) -> tenso
 
 // A candidate whose kernel walks the heads with its for-loop (a concat
 // accumulator gathers them): uniform in fact, but not in a way the analysis
-// accepts, so it is verified at full size.
-// CHECK: remark: @looped is equivalent to @scaled: finite-field test
-// CHECK-NOT: reduced instance
+// accepts, so it is not reduced along them; its grid splits the columns
+// (dimension 1) in two tiles of 8, and the pair is reduced to one of them.
+// CHECK: remark: @looped is equivalent to @scaled: on a reduced instance, 8 of 16 slices of result dimension 1; uniform in both programs (@scaled: elementwise ops; @looped: graph-defined kernels partition it by grid dimension x in tiles of 8, no for-loop walks it): finite-field test
 func.func @scaled(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
   %y = graph.add %x, %x : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
   return %y : tensor<8x16xf32>

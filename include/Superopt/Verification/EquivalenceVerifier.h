@@ -102,7 +102,7 @@ struct VerifierOptions {
   /// estimated peak of each interpreter run, checked before the run. 0: the
   /// machine's physical memory.
   uint64_t memoryLimitBytes = 0;
-  /// Verify on two groups of slices of a dimension along which both
+  /// Verify on one or two groups of slices of a dimension along which both
   /// functions are proven uniform (UniformDimension.h), when there is one;
   /// at full size otherwise. The bound is the same: the pair computes every
   /// group by the same function, which the reduced instance tests.

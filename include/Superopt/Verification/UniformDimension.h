@@ -22,8 +22,8 @@
 // index j along it then computes slices j t .. j t + t - 1 (t the tile's
 // extent) from the same slices of its inputs, by a block graph that does
 // not know j. Slices are therefore uniform in groups of t, and the reduced
-// instance keeps whole groups: two of them, with the grid shrunk and the
-// tiles unchanged.
+// instance keeps whole groups: two of them (one when two are all), with the
+// grid shrunk and the tiles unchanged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,7 +49,8 @@ struct UniformDimension {
   /// t: the slices a block of a graph-defined kernel computes together (the
   /// least common multiple over both functions' kernels; 1 without any).
   int64_t group = 1;
-  /// The extent of the reduced instance: two groups, less than `extent`.
+  /// The extent of the reduced instance: two groups if that is less than
+  /// `extent`, else one.
   int64_t reducedExtent = 0;
   /// Why both functions are uniform along it, one clause per function.
   std::string why;

@@ -388,11 +388,11 @@ mirage::superopt::findUniformDimension(func::FuncOp original,
     }
     dim.resultDims = *ra;
     dim.group = std::lcm(a.group, b.group);
-    dim.reducedExtent = 2 * dim.group;
+    // Two groups where that is fewer than all (the second runs a block at a
+    // non-zero index); else one, which the argument needs alone.
+    dim.reducedExtent = 2 * dim.group < extent ? 2 * dim.group : dim.group;
     if (dim.reducedExtent >= extent) {
-      why = llvm::formatv("a block's tile covers {0} slices: two tiles are "
-                          "no fewer than all",
-                          dim.group);
+      why = llvm::formatv("a block's tile covers all {0} slices", extent);
       refuse();
       continue;
     }
