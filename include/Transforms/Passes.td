@@ -98,6 +98,10 @@ def VerifyEquivalence : Pass<"verify-equivalence", "::mlir::ModuleOp"> {
            "Run the floating-point checks before the finite-field test (as "
            "the search does): a pair that both reject is reported by the "
            "numerics; the verdict does not change">,
+    Option<"reduceUniform", "reduce-uniform", "bool", "false",
+           "Verify on fewer slices of a dimension along which both "
+           "functions are proven uniform, with the same bound (as the "
+           "search does); at full size when there is none">,
     Option<"progress", "progress", "bool", "false",
            "Print a line on stderr as each test finishes">,
   ];
@@ -252,6 +256,11 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
            "Bits of the verifier's exponent prime q (31 to 62)">,
     Option<"seed", "seed", "uint64_t", "0",
            "Seed of the verifier's random inputs">,
+    Option<"reduceVerification", "reduce-verification", "bool", "true",
+           "Verify on fewer slices of a dimension along which the "
+           "subprogram and the µGraph are proven uniform (the same bound; "
+           "docs/Verification.md), at full size when there is none; false: "
+           "always at full size">,
     Option<"progress", "progress", "bool", "false",
            "Print a line on stderr per search task and verification">,
   ];

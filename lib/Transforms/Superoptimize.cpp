@@ -161,7 +161,8 @@ std::string SuperoptimizePass::configKey() const {
   llvm::interleaveComma(forloopRanges, os);
   os << " pruning=" << pruning << " thread-fusion=" << threadFusion
      << " field-bits=" << fieldBits << " seed=" << seed
-     << " state-budget=" << stateBudget << " memory-budget=" << memoryBudget;
+     << " state-budget=" << stateBudget << " memory-budget=" << memoryBudget
+     << " reduce-verification=" << reduceVerification;
   if (!calibration.empty()) {
     auto buffer = llvm::MemoryBuffer::getFile(calibration);
     os << " calibration=" << (buffer ? (*buffer)->getBuffer() : "?");
@@ -197,6 +198,7 @@ SearchOptions SuperoptimizePass::searchOptions(llvm::ThreadPoolInterface *pool,
   options.verifier.fieldBits = fieldBits;
   options.verifier.seed = seed;
   options.verifier.realTestsFirst = true;
+  options.verifier.reduceUniformDimension = reduceVerification;
   options.progress = progress ? &llvm::errs() : nullptr;
   options.threadPool = pool;
   if (threadFusion)
