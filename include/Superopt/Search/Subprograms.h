@@ -25,8 +25,11 @@ struct Subprogram {
   llvm::SmallVector<mlir::Value> inputs, outputs;
 };
 
-/// Ops that only move data (transposes): the search expresses them through
-/// the index variables of the kernels around them.
+/// Ops that only move data (transposes, reshapes that only insert or drop
+/// size-1 dimensions): the search expresses them through the index
+/// variables of the kernels around them. A reshape of a value no searchable
+/// op produces joins no subprogram (it is a free view; the subprogram reads
+/// it).
 bool isDataMovement(mlir::Operation *op);
 
 /// Whether `ops` (in program order, one block) is convex: no op outside the
