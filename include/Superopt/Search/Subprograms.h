@@ -39,7 +39,8 @@ bool isConvex(llvm::ArrayRef<mlir::Operation *> ops);
 /// Groups the searchable ops (isSearchableGraphOp or data movement) of
 /// `block`, other than those `skip` selects, by data dependence: walking in
 /// program order, each op joins the groups of the searchable ops producing
-/// its operands (all of them when the union has at most `maxOps` ops and is
+/// its operands (all of them when the union has at most `maxOps` ops, views
+/// not counted, and is
 /// convex, else the first one that does), or starts one. Groups of data
 /// movement alone are dropped. The boundaries are not computed.
 llvm::SmallVector<Subprogram>

@@ -104,7 +104,13 @@ mirage::superopt::groupSubprograms(Block &block, unsigned maxOps,
       SmallVector<Operation *> merged{&op};
       for (unsigned id : ids)
         merged.append(groups[id]);
-      if (merged.size() > maxOps)
+      // Views (size-1 reshapes) are free and no choice of the kernel
+      // level: they do not count, but the values of a subprogram do (at
+      // most 64 in the search), so there are at most as many as ops.
+      if (llvm::count_if(merged, [](Operation *member) {
+            return !isa<graph::ReshapeOp>(member);
+          }) > maxOps ||
+          merged.size() > 2 * maxOps)
         return false;
       merged = inOrder(std::move(merged));
       if (!isConvex(merged))
