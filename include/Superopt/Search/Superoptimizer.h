@@ -62,7 +62,10 @@ namespace mirage::superopt {
 ///      accumulator is the last op, on the goal; the inputs read cover the
 ///      tensors the goal mentions): a state budget that cut a search before
 ///      may no longer cut it, and the stored remarks count the states.
-inline constexpr unsigned kSearchVersion = 9;
+///  10: reshapes that only insert or drop size-1 dimensions in the
+///      searched subprograms (tile layouts, block.reshape after an input
+///      iterator or before the output saver).
+inline constexpr unsigned kSearchVersion = 10;
 
 struct SearchOptions {
   /// Kernels of the µGraph (predefined and graph-defined).
