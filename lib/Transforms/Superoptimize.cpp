@@ -592,7 +592,8 @@ void SuperoptimizePass::runOnOperation() {
       continue;
     // Grouped by data dependence (Subprograms.h).
     SmallVector<Subprogram> subs =
-        groupSubprograms(func.getBody().front(), maxSubprogramOps);
+        groupSubprograms(func.getBody().front(), maxSubprogramOps,
+                         /*skip=*/nullptr, uint64_t(memoryBudget) << 20);
     for (auto [i, sub] : llvm::enumerate(subs))
       if (failed(optimize(func, sub, i, *gpu, *scratch, pool)))
         return signalPassFailure();

@@ -45,10 +45,12 @@ hoistWeightOps(mlir::func::FuncOp func,
 
 /// Cuts the ops of `func` other than `skip` (the hoisted weight ops) into
 /// segments as --superoptimize cuts subprograms (groupSubprograms), with
-/// their boundaries computed.
+/// their boundaries computed (`memoryBudgetBytes` as groupSubprograms
+/// takes it).
 llvm::SmallVector<Segment>
 cutSegments(mlir::func::FuncOp func, unsigned maxOps,
-            const llvm::SmallPtrSetImpl<mlir::Operation *> &skip);
+            const llvm::SmallPtrSetImpl<mlir::Operation *> &skip,
+            uint64_t memoryBudgetBytes = 0);
 
 struct CosterOptions {
   /// The options of each segment's µGraph search.

@@ -38,14 +38,26 @@ bool isConvex(llvm::ArrayRef<mlir::Operation *> ops);
 
 /// Groups the searchable ops (isSearchableGraphOp or data movement) of
 /// `block`, other than those `skip` selects, by data dependence: walking in
-/// program order, each op joins the groups of the searchable ops producing
-/// its operands (all of them when the union has at most `maxOps` ops, views
-/// not counted, and is
-/// convex, else the first one that does), or starts one. Groups of data
-/// movement alone are dropped. The boundaries are not computed.
+/// program order, each op other than a size-1 reshape joins the groups of
+/// the searchable ops producing its operands (all of them when the union
+/// fits and is convex, else the first one that does), or starts one. Then
+/// each size-1 reshape of a grouped value joins its producer's group and,
+/// through it, the groups of its users, whole groups only, each when the
+/// union fits and is convex. A group fits with at most `maxOps` ops (views
+/// not counted) and, when `memoryBudgetBytes` is not 0, a
+/// verificationFloorBytes() within it. Groups of data movement alone are
+/// dropped. The boundaries are not computed.
 llvm::SmallVector<Subprogram>
 groupSubprograms(mlir::Block &block, unsigned maxOps,
-                 llvm::function_ref<bool(mlir::Operation *)> skip = nullptr);
+                 llvm::function_ref<bool(mlir::Operation *)> skip = nullptr,
+                 uint64_t memoryBudgetBytes = 0);
+
+/// A lower bound on the bytes the verification of a subprogram of `ops`
+/// needs: its finite-field test holds the values it reads while running
+/// the default schedule on them (estimatePeakBytes: the inputs twice, an
+/// op's results and their temporaries). A subprogram over the search's
+/// memory budget by this bound could only keep its default schedule.
+uint64_t verificationFloorBytes(llvm::ArrayRef<mlir::Operation *> ops);
 
 /// (Re)computes the values a subprogram reads and those read after it (a
 /// subprogram spliced before it may have replaced its inputs).

@@ -29,7 +29,8 @@ MuGraphCoster::prepare(const rules::WorkGraph &g, func::FuncOp func,
   for (Operation *op : hoistWeightOps(
            func, [&](unsigned i) { return g.isWeightArgument(i); }))
     weightOps.insert(op);
-  return cutSegments(func, options.maxSegmentOps, weightOps);
+  return cutSegments(func, options.maxSegmentOps, weightOps,
+                     options.search.memoryBudgetBytes);
 }
 
 FailureOr<const MuGraphCoster::Entry *>

@@ -44,10 +44,11 @@ mirage::joint::hoistWeightOps(func::FuncOp func,
 
 SmallVector<Segment>
 mirage::joint::cutSegments(func::FuncOp func, unsigned maxOps,
-                           const llvm::SmallPtrSetImpl<Operation *> &skip) {
+                           const llvm::SmallPtrSetImpl<Operation *> &skip,
+                           uint64_t memoryBudgetBytes) {
   SmallVector<Segment> segments = superopt::groupSubprograms(
       func.getBody().front(), maxOps,
-      [&](Operation *op) { return skip.contains(op); });
+      [&](Operation *op) { return skip.contains(op); }, memoryBudgetBytes);
   for (Segment &s : segments)
     superopt::computeBoundary(s);
   return segments;

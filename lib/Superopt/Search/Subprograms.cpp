@@ -4,6 +4,7 @@
 #include "Dialect/Graph/GraphOps.h"
 #include "Dialect/Graph/ShapeRules.h"
 #include "Superopt/Search/Superoptimizer.h"
+#include "Superopt/Semantics/Interpreter.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/STLExtras.h"
@@ -65,80 +66,166 @@ bool mirage::superopt::isConvex(ArrayRef<Operation *> ops) {
   return true;
 }
 
+namespace {
+/// The greedy grouping of one block (groupSubprograms): groups of ops in
+/// program order, each op's group, and the limits a group must respect.
+struct Grouping {
+  DenseMap<Operation *, unsigned> position, groupOf;
+  SmallVector<SmallVector<Operation *>> groups;
+  unsigned maxOps;
+  uint64_t memoryBudgetBytes;
+
+  SmallVector<Operation *> inOrder(SmallVector<Operation *> ops) const {
+    llvm::sort(ops, [&](Operation *a, Operation *b) {
+      return position.lookup(a) < position.lookup(b);
+    });
+    return ops;
+  }
+
+  /// Whether the search can take `ops` as one subprogram. Views (size-1
+  /// reshapes) are free and no choice of the kernel level: they do not
+  /// count, but the values of a subprogram do (at most 64 in the search),
+  /// so there are at most as many as ops.
+  bool fits(ArrayRef<Operation *> ops) const {
+    if (llvm::count_if(ops, [](Operation *member) {
+          return !isa<graph::ReshapeOp>(member);
+        }) > maxOps ||
+        ops.size() > 2 * maxOps)
+      return false;
+    return !memoryBudgetBytes ||
+           verificationFloorBytes(ops) <= memoryBudgetBytes;
+  }
+
+  /// Merges `op` (if any) and the groups `ids` into the first of them when
+  /// the union fits and is convex; the others are emptied.
+  bool tryMerge(Operation *op, ArrayRef<unsigned> ids) {
+    SmallVector<Operation *> merged;
+    if (op)
+      merged.push_back(op);
+    for (unsigned id : ids)
+      merged.append(groups[id]);
+    if (!fits(merged))
+      return false;
+    merged = inOrder(std::move(merged));
+    if (!isConvex(merged))
+      return false;
+    // The merged group takes the place of the first (the smallest id, so
+    // groups stay ordered by their first op).
+    unsigned into = *llvm::min_element(ids);
+    for (unsigned id : ids)
+      groups[id].clear();
+    groups[into] = std::move(merged);
+    for (Operation *member : groups[into])
+      groupOf[member] = into;
+    return true;
+  }
+
+  /// The groups of the grouped producers of `op`'s operands, in operand
+  /// order.
+  SmallVector<unsigned> producersOf(Operation *op) const {
+    SmallVector<unsigned> producers;
+    for (Value operand : op->getOperands()) {
+      auto it = groupOf.find(operand.getDefiningOp());
+      if (it != groupOf.end() && !llvm::is_contained(producers, it->second))
+        producers.push_back(it->second);
+    }
+    return producers;
+  }
+};
+} // namespace
+
+uint64_t mirage::superopt::verificationFloorBytes(ArrayRef<Operation *> ops) {
+  auto elementsOf = [](Value v) -> uint64_t {
+    auto type = dyn_cast<ShapedType>(v.getType());
+    return type && type.hasStaticShape()
+               ? static_cast<uint64_t>(type.getNumElements())
+               : 0;
+  };
+  llvm::SmallPtrSet<Operation *, 16> inside(ops.begin(), ops.end());
+  llvm::SmallPtrSet<Value, 16> read;
+  uint64_t inputs = 0, largestResult = 0;
+  for (Operation *op : ops) {
+    for (Value operand : op->getOperands())
+      if (!inside.contains(operand.getDefiningOp()) &&
+          read.insert(operand).second)
+        inputs += elementsOf(operand);
+    uint64_t results = 0;
+    for (Value r : op->getResults())
+      results += elementsOf(r);
+    largestResult = std::max(largestResult, results);
+  }
+  // The finite-field test holds its inputs while it runs the default
+  // schedule, whose estimated peak (estimatePeakBytes) counts each input
+  // twice and, at each op, its results and two copies for temporaries.
+  return 3 * (inputs + largestResult) * kFieldElementBytes;
+}
+
 // By data dependence, not program order: ops the search does not handle (a
 // max, an rms_norm with eps) split only the subprograms whose dataflow runs
 // through them, and an op and the ops it reads are searched together even
 // when unrelated ops lie between them (QKNorm's rms_norm of Q and the
 // attention, with K's norm and transposes in between).
+//
+// Size-1 reshapes join in a second pass, and only whole groups of the
+// first: they never move a cut of the grouping without them. Taking them
+// in the greedy walk did: in a transformer layer the output projection's
+// matmul, joined through its reshape to the residual add, pushed the
+// 8-op cut into the layer norm, and that subprogram (a matmul, a
+// reduction over the rows and the normalization) ran to the state budget;
+// the Llama MLP's three 4096 x 14336 matmuls met in one subprogram whose
+// verification exceeded the memory budget. A union of whole groups has in
+// its space every µGraph of its parts (the kernel level may materialize
+// the values between them), so the joins lose nothing the parts had
+// unless a budget binds; the memory floor keeps out the unions whose
+// verification cannot fit.
 SmallVector<Subprogram>
 mirage::superopt::groupSubprograms(Block &block, unsigned maxOps,
-                                   llvm::function_ref<bool(Operation *)> skip) {
-  DenseMap<Operation *, unsigned> position, groupOf;
+                                   llvm::function_ref<bool(Operation *)> skip,
+                                   uint64_t memoryBudgetBytes) {
+  Grouping g;
+  g.maxOps = maxOps;
+  g.memoryBudgetBytes = memoryBudgetBytes;
   for (auto [i, op] : llvm::enumerate(block.without_terminator()))
-    position[&op] = i;
-  SmallVector<SmallVector<Operation *>> groups;
-  auto inOrder = [&](SmallVector<Operation *> ops) {
-    llvm::sort(ops, [&](Operation *a, Operation *b) {
-      return position.lookup(a) < position.lookup(b);
-    });
-    return ops;
+    g.position[&op] = i;
+  auto taken = [&](Operation *op) {
+    return isSearchable(op) && !(skip && skip(op));
   };
   for (Operation &op : block.without_terminator()) {
-    if (!isSearchable(&op) || (skip && skip(&op)))
+    if (!taken(&op) || isUnitDimReshapeOp(&op))
       continue;
-    // The groups of the searchable producers of its operands, in operand
-    // order.
-    SmallVector<unsigned> producers;
-    for (Value operand : op.getOperands()) {
-      auto it = groupOf.find(operand.getDefiningOp());
-      if (it != groupOf.end() && !llvm::is_contained(producers, it->second))
-        producers.push_back(it->second);
-    }
-    // A reshape is a view (free, no kernel): one of a value computed
-    // outside every subprogram (a CNN's per-channel weights reshaped to
-    // [C, 1, 1]) stays outside, and the subprograms read the view; taken in,
-    // it would only add a value to the kernel-level choice.
-    if (producers.empty() && isa<graph::ReshapeOp>(op))
-      continue;
-    auto tryJoin = [&](ArrayRef<unsigned> ids) {
-      SmallVector<Operation *> merged{&op};
-      for (unsigned id : ids)
-        merged.append(groups[id]);
-      // Views (size-1 reshapes) are free and no choice of the kernel
-      // level: they do not count, but the values of a subprogram do (at
-      // most 64 in the search), so there are at most as many as ops.
-      if (llvm::count_if(merged, [](Operation *member) {
-            return !isa<graph::ReshapeOp>(member);
-          }) > maxOps ||
-          merged.size() > 2 * maxOps)
-        return false;
-      merged = inOrder(std::move(merged));
-      if (!isConvex(merged))
-        return false;
-      // The merged group takes the place of the first (the smallest id, so
-      // groups stay ordered by their first op); the others are emptied.
-      unsigned into = *llvm::min_element(ids);
-      for (unsigned id : ids)
-        groups[id].clear();
-      groups[into] = std::move(merged);
-      for (Operation *member : groups[into])
-        groupOf[member] = into;
-      return true;
-    };
-    bool joined = producers.size() > 1 && tryJoin(producers);
+    SmallVector<unsigned> producers = g.producersOf(&op);
+    bool joined = producers.size() > 1 && g.tryMerge(&op, producers);
     for (unsigned id : producers) {
       if (joined)
         break;
-      joined = tryJoin({id});
+      joined = g.tryMerge(&op, {id});
     }
     if (!joined) {
-      groupOf[&op] = groups.size();
-      groups.push_back({&op});
+      g.groupOf[&op] = g.groups.size();
+      g.groups.push_back({&op});
+    }
+  }
+  // A reshape joins its producer's group and, with it, the groups of the
+  // ops that read it, each when the union fits and is convex. One of a
+  // value computed outside every subprogram (a CNN's per-channel weights
+  // reshaped to [C, 1, 1]) stays outside, a free view the subprograms
+  // read; taken in, it would only add a value to the kernel-level choice.
+  for (Operation &op : block.without_terminator()) {
+    if (!taken(&op) || !isUnitDimReshapeOp(&op))
+      continue;
+    SmallVector<unsigned> producers = g.producersOf(&op);
+    if (producers.empty() || !g.tryMerge(&op, producers))
+      continue;
+    for (Operation *user : op.getUsers()) {
+      auto it = g.groupOf.find(user);
+      unsigned own = g.groupOf.lookup(&op);
+      if (it != g.groupOf.end() && it->second != own)
+        (void)g.tryMerge(nullptr, {own, it->second});
     }
   }
 
   SmallVector<Subprogram> subs;
-  for (SmallVector<Operation *> &ops : groups) {
+  for (SmallVector<Operation *> &ops : g.groups) {
     if (ops.empty() || llvm::all_of(ops, isDataMovement))
       continue;
     Subprogram sub;
