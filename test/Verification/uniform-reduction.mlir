@@ -4,6 +4,8 @@
 // groups of its slices, and the remark says which and why; a pair in which
 // either function mixes the slices, or a kernel walks them with its
 // for-loop, is not reduced along it; a wrong candidate is still rejected.
+// A matmul keeps the rows of its left operand, or the columns of its right
+// one, when the other operand is shared; never the dimension it contracts.
 // RUN: not mirage-opt %s --split-input-file --verify-equivalence="reduce-uniform=true" 2>&1 | FileCheck %s
 // RUN: not mirage-opt %s --split-input-file --verify-equivalence 2>&1 | FileCheck %s --check-prefix=OFF
 
@@ -173,4 +175,93 @@ func.func @looped(%x: tensor<8x16xf32>) -> tensor<8x16xf32>
     block.yield %4 : tensor<8x16xf32>
   }
   return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+// A projection of 16 rows by a shared weight: row i of x W is row i of x
+// times W, by the same function for every row. The kernel partitions the
+// rows by grid dimension x (4 per block) and walks the contracted dimension
+// with its for-loop; the pair is verified on two groups of 4 rows.
+// CHECK: remark: @proj_kernel is equivalent to @proj: on a reduced instance, 8 of 16 slices of result dimension 0; uniform in both programs (@proj: matmul rows of a shared right operand, elementwise ops; @proj_kernel: graph-defined kernels partition it by grid dimension x in tiles of 4, no for-loop walks it, elementwise ops): finite-field test
+// OFF: remark: @proj_kernel is equivalent to @proj: finite-field test
+func.func @proj(%x: tensor<16x32xf32>, %w: tensor<32x8xf32>, %b: tensor<8xf32>) -> tensor<16x8xf32> {
+  %m = graph.matmul %x, %w : (tensor<16x32xf32>, tensor<32x8xf32>) -> tensor<16x8xf32>
+  %y = graph.add %m, %b : (tensor<16x8xf32>, tensor<8xf32>) -> tensor<16x8xf32>
+  return %y : tensor<16x8xf32>
+}
+func.func @proj_kernel(%x: tensor<16x32xf32>, %w: tensor<32x8xf32>, %b: tensor<8xf32>) -> tensor<16x8xf32>
+    attributes {mirage.equivalent_to = @proj} {
+  %0 = kernel.graph_def(%x, %w) grid = [4] forloop = 4 : (tensor<16x32xf32>, tensor<32x8xf32>) -> tensor<16x8xf32> {
+  ^bb0(%a: tensor<16x32xf32>, %c: tensor<32x8xf32>):
+    %1 = block.input %a imap = <x: 0> fmap = <i: 1> : tensor<16x32xf32> -> !block.tile<4x8xf32>
+    %2 = block.input %c imap = <x: replicate> fmap = <i: 0> : tensor<32x8xf32> -> !block.tile<8x8xf32>
+    %3 = block.matmul %1, %2 : (!block.tile<4x8xf32>, !block.tile<8x8xf32>) -> !block.tile<4x8xf32>
+    %4 = block.accum sum %3 : !block.tile<4x8xf32> -> !block.tile<4x8xf32>
+    %5 = block.output %4 omap = <x: 0> : !block.tile<4x8xf32> -> tensor<16x8xf32>
+    block.yield %5 : tensor<16x8xf32>
+  }
+  %y = kernel.binary add %0, %b : (tensor<16x8xf32>, tensor<8xf32>) -> tensor<16x8xf32>
+  return %y : tensor<16x8xf32>
+}
+
+// -----
+
+// The same kernel with the bias subtracted: rejected on the reduced rows.
+// CHECK: error: @proj_wrong is not equivalent to @proj: output #0 differs at [{{.*}}] in the {{.*}}; on a reduced instance, 8 of 16 slices of result dimension 0; uniform in both programs
+// OFF: error: @proj_wrong is not equivalent to @proj: output #0 differs
+func.func @proj(%x: tensor<16x32xf32>, %w: tensor<32x8xf32>, %b: tensor<8xf32>) -> tensor<16x8xf32> {
+  %m = graph.matmul %x, %w : (tensor<16x32xf32>, tensor<32x8xf32>) -> tensor<16x8xf32>
+  %y = graph.add %m, %b : (tensor<16x8xf32>, tensor<8xf32>) -> tensor<16x8xf32>
+  return %y : tensor<16x8xf32>
+}
+func.func @proj_wrong(%x: tensor<16x32xf32>, %w: tensor<32x8xf32>, %b: tensor<8xf32>) -> tensor<16x8xf32>
+    attributes {mirage.equivalent_to = @proj} {
+  %0 = kernel.graph_def(%x, %w) grid = [4] forloop = 4 : (tensor<16x32xf32>, tensor<32x8xf32>) -> tensor<16x8xf32> {
+  ^bb0(%a: tensor<16x32xf32>, %c: tensor<32x8xf32>):
+    %1 = block.input %a imap = <x: 0> fmap = <i: 1> : tensor<16x32xf32> -> !block.tile<4x8xf32>
+    %2 = block.input %c imap = <x: replicate> fmap = <i: 0> : tensor<32x8xf32> -> !block.tile<8x8xf32>
+    %3 = block.matmul %1, %2 : (!block.tile<4x8xf32>, !block.tile<8x8xf32>) -> !block.tile<4x8xf32>
+    %4 = block.accum sum %3 : !block.tile<4x8xf32> -> !block.tile<4x8xf32>
+    %5 = block.output %4 omap = <x: 0> : !block.tile<4x8xf32> -> tensor<16x8xf32>
+    block.yield %5 : tensor<16x8xf32>
+  }
+  %y = kernel.binary sub %0, %b : (tensor<16x8xf32>, tensor<8xf32>) -> tensor<16x8xf32>
+  return %y : tensor<16x8xf32>
+}
+
+// -----
+
+// Columns: column j of A W is the shared A times column j of W (a
+// predefined kernel.matmul in the candidate); the two rows of A are too few
+// to reduce, the 16 columns are reduced to 2.
+// CHECK: remark: @cols_kernel is equivalent to @cols: on a reduced instance, 2 of 16 slices of result dimension 1; uniform in both programs (@cols: matmul columns of a shared left operand; @cols_kernel: matmul columns of a shared left operand): finite-field test
+func.func @cols(%a: tensor<2x32xf32>, %w: tensor<32x16xf32>) -> tensor<2x16xf32> {
+  %m = graph.matmul %a, %w : (tensor<2x32xf32>, tensor<32x16xf32>) -> tensor<2x16xf32>
+  return %m : tensor<2x16xf32>
+}
+func.func @cols_kernel(%a: tensor<2x32xf32>, %w: tensor<32x16xf32>) -> tensor<2x16xf32>
+    attributes {mirage.equivalent_to = @cols} {
+  %m = kernel.matmul %a, %w : (tensor<2x32xf32>, tensor<32x16xf32>) -> tensor<2x16xf32>
+  return %m : tensor<2x16xf32>
+}
+
+// -----
+
+// A contraction over the 16 rows (the Gram matrix xT x, then x times it):
+// every row of the result depends on every row of x, and the 4 columns are
+// rows and columns of operands that both have them: verified at full size.
+// CHECK: remark: @gram_copy is equivalent to @gram: finite-field test
+func.func @gram(%x: tensor<16x4xf32>) -> tensor<16x4xf32> {
+  %t = graph.transpose %x, perm = [1, 0] : tensor<16x4xf32> -> tensor<4x16xf32>
+  %g = graph.matmul %t, %x : (tensor<4x16xf32>, tensor<16x4xf32>) -> tensor<4x4xf32>
+  %y = graph.matmul %x, %g : (tensor<16x4xf32>, tensor<4x4xf32>) -> tensor<16x4xf32>
+  return %y : tensor<16x4xf32>
+}
+func.func @gram_copy(%x: tensor<16x4xf32>) -> tensor<16x4xf32>
+    attributes {mirage.equivalent_to = @gram} {
+  %t = graph.transpose %x, perm = [1, 0] : tensor<16x4xf32> -> tensor<4x16xf32>
+  %g = graph.matmul %t, %x : (tensor<4x16xf32>, tensor<16x4xf32>) -> tensor<4x4xf32>
+  %y = graph.matmul %x, %g : (tensor<16x4xf32>, tensor<4x4xf32>) -> tensor<16x4xf32>
+  return %y : tensor<16x4xf32>
 }

@@ -213,4 +213,214 @@ func.func @split_shared(%x: tensor<8x2x2xf32>, %w: tensor<16x2xf32>) -> tensor<8
                     "uniform one");
 }
 
+// A projection of 16 rows (tokens) by a shared weight, as a graph and as a
+// kernel whose grid partitions the rows (4 per block) and whose for-loop
+// walks the contracted dimension: row i of x W depends on row i of x
+// alone, by the same function for every row.
+const char *kRows = R"mlir(
+func.func @proj(%x: tensor<16x32xf32>, %w: tensor<32x8xf32>, %b: tensor<8xf32>) -> tensor<16x8xf32> {
+  %m = graph.matmul %x, %w : (tensor<16x32xf32>, tensor<32x8xf32>) -> tensor<16x8xf32>
+  %y = graph.add %m, %b : (tensor<16x8xf32>, tensor<8xf32>) -> tensor<16x8xf32>
+  return %y : tensor<16x8xf32>
+}
+func.func @proj_kernel(%x: tensor<16x32xf32>, %w: tensor<32x8xf32>, %b: tensor<8xf32>) -> tensor<16x8xf32> {
+  %0 = kernel.graph_def(%x, %w) grid = [4] forloop = 4 : (tensor<16x32xf32>, tensor<32x8xf32>) -> tensor<16x8xf32> {
+  ^bb0(%a: tensor<16x32xf32>, %c: tensor<32x8xf32>):
+    %1 = block.input %a imap = <x: 0> fmap = <i: 1> : tensor<16x32xf32> -> !block.tile<4x8xf32>
+    %2 = block.input %c imap = <x: replicate> fmap = <i: 0> : tensor<32x8xf32> -> !block.tile<8x8xf32>
+    %3 = block.matmul %1, %2 : (!block.tile<4x8xf32>, !block.tile<8x8xf32>) -> !block.tile<4x8xf32>
+    %4 = block.accum sum %3 : !block.tile<4x8xf32> -> !block.tile<4x8xf32>
+    %5 = block.output %4 omap = <x: 0> : !block.tile<4x8xf32> -> tensor<16x8xf32>
+    block.yield %5 : tensor<16x8xf32>
+  }
+  %y = kernel.binary add %0, %b : (tensor<16x8xf32>, tensor<8xf32>) -> tensor<16x8xf32>
+  return %y : tensor<16x8xf32>
+}
+func.func @proj_wrong(%x: tensor<16x32xf32>, %w: tensor<32x8xf32>, %b: tensor<8xf32>) -> tensor<16x8xf32> {
+  %0 = kernel.graph_def(%x, %w) grid = [4] forloop = 4 : (tensor<16x32xf32>, tensor<32x8xf32>) -> tensor<16x8xf32> {
+  ^bb0(%a: tensor<16x32xf32>, %c: tensor<32x8xf32>):
+    %1 = block.input %a imap = <x: 0> fmap = <i: 1> : tensor<16x32xf32> -> !block.tile<4x8xf32>
+    %2 = block.input %c imap = <x: replicate> fmap = <i: 0> : tensor<32x8xf32> -> !block.tile<8x8xf32>
+    %3 = block.matmul %1, %2 : (!block.tile<4x8xf32>, !block.tile<8x8xf32>) -> !block.tile<4x8xf32>
+    %4 = block.accum sum %3 : !block.tile<4x8xf32> -> !block.tile<4x8xf32>
+    %5 = block.output %4 omap = <x: 0> : !block.tile<4x8xf32> -> tensor<16x8xf32>
+    block.yield %5 : tensor<16x8xf32>
+  }
+  %y = kernel.binary sub %0, %b : (tensor<16x8xf32>, tensor<8xf32>) -> tensor<16x8xf32>
+  return %y : tensor<16x8xf32>
+}
+)mlir";
+
+TEST_F(UniformDimensionTest, MatmulRowsOfASharedWeightAreUniform) {
+  ASSERT_TRUE(parse(kRows));
+  std::string whyNot;
+  std::optional<UniformDimension> dim =
+      findUniformDimension(fn("proj"), fn("proj_kernel"), &whyNot);
+  ASSERT_TRUE(dim.has_value()) << whyNot;
+  EXPECT_EQ(dim->extent, 16);
+  EXPECT_EQ(dim->group, 4);
+  EXPECT_EQ(dim->reducedExtent, 8);
+  EXPECT_EQ(dim->argumentDims,
+            (llvm::SmallVector<int64_t>{0, -1, -1}));
+  EXPECT_NE(dim->describe().find("matmul rows of a shared right operand"),
+            std::string::npos)
+      << dim->describe();
+  mlir::FailureOr<ReducedPair> reduced =
+      shrinkUniformDimension(fn("proj"), fn("proj_kernel"), *dim);
+  ASSERT_TRUE(mlir::succeeded(reduced));
+  kernel::GraphDefOp kernel;
+  reduced->candidate.walk([&](kernel::GraphDefOp k) { kernel = k; });
+  ASSERT_TRUE(kernel);
+  EXPECT_EQ(llvm::SmallVector<int64_t>(kernel.getGrid()),
+            (llvm::SmallVector<int64_t>{2}));
+
+  VerifierOptions options;
+  options.reduceUniformDimension = true;
+  mlir::FailureOr<VerificationReport> report =
+      verifyEquivalence(fn("proj"), fn("proj_kernel"), options);
+  ASSERT_TRUE(mlir::succeeded(report));
+  EXPECT_TRUE(report->equivalent) << report->summary();
+  EXPECT_NE(report->summary().find("on a reduced instance, 8 of 16 slices"),
+            std::string::npos)
+      << report->summary();
+  // A wrong candidate (the bias subtracted) is caught on the reduced rows.
+  report = verifyEquivalence(fn("proj"), fn("proj_wrong"), options);
+  ASSERT_TRUE(mlir::succeeded(report));
+  EXPECT_FALSE(report->equivalent);
+  EXPECT_TRUE(report->mismatch.has_value());
+  EXPECT_FALSE(report->reduction.empty());
+}
+
+TEST_F(UniformDimensionTest, MatmulColumnsOfASharedLeftOperandAreUniform) {
+  // Column j of A W is the shared A times column j of W; the predefined
+  // kernel.matmul follows the same rule as the graph op.
+  ASSERT_TRUE(parse(R"mlir(
+func.func @cols(%a: tensor<2x32xf32>, %w: tensor<32x16xf32>) -> tensor<2x16xf32> {
+  %m = graph.matmul %a, %w : (tensor<2x32xf32>, tensor<32x16xf32>) -> tensor<2x16xf32>
+  return %m : tensor<2x16xf32>
+}
+func.func @cols_kernel(%a: tensor<2x32xf32>, %w: tensor<32x16xf32>) -> tensor<2x16xf32> {
+  %m = kernel.matmul %a, %w : (tensor<2x32xf32>, tensor<32x16xf32>) -> tensor<2x16xf32>
+  return %m : tensor<2x16xf32>
+}
+)mlir"));
+  std::string whyNot;
+  std::optional<UniformDimension> dim =
+      findUniformDimension(fn("cols"), fn("cols_kernel"), &whyNot);
+  ASSERT_TRUE(dim.has_value()) << whyNot;
+  EXPECT_EQ(dim->extent, 16);
+  EXPECT_EQ(dim->reducedExtent, 2);
+  EXPECT_EQ(dim->resultDims, (llvm::SmallVector<int64_t>{1}));
+  EXPECT_NE(dim->describe().find("matmul columns of a shared left operand"),
+            std::string::npos)
+      << dim->describe();
+}
+
+TEST_F(UniformDimensionTest, AContractedDimensionIsNotReduced) {
+  // x (xT x): the Gram matrix xT x sums over all 16 rows of x, so row i of
+  // the result depends on every row. Rows of both operands (the columns 4
+  // of xT and x) are refused as well.
+  ASSERT_TRUE(parse(R"mlir(
+func.func @gram(%x: tensor<16x4xf32>) -> tensor<16x4xf32> {
+  %t = graph.transpose %x, perm = [1, 0] : tensor<16x4xf32> -> tensor<4x16xf32>
+  %g = graph.matmul %t, %x : (tensor<4x16xf32>, tensor<16x4xf32>) -> tensor<4x4xf32>
+  %y = graph.matmul %x, %g : (tensor<16x4xf32>, tensor<4x4xf32>) -> tensor<16x4xf32>
+  return %y : tensor<16x4xf32>
+}
+)mlir"));
+  std::string whyNot;
+  EXPECT_FALSE(findUniformDimension(fn("gram"), fn("gram"), &whyNot));
+  EXPECT_EQ(whyNot,
+            "result dimension 0 (16): @gram: graph.matmul contracts the "
+            "dimension; result dimension 1 (4): @gram: graph.matmul does "
+            "not take the dimension as a batch dimension of both operands, "
+            "the rows of the left one or the columns of the right one alone");
+}
+
+TEST_F(UniformDimensionTest, AKernelSplittingTheContractionIsNotReduced) {
+  // Split-K: the first kernel's grid y splits the 16-long contraction into
+  // 16 parts and saves one partial product per part; the second sums the
+  // parts. The partials are uniform in their part (part k reads column k
+  // of %a and row k of %w only), but the combining kernel reads every part
+  // in each block: along the contraction the analysis refuses. (The first
+  // result, %a transposed, puts that extent in the result.)
+  ASSERT_TRUE(parse(R"mlir(
+func.func @split_k(%a: tensor<2x16xf32>, %w: tensor<16x4xf32>) -> (tensor<16x2xf32>, tensor<2x4xf32>) {
+  %t = kernel.transpose %a, perm = [1, 0] : tensor<2x16xf32> -> tensor<16x2xf32>
+  %p = kernel.graph_def(%a, %w) grid = [1, 16] forloop = 1 : (tensor<2x16xf32>, tensor<16x4xf32>) -> tensor<16x2x4xf32> {
+  ^bb0(%x: tensor<2x16xf32>, %y: tensor<16x4xf32>):
+    %1 = block.input %x imap = <x: replicate, y: 1> fmap = <i: replicate> : tensor<2x16xf32> -> !block.tile<2x1xf32>
+    %2 = block.input %y imap = <x: replicate, y: 0> fmap = <i: replicate> : tensor<16x4xf32> -> !block.tile<1x4xf32>
+    %3 = block.matmul %1, %2 : (!block.tile<2x1xf32>, !block.tile<1x4xf32>) -> !block.tile<2x4xf32>
+    %4 = block.accum sum %3 : !block.tile<2x4xf32> -> !block.tile<2x4xf32>
+    %5 = block.reshape %4 : !block.tile<2x4xf32> -> !block.tile<1x2x4xf32>
+    %6 = block.output %5 omap = <x: replicate, y: 0> : !block.tile<1x2x4xf32> -> tensor<16x2x4xf32>
+    block.yield %6 : tensor<16x2x4xf32>
+  }
+  %s = kernel.graph_def(%p) grid = [1] forloop = 1 : (tensor<16x2x4xf32>) -> tensor<2x4xf32> {
+  ^bb0(%q: tensor<16x2x4xf32>):
+    %1 = block.input %q imap = <x: replicate> fmap = <i: replicate> : tensor<16x2x4xf32> -> !block.tile<16x2x4xf32>
+    %2 = block.reduce sum %1, dim = 0 : !block.tile<16x2x4xf32> -> !block.tile<1x2x4xf32>
+    %3 = block.reshape %2 : !block.tile<1x2x4xf32> -> !block.tile<2x4xf32>
+    %4 = block.accum sum %3 : !block.tile<2x4xf32> -> !block.tile<2x4xf32>
+    %5 = block.output %4 omap = <x: replicate> : !block.tile<2x4xf32> -> tensor<2x4xf32>
+    block.yield %5 : tensor<2x4xf32>
+  }
+  return %t, %s : tensor<16x2xf32>, tensor<2x4xf32>
+}
+)mlir"));
+  std::string whyNot;
+  EXPECT_FALSE(findUniformDimension(fn("split_k"), fn("split_k"), &whyNot));
+  EXPECT_EQ(whyNot, "result dimension 0 (16): @split_k: kernel.graph_def "
+                    "does not partition the dimension by exactly one grid "
+                    "dimension");
+}
+
+TEST_F(UniformDimensionTest, SizeOneReshapesKeepTheRows) {
+  // An imported projection: [1, S, D] -> [S, D], the matmul, [S, N] ->
+  // [1, S, N]. The reshapes only drop or insert a size-1 dimension, so the
+  // 16 rows stay the same slices; one that splits the rows does not.
+  ASSERT_TRUE(parse(R"mlir(
+func.func @proj3(%x: tensor<1x16x32xf32>, %w: tensor<32x8xf32>) -> tensor<1x16x8xf32> {
+  %v = graph.reshape %x : tensor<1x16x32xf32> -> tensor<16x32xf32>
+  %m = graph.matmul %v, %w : (tensor<16x32xf32>, tensor<32x8xf32>) -> tensor<16x8xf32>
+  %r = graph.reshape %m : tensor<16x8xf32> -> tensor<1x16x8xf32>
+  return %r : tensor<1x16x8xf32>
+}
+func.func @proj3_kernels(%x: tensor<1x16x32xf32>, %w: tensor<32x8xf32>) -> tensor<1x16x8xf32> {
+  %v = kernel.reshape %x : tensor<1x16x32xf32> -> tensor<16x32xf32>
+  %m = kernel.matmul %v, %w : (tensor<16x32xf32>, tensor<32x8xf32>) -> tensor<16x8xf32>
+  %r = kernel.reshape %m : tensor<16x8xf32> -> tensor<1x16x8xf32>
+  return %r : tensor<1x16x8xf32>
+}
+func.func @split_rows(%x: tensor<1x16x32xf32>, %w: tensor<32x2xf32>) -> tensor<1x16x2xf32> {
+  %v = graph.reshape %x : tensor<1x16x32xf32> -> tensor<4x4x32xf32>
+  %u = graph.reshape %v : tensor<4x4x32xf32> -> tensor<16x32xf32>
+  %m = graph.matmul %u, %w : (tensor<16x32xf32>, tensor<32x2xf32>) -> tensor<16x2xf32>
+  %r = graph.reshape %m : tensor<16x2xf32> -> tensor<1x16x2xf32>
+  return %r : tensor<1x16x2xf32>
+}
+)mlir"));
+  std::string whyNot;
+  std::optional<UniformDimension> dim =
+      findUniformDimension(fn("proj3"), fn("proj3_kernels"), &whyNot);
+  ASSERT_TRUE(dim.has_value()) << whyNot;
+  EXPECT_EQ(dim->extent, 16);
+  EXPECT_EQ(dim->reducedExtent, 2);
+  EXPECT_EQ(dim->argumentDims, (llvm::SmallVector<int64_t>{1, -1}));
+  EXPECT_EQ(dim->resultDims, (llvm::SmallVector<int64_t>{1}));
+  VerifierOptions options;
+  options.reduceUniformDimension = true;
+  mlir::FailureOr<VerificationReport> report =
+      verifyEquivalence(fn("proj3"), fn("proj3_kernels"), options);
+  ASSERT_TRUE(mlir::succeeded(report));
+  EXPECT_TRUE(report->equivalent) << report->summary();
+  EXPECT_FALSE(report->reduction.empty());
+
+  EXPECT_FALSE(findUniformDimension(fn("split_rows"), fn("split_rows"),
+                                    &whyNot));
+  EXPECT_EQ(whyNot, "result dimension 1 (16): @split_rows: graph.reshape "
+                    "merges or splits dimensions");
+}
+
 } // namespace

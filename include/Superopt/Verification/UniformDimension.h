@@ -14,7 +14,9 @@
 // or does not depend on those arguments at all; and that function is the
 // same for every i. The analysis proves it op by op, conservatively: an op
 // it does not know to keep the dimension (a reduction over it, a matmul
-// contracting or multiplying along it, a reshape, a broadcast, a concat)
+// contracting it, or taking it as rows or columns where the other operand
+// has it too, a reshape that merges or splits dimensions, a broadcast, a
+// concat)
 // ends the analysis and the pair is verified at full size. A graph-defined
 // kernel keeps it when one grid dimension partitions it in every input that
 // carries it and in every output, no for-loop walks it, and no input that

@@ -11,6 +11,7 @@
 #include "Superopt/Verification/UniformDimension.h"
 #include "Dialect/Block/BlockOps.h"
 #include "Dialect/Graph/GraphOps.h"
+#include "Dialect/Graph/ShapeRules.h"
 #include "Dialect/Kernel/KernelOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -63,6 +64,7 @@ private:
   LogicalResult elementwise(Operation *op, StringRef note);
   LogicalResult matmul(Operation *op);
   LogicalResult transpose(Operation *op, ArrayRef<int64_t> perm);
+  LogicalResult unitDimReshape(Operation *op);
 
   int64_t of(Value v) const;
   LogicalResult label(Value v, int64_t d, Operation *at);
@@ -151,6 +153,8 @@ LogicalResult Tracker::visit(Operation *op) {
       })
       .Case([&](graph::TransposeOp o) { return transpose(o, o.getPerm()); })
       .Case([&](kernel::TransposeOp o) { return transpose(o, o.getPerm()); })
+      .Case<graph::ReshapeOp, kernel::ReshapeOp>(
+          [&](Operation *o) { return unitDimReshape(o); })
       .Default([&](Operation *o) -> LogicalResult {
         if (isa<graph::UnaryOpInterface, kernel::UnaryOp>(o))
           return keep(o, kAbsent, "elementwise ops");
@@ -197,14 +201,31 @@ LogicalResult Tracker::elementwise(Operation *op, StringRef note) {
   return label(op->getResult(0), at, op);
 }
 
-/// Only a batch dimension of both operands: a row or column dimension
-/// would do too, but is not needed, and a contraction must not be.
+/// A batch dimension of both operands; or the rows of the left operand
+/// when the right one does not have it (row i of A B is row i of A times
+/// the shared B), or the columns of the right one when the left one does
+/// not (column j is the shared A times column j of B). Never the
+/// contracted dimension: every element of the result sums over all of it.
 LogicalResult Tracker::matmul(Operation *op) {
   int64_t rank = shapeOf(op->getResult(0)).size();
+  int64_t lhsRank = shapeOf(op->getOperand(0)).size();
+  int64_t rhsRank = shapeOf(op->getOperand(1)).size();
   int64_t lhs = of(op->getOperand(0)), rhs = of(op->getOperand(1));
-  if (lhs != rhs || lhs == kAbsent || lhs >= rank - 2)
+  if (lhs == lhsRank - 1 || rhs == rhsRank - 2)
+    return fail(op, "contracts the dimension");
+  if (lhs == lhsRank - 2 && rhs == kAbsent) {
+    labels.note("matmul rows of a shared right operand");
+    return label(op->getResult(0), rank - 2, op);
+  }
+  if (rhs == rhsRank - 1 && lhs == kAbsent) {
+    labels.note("matmul columns of a shared left operand");
+    return label(op->getResult(0), rank - 1, op);
+  }
+  if (lhs != rhs || lhs == kAbsent || lhs >= rank - 2 || lhsRank != rank ||
+      rhsRank != rank)
     return fail(op, "does not take the dimension as a batch dimension of "
-                    "both operands");
+                    "both operands, the rows of the left one or the columns "
+                    "of the right one alone");
   labels.note("matmul batch dimensions");
   return label(op->getResult(0), lhs, op);
 }
@@ -218,6 +239,29 @@ LogicalResult Tracker::transpose(Operation *op, ArrayRef<int64_t> perm) {
     return fail(op, "has no place for the dimension");
   labels.note("transposes");
   return label(op->getResult(0), it - perm.begin(), op);
+}
+
+/// A reshape that only inserts or drops size-1 dimensions moves no element
+/// along the others: the dimension (of extent above 2, so not of size 1)
+/// is the k-th dimension of size other than 1 in the input and in the
+/// result. One that merges or splits dimensions ends the analysis.
+LogicalResult Tracker::unitDimReshape(Operation *op) {
+  ArrayRef<int64_t> in = shapeOf(op->getOperand(0));
+  ArrayRef<int64_t> out = shapeOf(op->getResult(0));
+  if (!isUnitDimReshape(in, out))
+    return fail(op, "merges or splits dimensions");
+  int64_t d = of(op->getOperand(0));
+  int64_t k = llvm::count_if(in.take_front(d),
+                             [](int64_t e) { return e != 1; });
+  for (auto [j, e] : llvm::enumerate(out)) {
+    if (e == 1)
+      continue;
+    if (k-- == 0) {
+      labels.note("reshapes of size-1 dimensions");
+      return label(op->getResult(0), j, op);
+    }
+  }
+  return fail(op, "has no place for the dimension");
 }
 
 LogicalResult Tracker::visitGraphDef(kernel::GraphDefOp op) {
