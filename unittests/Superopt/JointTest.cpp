@@ -146,6 +146,53 @@ func.func @f(%x: tensor<8x4xf32>, %y: tensor<8x4xf32>) -> (tensor<8x8xf32>, tens
   EXPECT_EQ(cutSegments(f, 1, none).size(), 4u);
 }
 
+TEST_F(JointTest, SizeOneReshapesJoinWholeSegmentsWithinTheFloor) {
+  func::FuncOp f = parse(R"mlir(
+func.func @gated(%x: tensor<1x16x128xf32>, %w1: tensor<128x256xf32>, %w2: tensor<128x256xf32>) -> tensor<1x16x256xf32> {
+  %v = graph.reshape %x : tensor<1x16x128xf32> -> tensor<16x128xf32>
+  %m1 = graph.matmul %v, %w1 : (tensor<16x128xf32>, tensor<128x256xf32>) -> tensor<16x256xf32>
+  %r1 = graph.reshape %m1 : tensor<16x256xf32> -> tensor<1x16x256xf32>
+  %m2 = graph.matmul %v, %w2 : (tensor<16x128xf32>, tensor<128x256xf32>) -> tensor<16x256xf32>
+  %r2 = graph.reshape %m2 : tensor<16x256xf32> -> tensor<1x16x256xf32>
+  %y = graph.mul %r1, %r2 : (tensor<1x16x256xf32>, tensor<1x16x256xf32>) -> tensor<1x16x256xf32>
+  %e = graph.exp %y : tensor<1x16x256xf32>
+  return %e : tensor<1x16x256xf32>
+}
+)mlir");
+  llvm::SmallPtrSet<Operation *, 8> none;
+  // Unlimited: the reshapes join the three groups {m1}, {m2}, {mul, exp};
+  // the reshape of the argument stays a view outside.
+  SmallVector<Segment> all = cutSegments(f, 8, none);
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0].ops.size(), 6u);
+  // The floor of all six: 3 x 16 B x (the 67,584 elements read + 4096 of
+  // the largest result) = 3.28 MiB; of one projection with the multiply
+  // and the exp 1.97 MiB, within 2 MiB.
+  SmallVector<Operation *> first(all[0].ops.begin(), all[0].ops.end());
+  EXPECT_EQ(superopt::verificationFloorBytes(first),
+            3u * 16u * (2048u + 2u * 32768u + 4096u));
+  SmallVector<Segment> floored = cutSegments(f, 8, none, uint64_t(2) << 20);
+  ASSERT_EQ(floored.size(), 2u);
+  EXPECT_EQ(floored[0].ops.size(), 4u); // m1, r1, mul, exp
+  EXPECT_EQ(floored[1].ops.size(), 2u); // m2, r2
+  EXPECT_EQ(superopt::verificationFloorBytes(floored[0].ops),
+            3u * 16u * (2048u + 32768u + 4096u + 4096u));
+  // The cap counts the reshapes as views: with 3 ops the first matmul, its
+  // reshape, the multiply and the exp fit; the second stays apart whole.
+  SmallVector<Segment> capped = cutSegments(f, 3, none);
+  ASSERT_EQ(capped.size(), 2u);
+  EXPECT_EQ(capped[0].ops.size(), 4u);
+  EXPECT_EQ(capped[1].ops.size(), 2u);
+  // With 2 the reshapes never split the multiply from the exp: each
+  // projection keeps its reshape, and {mul, exp} stays whole.
+  SmallVector<Segment> two = cutSegments(f, 2, none);
+  ASSERT_EQ(two.size(), 3u);
+  EXPECT_EQ(two[0].ops.size(), 2u);
+  EXPECT_EQ(two[1].ops.size(), 2u);
+  EXPECT_EQ(two[2].ops.size(), 2u);
+  EXPECT_EQ(two[2].ops[0]->getName().getStringRef(), "graph.mul");
+}
+
 TEST_F(JointTest, MemoAndBudget) {
   func::FuncOp f = parse(kLoraSilu);
   NodeArena arena(*target, &ctx);
