@@ -44,8 +44,8 @@ bool isConvex(llvm::ArrayRef<mlir::Operation *> ops);
 /// each size-1 reshape of a grouped value joins its producer's group and,
 /// through it, the groups of its users, whole groups only, each when the
 /// union fits and is convex. A group fits with at most `maxOps` ops (views
-/// not counted) and, when `memoryBudgetBytes` is not 0, a
-/// verificationFloorBytes() within it. Groups of data movement alone are
+/// not counted); a reshape's join also needs, when `memoryBudgetBytes` is
+/// not 0, a verificationFloorBytes() within it. Groups of data movement alone are
 /// dropped. The boundaries are not computed.
 llvm::SmallVector<Subprogram>
 groupSubprograms(mlir::Block &block, unsigned maxOps,

@@ -85,26 +85,27 @@ struct Grouping {
   /// Whether the search can take `ops` as one subprogram. Views (size-1
   /// reshapes) are free and no choice of the kernel level: they do not
   /// count, but the values of a subprogram do (at most 64 in the search),
-  /// so there are at most as many as ops.
-  bool fits(ArrayRef<Operation *> ops) const {
+  /// so there are at most as many as ops. With `floored`, the memory its
+  /// verification needs at the least must fit the budget too.
+  bool fits(ArrayRef<Operation *> ops, bool floored) const {
     if (llvm::count_if(ops, [](Operation *member) {
           return !isa<graph::ReshapeOp>(member);
         }) > maxOps ||
         ops.size() > 2 * maxOps)
       return false;
-    return !memoryBudgetBytes ||
+    return !floored || !memoryBudgetBytes ||
            verificationFloorBytes(ops) <= memoryBudgetBytes;
   }
 
   /// Merges `op` (if any) and the groups `ids` into the first of them when
   /// the union fits and is convex; the others are emptied.
-  bool tryMerge(Operation *op, ArrayRef<unsigned> ids) {
+  bool tryMerge(Operation *op, ArrayRef<unsigned> ids, bool floored) {
     SmallVector<Operation *> merged;
     if (op)
       merged.push_back(op);
     for (unsigned id : ids)
       merged.append(groups[id]);
-    if (!fits(merged))
+    if (!fits(merged, floored))
       return false;
     merged = inOrder(std::move(merged));
     if (!isConvex(merged))
@@ -177,7 +178,9 @@ uint64_t mirage::superopt::verificationFloorBytes(ArrayRef<Operation *> ops) {
 // its space every µGraph of its parts (the kernel level may materialize
 // the values between them), so the joins lose nothing the parts had
 // unless a budget binds; the memory floor keeps out the unions whose
-// verification cannot fit.
+// verification cannot fit. (The first pass is the grouping as it was
+// before the reshapes joined, without the floor: a group over the budget
+// there keeps its default schedule, and the remark says why.)
 SmallVector<Subprogram>
 mirage::superopt::groupSubprograms(Block &block, unsigned maxOps,
                                    llvm::function_ref<bool(Operation *)> skip,
@@ -194,11 +197,12 @@ mirage::superopt::groupSubprograms(Block &block, unsigned maxOps,
     if (!taken(&op) || isUnitDimReshapeOp(&op))
       continue;
     SmallVector<unsigned> producers = g.producersOf(&op);
-    bool joined = producers.size() > 1 && g.tryMerge(&op, producers);
+    bool joined =
+        producers.size() > 1 && g.tryMerge(&op, producers, /*floored=*/false);
     for (unsigned id : producers) {
       if (joined)
         break;
-      joined = g.tryMerge(&op, {id});
+      joined = g.tryMerge(&op, {id}, /*floored=*/false);
     }
     if (!joined) {
       g.groupOf[&op] = g.groups.size();
@@ -214,13 +218,13 @@ mirage::superopt::groupSubprograms(Block &block, unsigned maxOps,
     if (!taken(&op) || !isUnitDimReshapeOp(&op))
       continue;
     SmallVector<unsigned> producers = g.producersOf(&op);
-    if (producers.empty() || !g.tryMerge(&op, producers))
+    if (producers.empty() || !g.tryMerge(&op, producers, /*floored=*/true))
       continue;
     for (Operation *user : op.getUsers()) {
       auto it = g.groupOf.find(user);
       unsigned own = g.groupOf.lookup(&op);
       if (it != g.groupOf.end() && it->second != own)
-        (void)g.tryMerge(nullptr, {own, it->second});
+        (void)g.tryMerge(nullptr, {own, it->second}, /*floored=*/true);
     }
   }
 
