@@ -9,9 +9,9 @@
 // RUN: FileCheck %s < %t.mlir
 
 // REMARK: remark: superoptimize @rms_norm_matmul part 0: 2 graph op(s) -> 1 kernel(s) (1 graph-defined), was 2;
-// REMARK-SAME: verified: finite-field test
+// REMARK-SAME: verified: on a reduced instance, {{[0-9]+}} of {{[0-9]+}} slices {{.*}}: finite-field test
 // REMARK: remark: superoptimize @residual_rms_norm_matmul part 0: 3 graph op(s) -> 2 kernel(s) (1 graph-defined), was 3;
-// REMARK-SAME: verified: finite-field test
+// REMARK-SAME: verified: on a reduced instance, {{[0-9]+}} of {{[0-9]+}} slices {{.*}}: finite-field test
 
 // CHECK-LABEL: func.func @rms_norm_matmul
 // CHECK: kernel.graph_def

@@ -41,7 +41,7 @@
 // MISS-NEXT: - PeakTaskBytes: '{{[0-9]+}}'
 // MISS-NEXT: - TimeLimitReached: 'false'
 // MISS-NEXT: - VerificationCut: 'false'
-// MISS: - Verification: 'finite-field test: {{.*}}'
+// MISS: - Verification: 'on a reduced instance, 4 of 8 slices of result dimension 0; {{.*}}: finite-field test: {{.*}}'
 
 // HIT: --- !Passed
 // HIT-NEXT: Pass: 'mirage-search:cache-hit'
@@ -49,7 +49,7 @@
 // HIT-NEXT: - CacheReverified: 'true'
 // HIT-NEXT: - KernelsBefore: '4'
 // HIT-NEXT: - KernelsAfter: '1'
-// HIT: - Verification: 'finite-field test: {{.*}}'
+// HIT: - Verification: 'on a reduced instance, 4 of 8 slices of result dimension 0; {{.*}}: finite-field test: {{.*}}'
 
 // CUT: - StateBudgetReached: 'true'
 

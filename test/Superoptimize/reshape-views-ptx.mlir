@@ -16,9 +16,9 @@
 // RUN: mirage-gpu-run %t/s.json --function batch_norm --emulate | FileCheck %s --check-prefix=EMU
 
 // REMARK: remark: superoptimize @projection part 0: 4 graph op(s) -> 1 kernel(s) (1 graph-defined), was 3
-// REMARK-SAME: verified: finite-field test
+// REMARK-SAME: verified: on a reduced instance, {{[0-9]+}} of {{[0-9]+}} slices {{.*}}: finite-field test
 // REMARK: remark: superoptimize @batch_norm part 0: 7 graph op(s) -> 1 kernel(s) (1 graph-defined), was 6
-// REMARK-SAME: verified: finite-field test
+// REMARK-SAME: verified: on a reduced instance, {{[0-9]+}} of {{[0-9]+}} slices {{.*}}: finite-field test
 
 // CHECK-LABEL: func.func @projection
 // CHECK-COUNT-1: kernel.graph_def
