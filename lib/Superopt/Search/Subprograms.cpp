@@ -171,8 +171,8 @@ uint64_t mirage::superopt::verificationFloorBytes(ArrayRef<Operation *> ops) {
 // first: they never move a cut of the grouping without them. Taking them
 // in the greedy walk did: in a transformer layer the output projection's
 // matmul, joined through its reshape to the residual add, pushed the
-// 8-op cut into the layer norm, and that subprogram (a matmul, a
-// reduction over the rows and the normalization) ran to the state budget;
+// 8-op cut into the layer norm, and one subprogram then ran to the state
+// budget;
 // the Llama MLP's three 4096 x 14336 matmuls met in one subprogram whose
 // verification exceeded the memory budget. A union of whole groups has in
 // its space every µGraph of its parts (the kernel level may materialize
