@@ -19,6 +19,7 @@
 #include "Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "gtest/gtest.h"
@@ -166,6 +167,27 @@ TEST_F(JointTest, MemoAndBudget) {
   EXPECT_EQ(coster.getStats().memoHits, 1u);
   EXPECT_EQ((*again)->timeUs, (*first)->timeUs);
 
+  // Costed unverified: lowering needs the verified µGraphs.
+  EXPECT_EQ(coster.getStats().verified, 0u);
+  {
+    ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
+    func::FuncOp scratch = parse(kLoraSilu);
+    EXPECT_TRUE(failed(coster.lower(*g, scratch)));
+  }
+  // Verifying searches the segment again, once: the memo entry is replaced,
+  // no new segment is searched, and the verified cost is never below the
+  // unverified one (its candidates are the same, minus those rejected).
+  FailureOr<JointCost> verified = coster.verify(*g);
+  ASSERT_TRUE(succeeded(verified));
+  EXPECT_EQ(coster.getStats().searches, 1u);
+  EXPECT_EQ(coster.getStats().verified, 1u);
+  EXPECT_GE(verified->timeUs, (*first)->timeUs);
+  ASSERT_TRUE(succeeded(coster.verify(*g)));
+  EXPECT_EQ(coster.getStats().verified, 1u);
+  FailureOr<std::optional<JointCost>> third = coster.evaluate(*g);
+  ASSERT_TRUE(succeeded(third) && third->has_value());
+  EXPECT_EQ((*third)->timeUs, verified->timeUs);
+
   // The function is unchanged by costing; lowering gives its µGraph.
   EXPECT_EQ(llvm::range_size(f.getBody().front().getOps<graph::MatmulOp>()),
             3u);
@@ -173,7 +195,7 @@ TEST_F(JointTest, MemoAndBudget) {
   llvm::Expected<superopt::FunctionCost> lowered =
       superopt::estimateFunction(f, *target);
   ASSERT_TRUE(static_cast<bool>(lowered));
-  EXPECT_NEAR(lowered->timeUs, (*first)->timeUs, 1e-9);
+  EXPECT_NEAR(lowered->timeUs, verified->timeUs, 1e-9);
 
   // No search allowed: a graph with a new segment is not costed.
   func::FuncOp f2 = parse(kLoraSilu);

@@ -107,6 +107,14 @@ struct SearchOptions {
   /// verification tries them in cost order and drops rejected ones.
   unsigned keptPerTask = 4;
   VerifierOptions verifier;
+  /// False: cost only. The cheapest µGraph the enumeration found is
+  /// returned unverified (SearchResult::verified false), for a caller that
+  /// only ranks by its cost (the joint search, Joint.h) and searches again,
+  /// verifying, whatever it keeps: verification is most of a search's time
+  /// on large tensors, and a ranking meets many subprograms it never emits.
+  /// An unverified cost is a lower bound of the verified one: the verified
+  /// search picks from the same candidates, minus those it rejects.
+  bool verify = true;
   /// Applied to the chosen µGraph before its whole-program verification,
   /// e.g. thread fusion (null: nothing).
   std::function<mlir::LogicalResult(mlir::func::FuncOp)> finalize;
@@ -155,6 +163,9 @@ struct SearchResult {
   /// The summary of the whole µGraph's verification against the default
   /// schedule.
   std::string verification;
+  /// Whether `best` was verified (or is the default schedule): false only
+  /// for a search with SearchOptions::verify off that chose new kernels.
+  bool verified = true;
   SearchStats stats;
 };
 

@@ -5,6 +5,7 @@
 #include "SearchTarget.h"
 #include "Dialect/Graph/GraphOps.h"
 #include "Dialect/Kernel/KernelOps.h"
+#include "Superopt/Semantics/Interpreter.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
@@ -556,6 +557,26 @@ FailureOr<SearchResult> Superoptimizer::run() {
   std::stable_sort(tasks.begin(), tasks.end(), [](const Task &a, const Task &b) {
     return llvm::popcount(a.key.second) < llvm::popcount(b.key.second);
   });
+  // Costing only: when the verification of any µGraph would be refused at
+  // once, the floating-point runs of the default schedule being over the
+  // memory limit (the check FloatChecks.cpp makes first, on the default
+  // schedule alone), the verified search keeps the default schedule
+  // whatever it finds; so does this one, and the cost it gives is the
+  // verified one. It also spares the enumeration.
+  if (!options.verify) {
+    uint64_t limit = verifierOptions.memoryLimitBytes
+                         ? verifierOptions.memoryLimitBytes
+                         : physicalMemoryBytes();
+    uint64_t need = estimatePeakBytes(defaultSchedule, kRealElementBytes);
+    if (need > limit) {
+      tasks.clear();
+      stats.verificationInterrupted = llvm::formatv(
+          "over the memory limit: the floating-point runs of '{0}' need "
+          "about {1}, more than the memory limit of {2}",
+          defaultSchedule.getSymName(), formatByteCount(need),
+          formatByteCount(limit));
+    }
+  }
   runTasks(tasks);
   // Merged in task order (fixed above), whatever order the threads ran in.
   for (Task &task : tasks) {
@@ -691,6 +712,12 @@ FailureOr<SearchResult> Superoptimizer::run() {
     }
     if (options.finalize && failed(options.finalize(result.best)))
       return failure();
+    if (!options.verify) {
+      // Costing only: the caller verifies by searching again.
+      result.verified = false;
+      result.verification = "not verified (costing only)";
+      break;
+    }
     // The whole, in the form that will be emitted: composed, a kernel reads
     // the values the other kernels really produce (e.g. attention scores
     // whose exp overflows f16 without a max subtraction). It goes first
