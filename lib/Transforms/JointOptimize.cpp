@@ -222,20 +222,17 @@ LogicalResult JointOptimizePass::optimize(
     costerOptions.prototypeHash = start->hash();
   joint::MuGraphCoster coster(func, target, costerOptions);
 
-  // µGraph-only: the input graph, segment by segment. Its failure is the
-  // pass's (the diagnostic says why).
-  FailureOr<std::optional<joint::JointCost>> startCost =
-      coster.evaluate(*start);
+  // µGraph-only: the input graph, segment by segment, verified as
+  // --superoptimize would emit it (its segments are searched verifying at
+  // once: it is the fallback, and the figure the joint result is compared
+  // with). Its failure is the pass's (the diagnostic says why).
+  FailureOr<std::optional<joint::JointCost>> startCost = coster.verify(*start);
   if (failed(startCost))
     return failure();
   if (!*startCost)
     return func.emitError("joint-optimize: the input needs more µGraph "
                           "searches than mugraph-searches allows");
-  // Its verified cost, as --superoptimize would emit it: the figure the
-  // joint result is compared with, and the fallback.
-  FailureOr<joint::JointCost> startVerified = coster.verify(*start);
-  if (failed(startVerified))
-    return failure();
+  const joint::JointCost startVerified = **startCost;
 
   // Graph-only: the rules' search by predefined kernels, as
   // --graph-optimize runs it.
@@ -282,7 +279,7 @@ LogicalResult JointOptimizePass::optimize(
     if (!rankedHashes.insert(g.hash()).second)
       return;
     if (g.hash() == start->hash()) {
-      ranked.push_back({g, std::move(applied), *startVerified, true});
+      ranked.push_back({g, std::move(applied), startVerified, true});
       return;
     }
     if (std::optional<joint::JointCost> c = costOf(g))
@@ -334,7 +331,7 @@ LogicalResult JointOptimizePass::optimize(
     }
     ++verifiedCandidates;
     std::string problem;
-    FailureOr<joint::JointCost> v;
+    FailureOr<std::optional<joint::JointCost>> v;
     {
       ScopedDiagnosticHandler capture(&getContext(), [&](Diagnostic &d) {
         if (d.getSeverity() == DiagnosticSeverity::Error && problem.empty())
@@ -343,14 +340,16 @@ LogicalResult JointOptimizePass::optimize(
       });
       v = coster.verify(c.graph);
     }
-    if (failed(v)) {
+    // Its segments were all costed (else it would not be ranked), so the
+    // budget of searches does not refuse it.
+    if (failed(v) || !*v) {
       if (firstProblem.empty())
         firstProblem = problem;
       ++unsearchable;
       ranked.erase(ranked.begin());
       continue;
     }
-    c.cost = *v;
+    c.cost = **v;
     c.verified = true;
   }
 
@@ -376,10 +375,11 @@ LogicalResult JointOptimizePass::optimize(
       "graph search by predefined kernels: {0}; by µGraph cost: {1}; "
       "µGraph searches: {2} of {3} allowed ({4} memo hits, {5} graphs not "
       "costed for want of searches{6}), {7} states, {8:f2} s search + "
-      "{9:f2} s verification{10}; costed unverified: {14} segment(s) "
-      "searched again verifying, for the input and {15} other graph(s) "
-      "(cheapest first; {16} costlier once verified){17}; {11} graphs over "
-      "the prefilter ({12}x the input's predefined cost){13}",
+      "{9:f2} s verification{10}; {14} verifying search(es): the input's "
+      "segments, then those of {15} other graph(s) costed unverified, "
+      "searched again cheapest first ({16} costlier once verified){17}; "
+      "{11} graphs over the prefilter ({12}x the input's predefined "
+      "cost){13}",
       graphSearchText(graphOnly), graphSearchText(jointResult),
       stats.searches, uint64_t(mugraphSearches), stats.memoHits,
       stats.refused,
@@ -406,7 +406,7 @@ LogicalResult JointOptimizePass::optimize(
                   : std::string());
 
   double graphOnlyUs = graphOnly.best.front().graph.cost();
-  double muGraphOnlyUs = startVerified->timeUs;
+  double muGraphOnlyUs = startVerified.timeUs;
 
   superopt::VerifierOptions verify;
   verify.fieldBits = fieldBits;

@@ -15,9 +15,10 @@
 // REMARK: remark: joint-optimize @lora_silu on sm_90: default 12.54 us; graph-only 5.02 us; µGraph-only 2.64 us; joint 2.58 us in 1 kernel(s), 1 graph-defined
 // REMARK-SAME: 2 rewrite(s): r1305, r1331 (reversed);
 // REMARK-SAME: µGraph searches: {{[0-9]+}} of 64 allowed
-// Ranked by unverified µGraph costs; the input's segment and the rewritten
-// graph's are searched again, verifying, before the choice.
-// REMARK-SAME: costed unverified: 2 segment(s) searched again verifying, for the input and 1 other graph(s)
+// The input's segment is searched verifying; the other graphs are ranked
+// by unverified µGraph costs, and the rewritten graph's segment is searched
+// again, verifying, before the choice.
+// REMARK-SAME: 2 verifying search(es): the input's segments, then those of 1 other graph(s) costed unverified
 // REMARK-SAME: verified: the µGraphs of its 1 segment(s) each against the segment's ops by the µGraph search
 // REMARK-SAME: the rewritten graph against the input: finite-field test
 // REMARK-SAME: false-positive bound 2^-
@@ -38,7 +39,7 @@
 // ONE-SAME: 0 rewrite(s);
 // ONE-SAME: µGraph searches: 1 of 1 allowed
 // ONE-SAME: the budget of µGraph searches was reached
-// ONE-SAME: costed unverified: 1 segment(s) searched again verifying, for the input and 0 other graph(s)
+// ONE-SAME: 1 verifying search(es): the input's segments, then those of 0 other graph(s)
 // ONE-SAME: verified: the µGraphs of its 1 segment(s) each against the segment's ops by the µGraph search, as --superoptimize verifies them; the graph is the input as written (no rewrite to check)
 
 func.func @lora_silu(%X: tensor<16x64xf16>, %W: tensor<64x256xf16>, %A: tensor<64x8xf16>, %B: tensor<8x256xf16>) -> tensor<16x256xf16> {

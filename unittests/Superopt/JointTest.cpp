@@ -177,8 +177,9 @@ TEST_F(JointTest, MemoAndBudget) {
   // Verifying searches the segment again, once: the memo entry is replaced,
   // no new segment is searched, and the verified cost is never below the
   // unverified one (its candidates are the same, minus those rejected).
-  FailureOr<JointCost> verified = coster.verify(*g);
-  ASSERT_TRUE(succeeded(verified));
+  FailureOr<std::optional<JointCost>> verifiedOr = coster.verify(*g);
+  ASSERT_TRUE(succeeded(verifiedOr) && verifiedOr->has_value());
+  const JointCost *verified = &**verifiedOr;
   EXPECT_EQ(coster.getStats().searches, 1u);
   EXPECT_EQ(coster.getStats().verified, 1u);
   EXPECT_GE(verified->timeUs, (*first)->timeUs);

@@ -110,10 +110,12 @@ public:
   mlir::FailureOr<std::optional<JointCost>>
   evaluate(const rules::WorkGraph &g);
 
-  /// The cost of `g` (evaluated before) with each segment's µGraph
-  /// verified: segments costed unverified are searched again with the
-  /// verification on, and their memo entries replaced.
-  mlir::FailureOr<JointCost> verify(const rules::WorkGraph &g);
+  /// The cost of `g` with each segment's µGraph verified: segments costed
+  /// unverified are searched again with the verification on, and their
+  /// memo entries replaced; new segments are searched verifying at once
+  /// (within the budget of searches: std::nullopt beyond it).
+  mlir::FailureOr<std::optional<JointCost>>
+  verify(const rules::WorkGraph &g);
 
   /// Writes `g` into `func` as kernel-level IR: weight-only ops first, each
   /// segment's verified µGraph (from the memo: `g` must have been
