@@ -20,7 +20,8 @@ is --superoptimize's own run, and "superopt+w" its own result through
 stopped and its cell says so.
 
 Usage: bench/run-all-methods-bench.py [--build build] [--target sm_90]
-       [--timeout S] [--budget N] [--mugraph-searches N] [programs...]
+       [--timeout S] [--budget N] [--state-budget N] [--mugraph-searches N]
+       [programs...]
 """
 import argparse, importlib.util, pathlib, re, sys
 
@@ -50,6 +51,8 @@ def main():
     ap.add_argument("--target", default="sm_90")
     ap.add_argument("--timeout", type=float, default=1800, help="seconds per pass run")
     ap.add_argument("--budget", type=int, default=100, help="graphs of the backtracking and joint searches")
+    ap.add_argument("--state-budget", type=int, default=1000000,
+                    help="states per µGraph search, --superoptimize's and the joint's alike")
     ap.add_argument("--mugraph-searches", type=int, default=256,
                     help="the joint search's µGraph searches (a CNN's input alone needs 60-200)")
     ap.add_argument("programs", nargs="*")
@@ -58,7 +61,7 @@ def main():
     t = args.target
     print(f"# {t}; estimates in us from the cost model (ops on weights only folded); "
           f"pass wall seconds in parentheses; backtracking and joint budget {args.budget} graphs; "
-          f"joint: at most {args.mugraph_searches} µGraph searches")
+          f"µGraph state budget {args.state_budget} per subprogram; joint: at most {args.mugraph_searches} µGraph searches")
     print("| program | default | backtracking (s) | saturation (s) | µGraph-only (s) | joint (s) | joint vs best other "
           "| superopt+w | verified: bt / sat / µGraph / joint |")
     print("|---|--:|--:|--:|--:|--:|--:|--:|---|")
@@ -92,7 +95,8 @@ def main():
             cells["sat"] = (row["after"], s)
             verified["sat"] = ("yes" if row["verified"] else
                                "input kept" if row["after"] == row["before"] else "no")
-        err, s = timed([f"--superoptimize=target={t} cache=false", f"--estimate-cost=target={t}"])
+        err, s = timed([f"--superoptimize=target={t} cache=false state-budget={args.state_budget}",
+                        f"--estimate-cost=target={t}"])
         superopt_w, mu_s = "-", s
         if err is None:
             cells["mu"], verified["mu"] = f"timeout ({s:.0f})", "-"
@@ -104,7 +108,7 @@ def main():
             # A part kept in its default schedule has nothing to verify.
             verified["mu"] = f"yes ({len(parts) - kept} of {len(parts)} parts changed)"
         err, s = timed([f"--joint-optimize=weights-from={wf} target={t} budget={args.budget} "
-                        f"mugraph-searches={args.mugraph_searches}"])
+                        f"mugraph-searches={args.mugraph_searches} state-budget={args.state_budget}"])
         if err is None:
             cells["joint"], verified["joint"] = f"timeout ({s:.0f})", "-"
             if "mu" not in cells:

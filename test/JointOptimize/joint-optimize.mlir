@@ -11,6 +11,10 @@
 // The same with one µGraph search allowed: only the input is costed, and
 // the result is the µGraph-only one; the remark says the budget was reached.
 // RUN: mirage-opt %s --joint-optimize="weights-from=1 threads=1 mugraph-searches=1" 2>&1 -o /dev/null | FileCheck %s --check-prefix=ONE
+// Deterministic: the same program whatever the µGraph search's threads.
+// RUN: mirage-opt %s --joint-optimize="weights-from=1 threads=1" -o %t.1 2>/dev/null
+// RUN: mirage-opt %s --joint-optimize="weights-from=1 threads=2" -o %t.2 2>/dev/null
+// RUN: diff %t.1 %t.2
 
 // REMARK: remark: joint-optimize @lora_silu on sm_90: default 12.54 us; graph-only 5.02 us; µGraph-only 2.64 us; joint 2.58 us in 1 kernel(s), 1 graph-defined
 // REMARK-SAME: 2 rewrite(s): r1305, r1331 (reversed);

@@ -211,6 +211,44 @@ TEST_F(JointTest, MemoAndBudget) {
   EXPECT_EQ(none.getStats().refused, 1u);
 }
 
+TEST_F(JointTest, CostingPredictsAVerificationOverTheMemoryLimit) {
+  // A verifier memory limit under what its floating-point runs of the
+  // segment need (the enumeration's own budget untouched): every
+  // verification would be refused, so the verified search keeps the
+  // default schedule; the costing search keeps it too (its cost is then
+  // exact, not a lower bound) and says why.
+  func::FuncOp f = parse(kLoraSilu);
+  NodeArena arena(*target, &ctx);
+  FailureOr<WorkGraph> g =
+      WorkGraph::fromFunction(f, arena, [](unsigned i) { return i >= 1; });
+  ASSERT_TRUE(succeeded(g));
+  CosterOptions o = costerOptions();
+  o.search.verifier.memoryLimitBytes = 1024;
+  MuGraphCoster coster(f, *target, o);
+  FailureOr<std::optional<JointCost>> costed = coster.evaluate(*g);
+  ASSERT_TRUE(succeeded(costed) && costed->has_value());
+  EXPECT_EQ((*costed)->graphDefined, 0);
+  EXPECT_EQ(coster.getStats().budgetCut, 1u);
+  FailureOr<std::optional<JointCost>> verified = coster.verify(*g);
+  ASSERT_TRUE(succeeded(verified) && verified->has_value());
+  EXPECT_EQ((*verified)->timeUs, (*costed)->timeUs);
+  EXPECT_EQ(coster.getStats().verifiedCostlier, 0u);
+
+  // With room to verify, the costing search fuses (a lower bound of the
+  // verified cost, here equal to it).
+  func::FuncOp f2 = parse(kLoraSilu);
+  NodeArena arena2(*target, &ctx);
+  FailureOr<WorkGraph> g2 =
+      WorkGraph::fromFunction(f2, arena2, [](unsigned i) { return i >= 1; });
+  ASSERT_TRUE(succeeded(g2));
+  MuGraphCoster roomy(f2, *target, costerOptions());
+  FailureOr<std::optional<JointCost>> fused = roomy.evaluate(*g2);
+  ASSERT_TRUE(succeeded(fused) && fused->has_value());
+  EXPECT_GT((*fused)->graphDefined, 0);
+  EXPECT_LT((*fused)->timeUs, (*costed)->timeUs);
+  EXPECT_EQ(roomy.getStats().budgetCut, 0u);
+}
+
 TEST_F(JointTest, CostHookGivenThePredefinedCostChangesNothing) {
   func::FuncOp f = parse(kLoraSilu);
   FailureOr<std::vector<Rule>> rules =
