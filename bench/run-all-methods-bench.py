@@ -72,24 +72,31 @@ def main():
         base = [opt, str(ROOT / prog), "--cse"]
 
         def timed(extra):
+            """(stderr, seconds); stderr None on a timeout, and the first
+            error line (printed in the cell) when the pass fails."""
             rc, err, s = saturation_bench.run(base + extra + ["-o", "/dev/null"], args.timeout)
             if rc is None:
                 return None, s
             if rc:
-                sys.exit(f"{name}: {' '.join(extra)} failed ({rc}):\n{err[-3000:]}")
+                line = next((l for l in err.splitlines() if "error:" in l), err.strip()[-200:])
+                print(f"# {name}: {' '.join(extra)} failed ({rc}): {line}", file=sys.stderr)
+                return "failed: " + line.split("error:")[-1].strip(), s
             return err, s
+
+        def failed(err):
+            return err.startswith("failed: ")
 
         cells, verified, default = {}, {}, None
         err, s = timed([f"--graph-optimize=weights-from={wf} target={t} budget={args.budget}"])
-        if err is None:
-            cells["bt"], verified["bt"] = f"timeout ({s:.0f})", "-"
+        if err is None or failed(err):
+            cells["bt"], verified["bt"] = err or f"timeout ({s:.0f})", "-"
         else:
             before, after, _ = saturation_bench.parse_optimize(err)
             cells["bt"], default = (after, s), before
             verified["bt"] = "yes" if "verified:" in err else "input kept"
         err, s = timed([f"--graph-saturate=weights-from={wf} target={t}"])
-        if err is None:
-            cells["sat"], verified["sat"] = f"timeout ({s:.0f})", "-"
+        if err is None or failed(err):
+            cells["sat"], verified["sat"] = err or f"timeout ({s:.0f})", "-"
         else:
             row = saturation_bench.parse_saturate(err)
             cells["sat"] = (row["after"], s)
@@ -98,8 +105,8 @@ def main():
         err, s = timed([f"--superoptimize=target={t} cache=false state-budget={args.state_budget}",
                         f"--estimate-cost=target={t}"])
         superopt_w, mu_s = "-", s
-        if err is None:
-            cells["mu"], verified["mu"] = f"timeout ({s:.0f})", "-"
+        if err is None or failed(err):
+            cells["mu"], verified["mu"] = err or f"timeout ({s:.0f})", "-"
         else:
             costs = joint_bench.COST.findall(err)
             superopt_w = f"{float(costs[-1][0]):.2f}"
@@ -109,10 +116,12 @@ def main():
             verified["mu"] = f"yes ({len(parts) - kept} of {len(parts)} parts changed)"
         err, s = timed([f"--joint-optimize=weights-from={wf} target={t} budget={args.budget} "
                         f"mugraph-searches={args.mugraph_searches} state-budget={args.state_budget}"])
-        if err is None:
-            cells["joint"], verified["joint"] = f"timeout ({s:.0f})", "-"
+        if err is None or failed(err):
+            cells["joint"], verified["joint"] = err or f"timeout ({s:.0f})", "-"
             if "mu" not in cells:
-                cells["mu"] = f"(+w) {superopt_w} ({mu_s:.1f})"
+                # No figure with the ops on weights folded: --superoptimize's
+                # own, every op counted.
+                cells["mu"] = f"{superopt_w} +w ({mu_s:.1f})"
         else:
             m = joint_bench.JOINT.search(err)
             if not m:

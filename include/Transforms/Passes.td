@@ -742,10 +742,15 @@ def JointOptimize : Pass<"joint-optimize", "::mlir::ModuleOp"> {
     too, so the joint result is never worse than either search alone when
     the budgets let them be costed.
 
-    The cheapest graph is emitted as kernel-level IR (each segment's µGraph,
-    the other ops' predefined kernels) and verified against the input with
-    `--verify-equivalence`'s checks before it replaces the function; if it
-    fails, the next is tried. A remark states the rewrites applied, the
+    Graphs are ranked by their segments' µGraph costs unverified (a lower
+    bound); the cheapest are then costed again with their µGraphs verified
+    (the input's are verified from the start), at most `candidates` of
+    them, until a verified graph is the cheapest. That graph is checked
+    against the input with `--verify-equivalence`'s checks (unless it is
+    the input as written; if it fails, the next is tried) and emitted as
+    kernel-level IR: each segment's µGraph, verified against the segment by
+    its search as `--superoptimize` verifies it, and the other ops'
+    predefined kernels. A remark states the rewrites applied, the
     estimated times of the default schedule, graph-only, µGraph-only and
     joint results, the searches' counts and budgets, and the verification.
     Everything is deterministic except the wall-clock safety limits, which
