@@ -226,7 +226,8 @@ LogicalResult JointOptimizePass::optimize(
   // --superoptimize would emit it (its segments are searched verifying at
   // once: it is the fallback, and the figure the joint result is compared
   // with). Its failure is the pass's (the diagnostic says why).
-  FailureOr<std::optional<joint::JointCost>> startCost = coster.verify(*start);
+  FailureOr<std::optional<joint::JointCost>> startCost =
+      coster.verify(*start);
   if (failed(startCost))
     return failure();
   if (!*startCost)
@@ -421,7 +422,8 @@ LogicalResult JointOptimizePass::optimize(
   // check: its segments' µGraphs were verified by their searches).
   auto checkGraph = [&](const Candidate &c)
       -> FailureOr<std::optional<superopt::VerificationReport>> {
-    if (costerOptions.prototypeHash && c.graph.hash() == *costerOptions.prototypeHash)
+    if (costerOptions.prototypeHash &&
+        c.graph.hash() == *costerOptions.prototypeHash)
       return std::optional<superopt::VerificationReport>();
     // A rule checked in fp64 only: as --graph-optimize, the graph is
     // checked in floating point only if the field test tells it apart.
