@@ -784,7 +784,8 @@ def JointOptimize : Pass<"joint-optimize", "::mlir::ModuleOp"> {
            "this times the input's (1 to 100)">,
     Option<"candidates", "candidates", "unsigned", "4",
            "Cheapest graphs by predefined-kernel cost also µGraph-costed, "
-           "and graphs kept for verification (1 to 64)">,
+           "and graphs besides the input whose µGraphs are verified "
+           "(1 to 64)">,
     Option<"mugraphSearches", "mugraph-searches", "uint64_t", "64",
            "µGraph searches (distinct segments) per function (at least 1)">,
     Option<"stateBudget", "state-budget", "uint64_t", "1000000",
@@ -817,7 +818,8 @@ def JointOptimize : Pass<"joint-optimize", "::mlir::ModuleOp"> {
     Option<"verifyTimeLimit", "verify-time-limit", "double", "600",
            "Seconds per whole-function verification (0: none)">,
     Option<"progress", "progress", "bool", "false",
-           "Print the graph search's progress on stderr">,
+           "Print the graph search's progress and a line per µGraph search "
+           "on stderr">,
   ];
   let dependentDialects = ["::mirage::graph::GraphDialect",
                            "::mirage::kernel::KernelDialect",
