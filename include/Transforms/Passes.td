@@ -226,6 +226,18 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
     Option<"stateBudget", "state-budget", "uint64_t", "10000000",
            "Search states per subprogram, shared among the block-level "
            "tasks in deterministic rounds (> 0)">,
+    Option<"kernelGraphOps", "kernel-graph-ops", "unsigned", "3",
+           "Kernel-level enumeration: most predefined ops of another "
+           "formulation of a subprogram, over its inputs and the "
+           "intermediates made before (0 to 8; 0: only the program as "
+           "written is searched)">,
+    Option<"kernelGraphStates", "kernel-graph-states", "uint64_t", "100000",
+           "States the kernel-level enumeration may visit per subprogram "
+           "(> 0)">,
+    Option<"formulations", "formulations", "unsigned", "8",
+           "Most formulations searched per subprogram besides the program's "
+           "own, each with state-budget / formulations block-level states "
+           "(1 to 64)">,
     Option<"memoryBudget", "memory-budget", "uint64_t", "4096",
            "MiB the search's own data may take, split among the tasks "
            "running at once (1 to 1048576)">,
