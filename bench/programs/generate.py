@@ -6,8 +6,8 @@ graph-dialect functions in fp16, at full size, next to this script.
     python3 bench/programs/generate.py --prefill-dir DIR
 
 GQA, QKNorm, RMSNorm and nTrans are written for b = 1 and b = 8
-(<name>_b1.mlir, <name>_b8.mlir); LoRA, merged LoRA and GatedMLP do not
-depend on b and get one file each. The generated files are committed; rerun this script
+(<name>_b1.mlir, <name>_b8.mlir); LoRA and GatedMLP do not depend on b and
+get one file each. The generated files are committed; rerun this script
 after changing it.
 """
 
@@ -117,23 +117,6 @@ def lora():
          "X (16,256), W (256,4096), A (256,16), B (16,4096)."])
 
 
-def merged_lora():
-    body = [
-        matmul("ab", "A", "B", (4096, 16), (16, 1024), (4096, 1024)),
-        matmul("y", "X", "ab", (64, 4096), (4096, 1024), (64, 1024)),
-        f"return %y : {t(64, 1024)}",
-    ]
-    return func(
-        "merged_lora",
-        [("X", (64, 4096)), ("A", (4096, 16)), ("B", (16, 1024))],
-        (64, 1024), body,
-        ["Naive merged LoRA: X (A B), the rank-16 update formed as a",
-         "[4096, 1024] matrix first (the same for b = 1 and b = 8). (X A) B",
-         "is the cheaper formulation; only the kernel-level enumeration",
-         "sees it (docs/Search.md, \"Kernel-level enumeration\").",
-         "X (64,4096), A (4096,16), B (16,1024)."])
-
-
 def gated_mlp():
     body = [
         matmul("a", "X", "W1", (8, 4096), (4096, 4096), (8, 4096)),
@@ -200,8 +183,7 @@ def main():
                 f.write(prefill(h))
             print(name)
         return
-    files = {"lora.mlir": lora(), "gated_mlp.mlir": gated_mlp(),
-             "merged_lora.mlir": merged_lora()}
+    files = {"lora.mlir": lora(), "gated_mlp.mlir": gated_mlp()}
     for b in BATCHES:
         files[f"gqa_b{b}.mlir"] = gqa(b)
         files[f"qknorm_b{b}.mlir"] = qknorm(b)

@@ -477,7 +477,7 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
         "estimated {4:F2} us -> {5:F2} us on {6} ({7:F2}x); search: {8} "
         "states explored, {9} pruned, {10} block graphs, {11} "
         "instantiations costed, {12} candidates verified ({13} "
-        "rejected), {14:F2} s search + {15:F2} s verification{16}{17}{19}; "
+        "rejected), {14:F2} s search + {15:F2} s verification{16}{19}{17}; "
         "verified: {18}",
         sub.ops.size(), result->kernels, result->graphDefinedKernels,
         result->defaultKernels, result->defaultCostUs, result->costUs, target,
