@@ -5,7 +5,8 @@ time cap, and prints one table row per program.
 
 Usage: bench/run-search-bench.py [--build build] [--target sm_90]
        [--ablation-cap 60] [--time-budget 600] [--state-budget N]
-       [--preset default|mirage-limits] [programs...]
+       [--preset default|mirage-limits] [--search-options "k=v ..."]
+       [programs...]
 
 --time-budget is the search's wall-clock safety limit (a search it cuts is
 marked "(budget)", like one its deterministic state budget cuts); the
@@ -65,7 +66,7 @@ def merged_lora_best(name, parts):
     tensor, is what the program as written forms). The subprogram's inputs
     are numbered in order of first use: A, B, X."""
     return name.startswith("merged_lora") and any(
-        (p.get("chosen") or "").startswith("%t3 = matmul(%arg2, %arg0); %t4 = matmul(%t3, %arg1)")
+        (p.get("chosen") or "").startswith("%t3 = matmul(%arg2,%arg0), %t4 = matmul(%t3,%arg1)")
         for p in parts)
 
 
@@ -129,6 +130,9 @@ def main():
                     help="the search's preset (default or mirage-limits)")
     ap.add_argument("--state-budget", type=int, default=0,
                     help="the search's state budget (0: its default)")
+    ap.add_argument("--search-options", default="",
+                    help="more --superoptimize options for every run, e.g. "
+                         "kernel-graph-ops=0 (the kernel-level enumeration off)")
     ap.add_argument("programs", nargs="*")
     args = ap.parse_args()
     root = pathlib.Path(__file__).resolve().parent.parent
@@ -138,6 +142,8 @@ def main():
     base = f"target={args.target} time-budget={args.time_budget} preset={args.preset}"
     if args.state_budget:
         base += f" state-budget={args.state_budget}"
+    if args.search_options:
+        base += " " + args.search_options
 
     print(f"| program | search 1 thread (s) | search 2 threads (s) | wall 1 thread (s) | peak RSS (MiB) "
           f"| states | pruned | kernels (was) | est. speedup | known best found "
@@ -153,7 +159,7 @@ def main():
             print(f"warning: {name}: 1 and 2 threads gave different µGraphs", file=sys.stderr)
         pa, ira, _, _ = run(opt, program,
                             f"target={args.target} threads=1 pruning=false time-budget={args.ablation_cap} "
-                            f"preset={args.preset}")
+                            f"preset={args.preset} {args.search_options}")
         before, after = total(p1, "before", float), total(p1, "after", float)
         budget = " (budget)" if any(p["budget"] for p in p1) else ""
         print(f"| {name} | {total(p1, 'search', float):.2f}{budget} | {total(p2, 'search', float):.2f} "

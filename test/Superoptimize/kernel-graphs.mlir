@@ -16,7 +16,7 @@
 // (%arg0 is A, %arg1 B, %arg2 X: the subprogram's inputs in order of use.)
 // CHECK: remark: superoptimize @merged part 0: 2 graph op(s) -> 1 kernel(s) (1 graph-defined), was 2;
 // CHECK-SAME: kernel level: {{[0-9]+}} states, {{[0-9]+}} pruned, 1 other formulation(s) searched
-// CHECK-SAME: 1 verified as cheaper; chosen: %t3 = matmul(%arg2, %arg0); %t4 = matmul(%t3, %arg1);
+// CHECK-SAME: 1 verified as cheaper; chosen: %t3 = matmul(%arg2,%arg0), %t4 = matmul(%t3,%arg1);
 // CHECK-SAME: native dtypes: max error
 
 // Three matmuls: four other formulations within three ops.

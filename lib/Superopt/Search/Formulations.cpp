@@ -101,8 +101,9 @@ static std::string describe(const KernelGraph &g, const TargetMenu &m) {
     return (i < g.numInputs ? "%arg" : "%t") + std::to_string(i);
   };
   for (auto [i, op] : llvm::enumerate(g.ops)) {
+    // Commas only: the remark separates its parts with semicolons.
     if (i)
-      os << "; ";
+      os << ", ";
     os << name(g.numInputs + i) << " = ";
     switch (op.kind) {
     case KernelGraphOpKind::Matmul:
@@ -123,8 +124,8 @@ static std::string describe(const KernelGraph &g, const TargetMenu &m) {
       break;
     }
     os << "(";
-    llvm::interleaveComma(op.operands, os,
-                          [&](unsigned o) { os << name(o); });
+    llvm::interleave(
+        op.operands, os, [&](unsigned o) { os << name(o); }, ",");
     os << ")";
   }
   return out;

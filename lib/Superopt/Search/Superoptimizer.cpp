@@ -86,6 +86,8 @@ public:
   /// included).
   FailureOr<SearchResult> choose();
   const SearchStats &searchStats() const { return stats; }
+  /// Whether the wall-clock safety limit cut this search so far.
+  bool timeLimitHit() const { return deadline.hit || enumerationDeadline.hit; }
 
 private:
   struct Choice {
@@ -864,6 +866,9 @@ searchFormulations(func::FuncOp defaultSchedule, ModuleOp scratch,
   double verifySeconds = best->stats.verifySeconds;
   uint64_t blockStates = best->stats.statesExplored;
   unsigned formulationsCut = 0;
+  // A formulation's search that the time limit cut makes the result depend
+  // on the machine, chosen or not: it is reported and not cached.
+  bool timeCut = false;
 
   // The other formulations: each with its share of the state budget and
   // what is left of the time limit.
@@ -887,6 +892,7 @@ searchFormulations(func::FuncOp defaultSchedule, ModuleOp scratch,
       return failure();
     blockStates += alternatives.back()->searchStats().statesExplored;
     formulationsCut += alternatives.back()->searchStats().tasksCutByStates > 0;
+    timeCut |= alternatives.back()->timeLimitHit();
     searchSeconds += alternatives.back()->searchStats().searchSeconds;
     order.push_back({alternatives.back()->estimatedUs(), unsigned(i)});
   }
@@ -899,6 +905,7 @@ searchFormulations(func::FuncOp defaultSchedule, ModuleOp scratch,
     FailureOr<SearchResult> r = alternatives[i]->choose();
     if (failed(r))
       return failure();
+    timeCut |= r->stats.timeLimitHit;
     verifySeconds += r->stats.verifySeconds;
     if (r->best && r->costUs < best->costUs * (1 - 1e-9)) {
       r->defaultCostUs = best->defaultCostUs;
@@ -923,6 +930,7 @@ searchFormulations(func::FuncOp defaultSchedule, ModuleOp scratch,
   s.kernelGraphSkipped = unsupported;
   s.searchSeconds = searchSeconds;
   s.verifySeconds = verifySeconds;
+  s.timeLimitHit |= timeCut;
   // The formulations' functions are not needed any more (the chosen µGraph
   // is a function of its own).
   alternatives.clear();
