@@ -77,8 +77,8 @@ public:
         referenceOutputs(referenceOutputs) {}
 
   /// The enumeration and the costing; then estimatedUs() is the cheapest
-  /// µGraph's estimate before any verification (a lower bound of what
-  /// choose() returns, since rejections only remove options).
+  /// µGraph's estimate before any verification and thread fusion
+  /// (rejections only remove options, so verification never lowers it).
   LogicalResult search();
   double estimatedUs() const { return estimate; }
   /// The cheapest µGraph that verifies. For another formulation than the
