@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """µGraph search benchmark: runs --superoptimize on the programs of the benchmark set (docs/Benchmarks.md)
-(bench/programs) with 1 and 2 threads, and once with pruning off under a
+(bench/programs, and prefill attention in bench/search-programs) with 1 and 2 threads, and once with pruning off under a
 time cap, and prints one table row per program.
 
 Usage: bench/run-search-bench.py [--build build] [--target sm_90]
@@ -137,8 +137,9 @@ def main():
     args = ap.parse_args()
     root = pathlib.Path(__file__).resolve().parent.parent
     opt = str(pathlib.Path(args.build).resolve() / "bin" / "mirage-opt")
-    programs = [pathlib.Path(p) for p in args.programs] or sorted(
-        (root / "bench" / "programs").glob("*.mlir"))
+    programs = [pathlib.Path(p) for p in args.programs] or (
+        sorted((root / "bench" / "programs").glob("*.mlir")) +
+        sorted((root / "bench" / "search-programs").glob("*.mlir")))
     base = f"target={args.target} time-budget={args.time_budget} preset={args.preset}"
     if args.state_budget:
         base += f" state-budget={args.state_budget}"

@@ -98,6 +98,10 @@ def VerifyEquivalence : Pass<"verify-equivalence", "::mlir::ModuleOp"> {
            "Run the floating-point checks before the finite-field test (as "
            "the search does): a pair that both reject is reported by the "
            "numerics; the verdict does not change">,
+    Option<"reduceUniform", "reduce-uniform", "bool", "false",
+           "Verify on fewer slices of a dimension along which both "
+           "functions are proven uniform, with the same bound (as the "
+           "search does); at full size when there is none">,
     Option<"progress", "progress", "bool", "false",
            "Print a line on stderr as each test finishes">,
   ];
@@ -264,6 +268,11 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
            "Bits of the verifier's exponent prime q (31 to 62)">,
     Option<"seed", "seed", "uint64_t", "0",
            "Seed of the verifier's random inputs">,
+    Option<"reduceVerification", "reduce-verification", "bool", "true",
+           "Verify on fewer slices of a dimension along which the "
+           "subprogram and the µGraph are proven uniform (the same bound; "
+           "docs/Verification.md), at full size when there is none; false: "
+           "always at full size">,
     Option<"progress", "progress", "bool", "false",
            "Print a line on stderr per search task and verification">,
   ];
@@ -690,20 +699,27 @@ def PartialEquivalenceOptimize
   let description = [{
     For each graph function (docs/PartialEquivalence.md; PET, OSDI'21):
     every concat along H or W of convolutions that share a weight (one per
-    tile, "same" padding along the axis) is a site; its mutant is one
-    convolution of the concatenated tiles, wrong only next to the seams.
+    tile, "same" padding along the axis) is a site; each convolution may be
+    followed by the same elementwise chain per tile (bias, batch norm,
+    ReLU: operands constant along the axis), which moves after the concat
+    exactly. Its mutant is one convolution of the concatenated tiles, wrong
+    only next to the seams.
     The region analysis cuts the site's output into boxes in which both
     programs compute one linear form up to translation (PET's first
     theorem) and decides each box by random tests over Z_p at two of its
     positions (the second theorem), with a stated bound. The wrong rows are
     recomputed from the original on slices of the tiles framed by zero
-    rows, in the mutant's convolution launch, and assembled by one split
+    rows (tile rows times 0 that the same windows read, so that an inf or
+    NaN never reaches a finite output), in the mutant's convolution
+    launch, and assembled by one split
     and the program's concat; the slices are cut per tile or from the
     concatenated tiles, whichever the cost model on `target` finds cheaper.
     A corrected function cheaper than the input is verified against it with
     `--verify-equivalence`'s checks before it replaces it; a remark states
     the mutants tried, the regions, the correction, the estimated times and
-    the verification. Sites that do not gain are reported and kept.
+    the verification. Sites that do not gain are reported and kept (or,
+    with chains, only the chains are moved when that alone is cheaper,
+    verified likewise).
   }];
   let options = [
     Option<"target", "target", "std::string", "\"sm_90\"",

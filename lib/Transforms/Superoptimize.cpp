@@ -168,7 +168,8 @@ std::string SuperoptimizePass::configKey() const {
      << " state-budget=" << stateBudget << " memory-budget=" << memoryBudget
      << " kernel-graph-ops=" << kernelGraphOps
      << " kernel-graph-states=" << kernelGraphStates
-     << " formulations=" << formulations;
+     << " formulations=" << formulations
+     << " reduce-verification=" << reduceVerification;
   if (!calibration.empty()) {
     auto buffer = llvm::MemoryBuffer::getFile(calibration);
     os << " calibration=" << (buffer ? (*buffer)->getBuffer() : "?");
@@ -207,6 +208,7 @@ SearchOptions SuperoptimizePass::searchOptions(llvm::ThreadPoolInterface *pool,
   options.verifier.fieldBits = fieldBits;
   options.verifier.seed = seed;
   options.verifier.realTestsFirst = true;
+  options.verifier.reduceUniformDimension = reduceVerification;
   options.progress = progress ? &llvm::errs() : nullptr;
   options.threadPool = pool;
   if (threadFusion)

@@ -62,10 +62,13 @@ namespace mirage::superopt {
 ///      accumulator is the last op, on the goal; the inputs read cover the
 ///      tensors the goal mentions): a state budget that cut a search before
 ///      may no longer cut it, and the stored remarks count the states.
-///  10: kernel-level enumeration of formulations (KernelGraphs.h): other
+///  10: reshapes that only insert or drop size-1 dimensions in the
+///      searched subprograms (tile layouts, block.reshape after an input
+///      iterator or before the output saver).
+///  11: kernel-level enumeration of formulations (KernelGraphs.h): other
 ///      kernel graphs of predefined ops computing the same goals are searched
 ///      too, and the cheapest verified µGraph of any of them wins.
-inline constexpr unsigned kSearchVersion = 10;
+inline constexpr unsigned kSearchVersion = 11;
 
 struct SearchOptions {
   /// Kernels of the µGraph (predefined and graph-defined).

@@ -506,10 +506,25 @@ LogicalResult Superoptimizer::search() {
   args = bit(t.numArguments) - 1;
   for (unsigned v = t.numArguments; v < n; ++v)
     (t.values[v].isOutput ? outputs : inner) |= bit(v);
-  SmallVector<unsigned> innerValues;
+  // A size-1 reshape is a free view, not a choice: it is materialized
+  // (its predefined kernel, a view) exactly when its input is readable, and
+  // otherwise computed by the kernels that read through it (their tiles
+  // take its layout).
+  SmallVector<unsigned> innerValues, views;
   for (unsigned v = t.numArguments; v < n; ++v)
     if (inner >> v & 1)
-      innerValues.push_back(v);
+      (isUnitDimReshape(t.values[v].producer) ? views : innerValues)
+          .push_back(v);
+  auto withViews = [&](uint64_t m) {
+    for (unsigned v : views) // in program order: chains of views follow
+      if ((args | m) >> t.indexOf.lookup(t.values[v].producer->getOperand(0)) &
+          1)
+        m |= bit(v);
+    return m;
+  };
+  uint64_t viewBits = 0;
+  for (unsigned v : views)
+    viewBits |= bit(v);
   if (innerValues.size() > 20)
     return emitError(t.func.getLoc())
            << "µGraph search: subprogram too large (" << innerValues.size()
@@ -529,13 +544,15 @@ LogicalResult Superoptimizer::search() {
     for (auto [i, v] : llvm::enumerate(innerValues))
       if (s >> i & 1)
         m |= bit(v);
+    m = withViews(m);
     // Opaque values (softmax) come only from their predefined kernel, or
     // are folded by their consumers' block graphs (an online softmax).
     bool opaqueKept = llvm::all_of(innerValues, [&](unsigned v) {
       return !t.values[v].opaque || t.values[v].foldable || (m >> v & 1);
     });
     if (opaqueKept &&
-        (static_cast<unsigned>(llvm::popcount(m)) <= kernelOpLimit ||
+        (static_cast<unsigned>(llvm::popcount(m & ~viewBits)) <=
+             kernelOpLimit ||
          m == (outputs | inner)))
       materializations.push_back(m);
   }
