@@ -1,20 +1,26 @@
 #!/usr/bin/env python3
 """Writes the benchmark set of docs/Benchmarks.md as
-graph-dialect functions in fp16, at full size, next to this script.
+graph-dialect functions in fp16, at full size, next to this script, and
+the prefill attention program of the µGraph search benchmark in
+bench/search-programs.
 
     python3 bench/programs/generate.py
-    python3 bench/programs/generate.py --prefill-dir DIR
 
 GQA, QKNorm, RMSNorm and nTrans are written for b = 1 and b = 8
 (<name>_b1.mlir, <name>_b8.mlir); LoRA and GatedMLP do not depend on b and
-get one file each. The generated files are committed; rerun this script
-after changing it.
+get one file each. Prefill attention (batch 1, 32 heads, sequence 2048,
+head dim 128) is bench/search-programs/prefill_b1.mlir: only
+bench/run-search-bench.py runs it by default, since the benchmarks that
+interpret or emulate every program at full size (the verifier and PTX
+emulator benchmarks) would need gigabytes and hours for it. The generated
+files are committed; rerun this script after changing it.
 """
 
 import argparse
 import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+SEARCH_ONLY = os.path.join(os.path.dirname(HERE), "search-programs")
 DTYPE = "f16"
 BATCHES = (1, 8)
 
@@ -152,9 +158,8 @@ def ntrans(b):
 
 def prefill(h, s=2048, d=128):
     """Prefill attention softmax(Q K) V over h heads, sequence s, head dim
-    d. Not in the benchmark set (docs/Search.md, "Limits": its verification
-    at full size needs more time and memory than the search's defaults);
-    written only on request (--prefill-dir)."""
+    d. The search verifies it on two of its heads (docs/Verification.md,
+    "Verification on fewer slices")."""
     body = [
         matmul("s", "Q", "K", (h, s, d), (h, d, s), (h, s, s)),
         f"%p = graph.softmax %s, dim = 2 : {t(h, s, s)}",
@@ -171,18 +176,7 @@ def prefill(h, s=2048, d=128):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--prefill-dir",
-                    help="write the prefill attention programs (32 heads, "
-                         "and 2 heads for timing) there instead")
-    args = ap.parse_args()
-    if args.prefill_dir:
-        for h in (32, 2):
-            name = os.path.join(args.prefill_dir, f"prefill_h{h}.mlir")
-            with open(name, "w") as f:
-                f.write(prefill(h))
-            print(name)
-        return
+    argparse.ArgumentParser(description=__doc__).parse_args()
     files = {"lora.mlir": lora(), "gated_mlp.mlir": gated_mlp()}
     for b in BATCHES:
         files[f"gqa_b{b}.mlir"] = gqa(b)
@@ -193,6 +187,10 @@ def main():
         with open(os.path.join(HERE, name), "w") as f:
             f.write(text)
         print(name)
+    os.makedirs(SEARCH_ONLY, exist_ok=True)
+    with open(os.path.join(SEARCH_ONLY, "prefill_b1.mlir"), "w") as f:
+        f.write(prefill(32))
+    print(os.path.join("..", "search-programs", "prefill_b1.mlir"))
 
 
 if __name__ == "__main__":

@@ -98,6 +98,10 @@ def VerifyEquivalence : Pass<"verify-equivalence", "::mlir::ModuleOp"> {
            "Run the floating-point checks before the finite-field test (as "
            "the search does): a pair that both reject is reported by the "
            "numerics; the verdict does not change">,
+    Option<"reduceUniform", "reduce-uniform", "bool", "false",
+           "Verify on fewer slices of a dimension along which both "
+           "functions are proven uniform, with the same bound (as the "
+           "search does); at full size when there is none">,
     Option<"progress", "progress", "bool", "false",
            "Print a line on stderr as each test finishes">,
   ];
@@ -226,6 +230,18 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
     Option<"stateBudget", "state-budget", "uint64_t", "10000000",
            "Search states per subprogram, shared among the block-level "
            "tasks in deterministic rounds (> 0)">,
+    Option<"kernelGraphOps", "kernel-graph-ops", "unsigned", "3",
+           "Kernel-level enumeration: most predefined ops of another "
+           "formulation of a subprogram, over its inputs and the "
+           "intermediates made before (0 to 8; 0: only the program as "
+           "written is searched)">,
+    Option<"kernelGraphStates", "kernel-graph-states", "uint64_t", "100000",
+           "States the kernel-level enumeration may visit per subprogram "
+           "(> 0)">,
+    Option<"formulations", "formulations", "unsigned", "8",
+           "Most formulations searched per subprogram besides the program's "
+           "own, each with state-budget / formulations block-level states "
+           "(1 to 64)">,
     Option<"memoryBudget", "memory-budget", "uint64_t", "4096",
            "MiB the search's own data may take, split among the tasks "
            "running at once (1 to 1048576)">,
@@ -252,6 +268,11 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
            "Bits of the verifier's exponent prime q (31 to 62)">,
     Option<"seed", "seed", "uint64_t", "0",
            "Seed of the verifier's random inputs">,
+    Option<"reduceVerification", "reduce-verification", "bool", "true",
+           "Verify on fewer slices of a dimension along which the "
+           "subprogram and the µGraph are proven uniform (the same bound; "
+           "docs/Verification.md), at full size when there is none; false: "
+           "always at full size">,
     Option<"progress", "progress", "bool", "false",
            "Print a line on stderr per search task and verification">,
   ];
@@ -678,20 +699,27 @@ def PartialEquivalenceOptimize
   let description = [{
     For each graph function (docs/PartialEquivalence.md; PET, OSDI'21):
     every concat along H or W of convolutions that share a weight (one per
-    tile, "same" padding along the axis) is a site; its mutant is one
-    convolution of the concatenated tiles, wrong only next to the seams.
+    tile, "same" padding along the axis) is a site; each convolution may be
+    followed by the same elementwise chain per tile (bias, batch norm,
+    ReLU: operands constant along the axis), which moves after the concat
+    exactly. Its mutant is one convolution of the concatenated tiles, wrong
+    only next to the seams.
     The region analysis cuts the site's output into boxes in which both
     programs compute one linear form up to translation (PET's first
     theorem) and decides each box by random tests over Z_p at two of its
     positions (the second theorem), with a stated bound. The wrong rows are
     recomputed from the original on slices of the tiles framed by zero
-    rows, in the mutant's convolution launch, and assembled by one split
+    rows (tile rows times 0 that the same windows read, so that an inf or
+    NaN never reaches a finite output), in the mutant's convolution
+    launch, and assembled by one split
     and the program's concat; the slices are cut per tile or from the
     concatenated tiles, whichever the cost model on `target` finds cheaper.
     A corrected function cheaper than the input is verified against it with
     `--verify-equivalence`'s checks before it replaces it; a remark states
     the mutants tried, the regions, the correction, the estimated times and
-    the verification. Sites that do not gain are reported and kept.
+    the verification. Sites that do not gain are reported and kept (or,
+    with chains, only the chains are moved when that alone is cheaper,
+    verified likewise).
   }];
   let options = [
     Option<"target", "target", "std::string", "\"sm_90\"",

@@ -52,6 +52,7 @@ struct VerifyEquivalencePass
     options.memoryLimitBytes = uint64_t(memoryLimit) << 20;
     options.seed = seed;
     options.realTestsFirst = floatFirst;
+    options.reduceUniformDimension = reduceUniform;
     if (progress)
       options.progress = &llvm::errs();
     bool ok = true;
@@ -201,6 +202,10 @@ struct VerifyEquivalencePass
       << remark::metric("scales", scales)
       << remark::metric("fp64MaxRelError", report.fp64MaxRelError)
       << remark::metric("nativeMaxError", report.nativeMaxError);
+    if (!report.reduction.empty())
+      r << remark::metric("reducedInstance", report.reduction);
+    if (!report.notReduced.empty())
+      r << remark::metric("notReduced", report.notReduced);
     if (!report.fieldAbandoned.empty())
       r << remark::metric("fieldGivenUp", report.fieldAbandoned);
     if (report.outsideFragment)
@@ -256,6 +261,8 @@ struct VerifyEquivalencePass
     diag << "] in the " << m.method << ": @" << orig.getSymName() << " gives "
          << m.originalValue << ", @" << cand.getSymName() << " gives "
          << m.candidateValue << " (" << m.detail << ")";
+    if (!report->reduction.empty())
+      diag << "; on a reduced instance, " << report->reduction;
     return failure();
   }
 };

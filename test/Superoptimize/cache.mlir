@@ -60,10 +60,10 @@
 // RUN: mirage-opt %s --superoptimize="cache-dir=%t/off cache=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MISS
 // RUN: not ls %t/off
 
-// MISS: remark: superoptimize @f part 0: 2 graph op(s) -> 1 kernel(s) (1 graph-defined), was 2; {{.*}}; verified: finite-field test
+// MISS: remark: superoptimize @f part 0: 2 graph op(s) -> 1 kernel(s) (1 graph-defined), was 2; {{.*}}; verified: {{(on a reduced instance, [0-9]+ of [0-9]+ slices .*: )?}}finite-field test
 // MISS-NOT: from the cache
 // ONE: 1
-// HIT: remark: superoptimize @f part 0: 2 graph op(s) -> 1 kernel(s) {{.*}} [from the cache in {{.*}}; re-verified: finite-field test: {{[0-9]+}} tests {{.*}}; floating point: {{.*}}]
+// HIT: remark: superoptimize @f part 0: 2 graph op(s) -> 1 kernel(s) {{.*}} [from the cache in {{.*}}; re-verified: {{(on a reduced instance, [0-9]+ of [0-9]+ slices .*: )?}}finite-field test: {{[0-9]+}} tests {{.*}}; floating point: {{.*}}]
 // HIT-CUT: warning: superoptimize: cache entry {{.*}}.mlir for @f part 0 is unusable: its re-verification was interrupted (stopped by the caller's request); not used, searching again
 // HIT-CUT: remark: superoptimize @f part 0: {{.*}}time limit reached
 // TAMPERED: warning: superoptimize: cache entry {{.*}}.mlir for @f part 0 is unusable: checksum mismatch: the entry was truncated or modified; discarded, searching again

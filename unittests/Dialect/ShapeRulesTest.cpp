@@ -97,6 +97,21 @@ TEST_F(ShapeRulesTest, ReshapeConcatSplit) {
   EXPECT_TRUE(failed(inferSplitShapes(loc(), {8, 6}, 1, {2, 3})));
 }
 
+TEST_F(ShapeRulesTest, UnitDimReshape) {
+  // Size-1 dimensions inserted or dropped anywhere: the other sizes keep
+  // their order (a CNN's [C] -> [C, 1, 1], a layer's [1, S, D] -> [S, D]).
+  EXPECT_TRUE(isUnitDimReshape({64}, {64, 1, 1}));
+  EXPECT_TRUE(isUnitDimReshape({1, 128, 768}, {128, 768}));
+  EXPECT_TRUE(isUnitDimReshape({1, 8, 16}, {8, 1, 16, 1}));
+  EXPECT_TRUE(isUnitDimReshape({16, 64}, {16, 64}));
+  EXPECT_TRUE(isUnitDimReshape({1, 1}, {1}));
+  // Merged, split or reordered sizes are not.
+  EXPECT_FALSE(isUnitDimReshape({8, 16}, {128}));
+  EXPECT_FALSE(isUnitDimReshape({1, 128, 768}, {1, 128, 12, 64}));
+  EXPECT_FALSE(isUnitDimReshape({2, 3}, {3, 2}));
+  EXPECT_FALSE(isUnitDimReshape({4, 4}, {2, 8}));
+}
+
 TEST_F(ShapeRulesTest, ConvAndPool) {
   // ResNet stem: 224x224, 7x7 stride 2 pad 3 -> 112x112.
   EXPECT_EQ(*inferConv2DShape(loc(), {1, 3, 224, 224}, {64, 3, 7, 7}, {2, 2},

@@ -80,6 +80,12 @@ mlir::FailureOr<Shape> inferRepeatShape(OptLoc loc,
 mlir::LogicalResult verifyReshape(OptLoc loc, llvm::ArrayRef<int64_t> input,
                                   llvm::ArrayRef<int64_t> result);
 
+/// Whether a reshape from `input` to `result` only inserts or drops size-1
+/// dimensions: the sizes other than 1 are the same, in the same order (so
+/// every element keeps its index along each of them).
+bool isUnitDimReshape(llvm::ArrayRef<int64_t> input,
+                      llvm::ArrayRef<int64_t> result);
+
 /// Equal ranks, equal sizes except along `dim`, which is summed.
 mlir::FailureOr<Shape>
 inferConcatShape(OptLoc loc, llvm::ArrayRef<llvm::SmallVector<int64_t>> inputs,

@@ -47,9 +47,16 @@ namespace mirage::pet {
 /// A concat of convolutions that share one weight and attributes, each read
 /// only by the concat, along a spatial axis (2: H, 3: W) that the
 /// convolutions keep ("same" padding: 2 pad = dil (k - 1), stride 1 on it).
+/// Each convolution may be followed by a chain of elementwise ops before
+/// the concat (bias, batch norm, ReLU per tile), the same ops with the same
+/// other operands for every tile, none of which varies along the axis: the
+/// chain then commutes with the concat exactly.
 struct StitchSite {
   mirage::graph::ConcatOp concat;
   llvm::SmallVector<mirage::graph::Conv2DOp> convs;
+  /// Per tile, the ops from its convolution's result to the concat, in
+  /// order (empty: the convolution feeds the concat).
+  llvm::SmallVector<llvm::SmallVector<mlir::Operation *, 4>> chains;
   int64_t dim = 2;
   /// Half the window's extent on `dim`: pad = dil (k - 1) / 2.
   int64_t halo = 0;
@@ -65,11 +72,20 @@ std::vector<StitchSite> findStitchSites(mlir::func::FuncOp func,
 /// Two standalone functions of the site, inserted after the site's
 /// function: the original (the tiles and the weight as arguments, the
 /// convolutions and the concat) and the mutant (one convolution of the
-/// concatenated tiles). The caller erases them.
+/// concatenated tiles). The chains are left out: they apply the same
+/// elementwise function to both programs' outputs, so they move no wrong
+/// row. The caller erases them.
 struct SitePrograms {
   mlir::func::FuncOp original, mutant;
 };
 SitePrograms buildSitePrograms(const StitchSite &site, llvm::StringRef prefix);
+
+/// Moves the site's per-tile chains after the concat: concat(chain(conv_i))
+/// becomes chain(concat(conv_i)), one op per chain step instead of one per
+/// tile (exact: the ops are elementwise and their other operands do not
+/// vary along the axis). Returns the site with a concat of the bare
+/// convolutions; a site without chains is returned as it is.
+StitchSite hoistTileChains(const StitchSite &site);
 
 /// The building blocks the mutant and the correction share: a concat of
 /// `parts` along `dim`, and a convolution like the site's (its weight and
@@ -162,9 +178,9 @@ struct CorrectionOptions {
 struct Correction {
   /// The wrong intervals [lo, hi) of the site's axis that were recomputed.
   llvm::SmallVector<std::pair<int64_t, int64_t>, 4> intervals;
-  /// The ops the correction adds to the mutant (splits, zero band, the
-  /// split of the result; the concat of the tiles is the mutant's and the
-  /// final concat the program's).
+  /// The ops the correction adds to the mutant (splits, the zero bands'
+  /// product and split, the split of the result; the concat of the tiles is
+  /// the mutant's and the final concat the program's).
   unsigned ops = 0;
   /// Rows (or columns) the fused convolution computes beyond the mutant's.
   int64_t extraExtent = 0;
@@ -178,11 +194,15 @@ wrongIntervals(const StitchSite &site, const RegionReport &report);
 
 /// Rewrites the site inside its function: the tiles, slices of them around
 /// each wrong interval (halo rows on each side, clipped to the tile) and
-/// zero bands of halo rows (the slice times 0) are concatenated along the
-/// axis; one convolution computes the mutant and the recomputed rows
-/// (fused); one split and the program's concat assemble the result. Fails,
-/// saying why, when the slices of two intervals would overlap (a tile
-/// shorter than 4 halo) or an interval is empty.
+/// zero bands of halo rows are concatenated along the axis; one
+/// convolution computes the mutant and the recomputed rows (fused); one
+/// split and the program's concat assemble the result. A band is 0 x rows
+/// of the same tile on the other side of the edge it borders (shifted by
+/// the smallest multiple of the dilation not below the halo), so that an
+/// inf or NaN it carries reaches only outputs that the original computes
+/// from that element too (never a finite one). Fails, saying why, when the
+/// slices of two intervals would overlap (a tile shorter than 4 halo), a
+/// band's tile is shorter than that shift, or an interval is empty.
 llvm::Expected<Correction>
 correctSite(const StitchSite &site,
             llvm::ArrayRef<std::pair<int64_t, int64_t>> intervals,

@@ -25,8 +25,11 @@ struct Subprogram {
   llvm::SmallVector<mlir::Value> inputs, outputs;
 };
 
-/// Ops that only move data (transposes): the search expresses them through
-/// the index variables of the kernels around them.
+/// Ops that only move data (transposes, reshapes that only insert or drop
+/// size-1 dimensions): the search expresses them through the index
+/// variables of the kernels around them. A reshape of a value no searchable
+/// op produces joins no subprogram (it is a free view; the subprogram reads
+/// it).
 bool isDataMovement(mlir::Operation *op);
 
 /// Whether `ops` (in program order, one block) is convex: no op outside the
@@ -36,7 +39,8 @@ bool isConvex(llvm::ArrayRef<mlir::Operation *> ops);
 /// Groups the searchable ops (isSearchableGraphOp or data movement) of
 /// `block`, other than those `skip` selects, by data dependence: walking in
 /// program order, each op joins the groups of the searchable ops producing
-/// its operands (all of them when the union has at most `maxOps` ops and is
+/// its operands (all of them when the union has at most `maxOps` ops, views
+/// not counted, and is
 /// convex, else the first one that does), or starts one. Groups of data
 /// movement alone are dropped. The boundaries are not computed.
 llvm::SmallVector<Subprogram>

@@ -62,7 +62,13 @@ namespace mirage::superopt {
 ///      accumulator is the last op, on the goal; the inputs read cover the
 ///      tensors the goal mentions): a state budget that cut a search before
 ///      may no longer cut it, and the stored remarks count the states.
-inline constexpr unsigned kSearchVersion = 9;
+///  10: reshapes that only insert or drop size-1 dimensions in the
+///      searched subprograms (tile layouts, block.reshape after an input
+///      iterator or before the output saver).
+///  11: kernel-level enumeration of formulations (KernelGraphs.h): other
+///      kernel graphs of predefined ops computing the same goals are searched
+///      too, and the cheapest verified µGraph of any of them wins.
+inline constexpr unsigned kSearchVersion = 11;
 
 struct SearchOptions {
   /// Kernels of the µGraph (predefined and graph-defined).
@@ -101,6 +107,17 @@ struct SearchOptions {
   /// candidate is verified after it (a verification under way finishes).
   /// Not a budget: reaching it is reported and the result is not cached.
   double timeLimitSeconds = 600;
+  /// Kernel-level enumeration (KernelGraphs.h, docs/Search.md): ops of a
+  /// formulation of the subprogram other than the program's own, over its
+  /// inputs and the intermediates made before (0: none, only the program
+  /// as written is searched).
+  unsigned kernelGraphOps = 0;
+  /// States (kernel-graph prefixes) the enumeration may visit.
+  uint64_t kernelGraphStates = 100'000;
+  /// Formulations searched besides the program's own. Each one's
+  /// block-level search gets stateBudget / formulations states, so all of
+  /// them together take at most the program's own budget again.
+  unsigned maxFormulations = 8;
   /// Abstract-expression pruning (off only for the ablation).
   bool pruning = true;
   /// Cheapest graph-defined kernels each block-level task keeps; the
@@ -147,9 +164,25 @@ struct SearchStats {
   /// Why a verification stopped before its verdict (the time limit, the
   /// memory budget); empty if none did. Its candidate was not used.
   std::string verificationInterrupted;
+  /// The kernel-level enumeration: prefixes visited and pruned,
+  /// formulations searched besides the program's own, how many of them were
+  /// verified (their estimate beat the best verified µGraph so far), the
+  /// block-level states of the searches whose µGraph was not chosen (the
+  /// counts above are the chosen formulation's; the seconds are totals),
+  /// and whether its state budget or formulation limit cut it. `kernelGraphSkipped` says
+  /// why it did not run (empty: it ran or was off); `formulation` describes
+  /// the chosen one (empty: the program's own).
+  uint64_t kernelGraphStates = 0, kernelGraphPruned = 0;
+  unsigned formulations = 0, formulationsTried = 0;
+  /// Formulations whose block-level search spent its share of the budget.
+  unsigned formulationsCutByStates = 0;
+  uint64_t otherFormulationStates = 0;
+  bool kernelGraphStateBudgetHit = false, formulationLimitHit = false;
+  std::string kernelGraphSkipped, formulation;
   bool budgetHit() const {
     return tasksCutByStates || tasksCutByMemory || timeLimitHit ||
-           !verificationInterrupted.empty();
+           !verificationInterrupted.empty() || kernelGraphStateBudgetHit ||
+           formulationLimitHit;
   }
 };
 

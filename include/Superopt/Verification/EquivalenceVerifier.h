@@ -102,6 +102,11 @@ struct VerifierOptions {
   /// estimated peak of each interpreter run, checked before the run. 0: the
   /// machine's physical memory.
   uint64_t memoryLimitBytes = 0;
+  /// Verify on one or two groups of slices of a dimension along which both
+  /// functions are proven uniform (UniformDimension.h), when there is one;
+  /// at full size otherwise. The bound is the same: the pair computes every
+  /// group by the same function, which the reduced instance tests.
+  bool reduceUniformDimension = false;
 };
 
 struct Mismatch {
@@ -121,6 +126,14 @@ struct VerificationReport {
   /// Why the verification stopped before a verdict (the caller's stop
   /// request, or the memory limit).
   std::optional<std::string> interrupted;
+
+  /// Non-empty when the pair was verified on fewer slices of a uniform
+  /// dimension (VerifierOptions::reduceUniformDimension): which, and why
+  /// that is sound for these two functions. Positions in a mismatch are
+  /// those of the reduced instance.
+  std::string reduction;
+  /// Non-empty when a reduction was asked for but not made: why not.
+  std::string notReduced;
 
   // The finite-field test.
   bool fieldApplied = false;              // it ran and decided

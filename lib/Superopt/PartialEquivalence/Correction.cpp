@@ -5,16 +5,27 @@
 // and zeros beyond the tile's ends. So a slice of the tile, halo rows past
 // the wrong rows on each side (clipped to the tile), convolved where zeros
 // follow it on every side that reached past the tile, gives the right rows.
-// Those slices go after the tiles in the mutant's own concat, separated by
+// Those slices go after the tiles in the mutant's own concat, framed by
 // bands of halo zero rows where a side needs zeros (the end of the stitched
-// input needs none: the padding supplies them), so that the one
-// convolution computes the mutant and the corrections in one launch (PET's
-// fusion of the correction kernel with its neighbour). One split of its
-// result and the program's concat put the recomputed rows in place.
+// input needs none: the padding supplies it), so that the one convolution
+// computes the mutant and the corrections in one launch (PET's fusion of
+// the correction kernel with its neighbour). One split of its result and
+// the program's concat put the recomputed rows in place.
 //
-// The zero band is a halo-row slice times 0: exact in the field and in
-// floating point for finite inputs (an infinite or NaN input element in
-// that slice would make the band NaN; docs/PartialEquivalence.md).
+// The graph dialect has no constant, fill or pad op, so a zero band is
+// rows of the input times 0, and a non-finite input element there would
+// make the band NaN. Which rows matters: a band beside an edge of a tile is
+// 0 x the tile's rows on the other side of the edge, shifted across it by
+// the smallest multiple of the dilation d not below the halo (the halo for
+// an odd window): after a tile's end e, band row e + k is 0 x row
+// e + k - shift; before its start s, band row s - halo + k is 0 x row
+// s - halo + k + shift. A window's taps sit at offsets -halo + i d; a tap
+// past the edge, moved back by the shift, is another tap of the same
+// window, inside the tile, in the same column and channel. So every band
+// element that a kept output reads is 0 x an input element that the
+// original convolution multiplies by a weight for that same output: a band
+// carries inf or NaN only into outputs that are inf or NaN in the original
+// too, never into a finite one (docs/PartialEquivalence.md, "Zero bands").
 //
 //===----------------------------------------------------------------------===//
 
@@ -125,9 +136,9 @@ mirage::pet::correctSite(const StitchSite &site,
                 a - halo < start, b + halo > end};
       inInterval.push_back(s);
     }
-    // Across a seam, the later tile's slice (zeros before) first, then the
-    // earlier tile's (zeros after): the next seam's band serves both.
-    std::reverse(inInterval.begin(), inInterval.end());
+    // Across a seam, the earlier tile's slice (zeros after) first, then
+    // the later tile's (zeros before): their two bands, the halo rows on
+    // each side of the seam, are then adjacent rows of the stitched tiles.
     segments.insert(segments.end(), inInterval.begin(), inInterval.end());
   }
   if (segments.empty())
@@ -149,37 +160,88 @@ mirage::pet::correctSite(const StitchSite &site,
   if (halo == 0)
     return error("a halo of 0 leaves nothing wrong to correct");
 
-  // The cut points of each source: the slices' ends, and a halo-row piece
-  // to make the zero band from (inside a tile, not crossing a cut).
+  // Each zero band, as the rows of the stitched tiles it is 0 x: after a
+  // side that ends a tile (the last tile's end included: the slices follow
+  // it), that tile's rows `shift` before the band's; before a side that
+  // starts a tile, its rows `shift` after (see the file comment).
+  const int64_t mutantExtent = site.offsets.back() + site.extents.back();
+  auto tileOf = [&](int64_t row) {
+    unsigned j = 0;
+    while (j + 1 < tiles && site.offsets[j + 1] <= row)
+      ++j;
+    return j;
+  };
+  // The shift across the edge: the smallest multiple of the dilation not
+  // below the halo (the halo itself for an odd window), so that a tap
+  // past the edge and its shifted row are both taps of one window.
+  const int64_t dilation = convs.front().getDilations()[dim - 2];
+  const int64_t shift = (halo + dilation - 1) / dilation * dilation;
+  auto bandRows = [&](int64_t edge, bool after)
+      -> llvm::Expected<std::pair<int64_t, int64_t>> {
+    unsigned j = tileOf(after ? edge - 1 : edge);
+    if (site.extents[j] < shift)
+      return error(llvm::formatv(
+          "tile {0} has {1} rows along the axis, fewer than the {2} its "
+          "zero band is made from",
+          j, site.extents[j], shift));
+    return after ? std::pair(edge - shift, edge - shift + halo)
+                 : std::pair(edge - halo + shift, edge + shift);
+  };
+  // The fused input after the tiles, in order: slices (with their
+  // segment) and bands (rows of the stitched tiles, times 0).
+  struct Part {
+    bool band;
+    int64_t from, to;
+    Segment *segment = nullptr;
+  };
+  std::vector<Part> layout;
+  std::optional<int64_t> zerosAfter = mutantExtent;
+  for (Segment &s : segments) {
+    if (zerosAfter) {
+      auto rows = bandRows(*zerosAfter, /*after=*/true);
+      if (!rows)
+        return rows.takeError();
+      layout.push_back({true, rows->first, rows->second});
+    }
+    if (s.zerosBefore) {
+      auto rows = bandRows(s.from, /*after=*/false);
+      if (!rows)
+        return rows.takeError();
+      layout.push_back({true, rows->first, rows->second});
+    }
+    layout.push_back({false, s.from, s.to, &s});
+    // The end of the fused input needs no band: the padding supplies it.
+    zerosAfter = s.zerosAfter ? std::optional<int64_t>(s.to) : std::nullopt;
+  }
+
+  // The ops after the convolutions move after the concat first (exact);
+  // the correction then replaces the concat of the bare convolutions.
+  concat = hoistTileChains(site).concat;
+
+  // The cut points, in concat coordinates: the slices' ends, and the
+  // bands' (where the bands are cut from the tiles themselves).
   OpBuilder b(concat);
   SmallVector<Value> tileValues;
   for (graph::Conv2DOp conv : convs)
     tileValues.push_back(conv.getInput());
-  std::set<int64_t> cuts; // concat coordinates
-  for (const Segment &s : segments) {
-    cuts.insert(s.from);
-    cuts.insert(s.to);
+  std::set<int64_t> cuts, bandCuts;
+  for (const Part &part : layout) {
+    (part.band ? bandCuts : cuts).insert(part.from);
+    (part.band ? bandCuts : cuts).insert(part.to);
   }
-  std::optional<int64_t> bandFrom;
-  for (unsigned j = 0; j < tiles && !bandFrom; ++j) {
-    int64_t start = site.offsets[j], end = start + site.extents[j];
-    std::set<int64_t> inTile = {start, end};
-    for (int64_t c : cuts)
-      if (c > start && c < end)
-        inTile.insert(c);
-    for (auto it = inTile.begin(); std::next(it) != inTile.end(); ++it)
-      if (*std::next(it) - *it >= halo) {
-        bandFrom = *it;
-        break;
-      }
-  }
-  if (!bandFrom)
-    return error("no tile piece of halo rows to make the zero band from");
-  cuts.insert(*bandFrom);
-  cuts.insert(*bandFrom + halo);
+  if (options.layout == SliceLayout::PerTile)
+    cuts.insert(bandCuts.begin(), bandCuts.end());
 
-  // Pieces by their start in concat coordinates.
-  std::map<int64_t, Value> pieces;
+  auto zerosOf = [&](Value v) {
+    return graph::ScalarMulOp::create(
+               b, loc, TypeRange{v.getType()}, ValueRange{v},
+               ArrayRef<NamedAttribute>{
+                   b.getNamedAttr("scalar", b.getF64FloatAttr(0.0))})
+        .getResult();
+  };
+  // Pieces of the tiles and of the bands, by their start in concat
+  // coordinates.
+  std::map<int64_t, Value> pieces, zeroPieces;
   Value stitchedTiles; // the mutant's concat, in the FromConcat layout
   unsigned ops = 0;
   if (options.layout == SliceLayout::FromConcat) {
@@ -198,9 +260,10 @@ mirage::pet::correctSite(const StitchSite &site,
     }
     if (!stitchedTiles)
       stitchedTiles = buildTileConcat(b, loc, tileValues, dim);
-    std::map<int64_t, Value> p = splitAt(b, loc, stitchedTiles, dim, cuts);
-    pieces.insert(p.begin(), p.end());
-    ops += 1;
+    pieces = splitAt(b, loc, stitchedTiles, dim, cuts);
+    // All bands from one product and one split, whatever their number.
+    zeroPieces = splitAt(b, loc, zerosOf(stitchedTiles), dim, bandCuts);
+    ops += (pieces.size() > 1) + 1 + (zeroPieces.size() > 1);
   } else {
     for (unsigned j = 0; j < tiles; ++j) {
       int64_t start = site.offsets[j], end = start + site.extents[j];
@@ -216,41 +279,37 @@ mirage::pet::correctSite(const StitchSite &site,
         pieces[at + start] = v;
       ops += 1;
     }
+    // One product per band piece (a piece shared by two bands is scaled
+    // once).
+    for (const Part &part : layout)
+      for (int64_t at = part.from; part.band && at < part.to;) {
+        Value piece = pieces.at(at);
+        if (!zeroPieces.count(at)) {
+          zeroPieces[at] = zerosOf(piece);
+          ops += 1;
+        }
+        at += cast<RankedTensorType>(piece.getType()).getDimSize(dim);
+      }
   }
-  Value bandSource = pieces.at(*bandFrom);
-  Value band = graph::ScalarMulOp::create(
-                    b, loc, TypeRange{bandSource.getType()},
-                    ValueRange{bandSource},
-                    ArrayRef<NamedAttribute>{b.getNamedAttr(
-                        "scalar", b.getF64FloatAttr(0.0))})
-                   .getResult();
-  ops += 1;
 
-  // The fused input: the tiles (or their concat), then the slices with
-  // bands where a side needs zeros.
+  // The fused input: the tiles (or their concat), then the slices and
+  // their bands.
   SmallVector<Value> parts;
   if (stitchedTiles)
     parts.push_back(stitchedTiles);
   else
     parts.append(tileValues.begin(), tileValues.end());
-  int64_t total = site.offsets.back() + site.extents.back();
-  const int64_t mutantExtent = total;
-  // The last tile's end needs zeros after it, as does a slice that asked
-  // for them.
-  bool needZeros = true;
-  for (Segment &s : segments) {
-    if (needZeros || s.zerosBefore) {
-      parts.push_back(band);
-      total += halo;
-    }
-    s.placed = total;
-    for (int64_t at = s.from; at < s.to;) {
-      Value piece = pieces.at(at);
+  int64_t total = mutantExtent;
+  for (const Part &part : layout) {
+    if (part.segment)
+      part.segment->placed = total;
+    const std::map<int64_t, Value> &from = part.band ? zeroPieces : pieces;
+    for (int64_t at = part.from; at < part.to;) {
+      Value piece = from.at(at);
       parts.push_back(piece);
       at += cast<RankedTensorType>(piece.getType()).getDimSize(dim);
     }
-    total += s.to - s.from;
-    needZeros = s.zerosAfter;
+    total += part.to - part.from;
   }
   result.extraExtent = total - mutantExtent;
   Value fused = buildTileConcat(b, loc, parts, dim);
@@ -284,7 +343,7 @@ mirage::pet::correctSite(const StitchSite &site,
     outCuts.insert(to);
   }
   std::map<int64_t, Value> outPieces = splitAt(b, loc, conv, dim, outCuts);
-  ops += 1;
+  ops += outPieces.size() > 1;
   SmallVector<Value> assembled;
   for (auto [from, to] : sources)
     for (int64_t at = from; at < to;) {

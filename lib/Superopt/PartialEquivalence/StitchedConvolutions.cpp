@@ -9,16 +9,114 @@
 // graph rules already have it (docs/GraphRules.md); the spatial axes are
 // what PET adds: tiles of different extents, which cannot share a batch.
 //
+// A convolution per tile is often followed by per-tile elementwise ops
+// before the concat (bias, inference batch norm as a per-channel scale and
+// shift, ReLU): concat_d(f(conv(x_1, w)), ..., f(conv(x_K, w))). When f is
+// the same chain for every tile, each op elementwise with its other
+// operands the same values and of extent 1 along d, f commutes with the
+// concat exactly (an output element depends on the element at the same
+// position and on operands that do not vary along d), so the site is
+// f(concat_d(conv(x_i, w))) and PET's mutant and correction apply to the
+// concat of convolutions inside it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Superopt/PartialEquivalence/PartialEquivalence.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mirage;
 using namespace mirage::pet;
+
+namespace {
+/// One tile's convolution and the ops after it up to the concat.
+struct TileChain {
+  graph::Conv2DOp conv;
+  SmallVector<Operation *, 4> ops; // in order from the convolution
+};
+} // namespace
+
+/// The operand of an elementwise op that carries the tile (the chain
+/// operand): for a unary op its input; for a binary op the operand of the
+/// result's type, the other being of extent 1 along `dim` once aligned to
+/// rank 4 (so it does not vary along the concat axis). Null otherwise,
+/// with `why`.
+static Value chainOperand(Operation *op, int64_t dim, std::string &why) {
+  if (auto unary = dyn_cast<graph::UnaryOpInterface>(op))
+    return unary.getUnaryInput();
+  if (!isa<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp>(op)) {
+    why = "an input is neither a conv2d nor an elementwise op after one";
+    return nullptr;
+  }
+  Type result = op->getResult(0).getType();
+  auto constantAlongAxis = [&](Value v) {
+    auto type = cast<RankedTensorType>(v.getType());
+    int64_t at = dim - (4 - type.getRank());
+    return type.getRank() <= 4 && (at < 0 || type.getDimSize(at) == 1);
+  };
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  bool lhsCarries = lhs.getType() == result && constantAlongAxis(rhs);
+  bool rhsCarries = rhs.getType() == result && constantAlongAxis(lhs);
+  if (lhsCarries != rhsCarries)
+    return lhsCarries ? lhs : rhs;
+  why = "an operand of an op after a per-tile convolution varies along the "
+        "concat axis (or broadcasts the tile)";
+  return nullptr;
+}
+
+/// Walks back from a concat input through elementwise ops to a
+/// convolution. Every value on the way has one user (the tile's ops go
+/// away with the concat: only then is a launch saved).
+static std::optional<TileChain> matchTileChain(Value input, int64_t dim,
+                                               std::string &why) {
+  TileChain chain;
+  Value v = input;
+  while (true) {
+    if (!v.hasOneUse()) {
+      why = chain.ops.empty() && v.getDefiningOp<graph::Conv2DOp>()
+                ? "a convolution has another user"
+                : "a convolution or an op after it has another user";
+      return std::nullopt;
+    }
+    Operation *op = v.getDefiningOp();
+    if (!op) {
+      why = "an input is not a conv2d";
+      return std::nullopt;
+    }
+    if (auto conv = dyn_cast<graph::Conv2DOp>(op)) {
+      chain.conv = conv;
+      std::reverse(chain.ops.begin(), chain.ops.end());
+      return chain;
+    }
+    v = chainOperand(op, dim, why);
+    if (!v)
+      return std::nullopt;
+    chain.ops.push_back(op);
+  }
+}
+
+/// Whether two tiles' chains are the same ops with the same other operands.
+static bool sameChain(ArrayRef<Operation *> a, ArrayRef<Operation *> b,
+                      int64_t dim) {
+  if (a.size() != b.size())
+    return false;
+  std::string ignored;
+  for (auto [x, y] : llvm::zip(a, b)) {
+    if (x->getName() != y->getName() ||
+        x->getAttrDictionary() != y->getAttrDictionary() ||
+        x->getNumOperands() != y->getNumOperands())
+      return false;
+    Value cx = chainOperand(x, dim, ignored);
+    Value cy = chainOperand(y, dim, ignored);
+    for (auto [ox, oy] : llvm::zip(x->getOperands(), y->getOperands()))
+      if ((ox == cx) != (oy == cy) || (ox != cx && ox != oy))
+        return false;
+  }
+  return true;
+}
 
 static std::optional<StitchSite> matchSite(graph::ConcatOp concat,
                                            std::string &why) {
@@ -36,17 +134,15 @@ static std::optional<StitchSite> matchSite(graph::ConcatOp concat,
   site.dim = dim;
   int64_t offset = 0;
   for (Value in : concat.getInputs()) {
-    auto conv = in.getDefiningOp<graph::Conv2DOp>();
-    if (!conv) {
-      why = "an input is not a conv2d";
+    std::optional<TileChain> chain = matchTileChain(in, dim, why);
+    if (!chain)
       return std::nullopt;
-    }
-    // The convolutions go away with the concat: only then is a launch saved.
-    if (!conv.getResult().hasOneUse()) {
-      why = "a convolution has another user";
-      return std::nullopt;
-    }
+    graph::Conv2DOp conv = chain->conv;
     if (!site.convs.empty()) {
+      if (!sameChain(site.chains.front(), chain->ops, dim)) {
+        why = "the ops after the per-tile convolutions differ";
+        return std::nullopt;
+      }
       graph::Conv2DOp first = site.convs.front();
       if (conv.getWeight() != first.getWeight() ||
           conv.getStrides() != first.getStrides() ||
@@ -65,6 +161,7 @@ static std::optional<StitchSite> matchSite(graph::ConcatOp concat,
         }
     }
     site.convs.push_back(conv);
+    site.chains.push_back(chain->ops);
     auto inType = cast<RankedTensorType>(conv.getInput().getType());
     site.offsets.push_back(offset);
     site.extents.push_back(inType.getDimSize(dim));
@@ -94,9 +191,22 @@ mirage::pet::findStitchSites(func::FuncOp func, std::vector<std::string> *why) {
       sites.push_back(std::move(*site));
       return;
     }
-    // A concat of anything but convolutions is not worth a line.
-    if (why && llvm::any_of(concat.getInputs(), [](Value v) {
-          return v.getDefiningOp<graph::Conv2DOp>();
+    // A concat of anything but convolutions (or elementwise ops after
+    // them) is not worth a line.
+    if (why && llvm::any_of(concat.getInputs(), [](Value input) {
+          SmallVector<Value> work = {input};
+          llvm::SmallPtrSet<Operation *, 8> seen;
+          while (!work.empty()) {
+            Operation *op = work.pop_back_val().getDefiningOp();
+            if (!op || !seen.insert(op).second)
+              continue;
+            if (isa<graph::Conv2DOp>(op))
+              return true;
+            if (isa<graph::UnaryOpInterface, graph::AddOp, graph::SubOp,
+                    graph::MulOp, graph::DivOp>(op))
+              work.append(op->operand_begin(), op->operand_end());
+          }
+          return false;
         }))
       why->push_back(reason);
   });
@@ -154,6 +264,37 @@ SitePrograms mirage::pet::buildSitePrograms(const StitchSite &site,
     func::ReturnOp::create(ib, loc, conv);
   }
   return programs;
+}
+
+StitchSite mirage::pet::hoistTileChains(const StitchSite &site) {
+  if (site.chains.empty() || site.chains.front().empty())
+    return site;
+  graph::ConcatOp concat = site.concat;
+  OpBuilder b(concat);
+  SmallVector<Value> outs;
+  for (graph::Conv2DOp conv : site.convs)
+    outs.push_back(conv.getResult());
+  Value value = buildTileConcat(b, concat.getLoc(), outs, site.dim);
+  StitchSite bare = site;
+  bare.concat = cast<graph::ConcatOp>(value.getDefiningOp());
+  bare.chains.assign(site.convs.size(), {});
+  // One op per step, on the whole map; its other operands are the tiles'.
+  std::string ignored;
+  for (Operation *step : site.chains.front()) {
+    Value tile = chainOperand(step, site.dim, ignored);
+    Operation *op = b.clone(*step);
+    for (OpOperand &use : op->getOpOperands())
+      if (use.get() == tile)
+        use.set(value);
+    op->getResult(0).setType(value.getType());
+    value = op->getResult(0);
+  }
+  concat.getResult().replaceAllUsesWith(value);
+  concat.erase();
+  for (ArrayRef<Operation *> chain : site.chains)
+    for (Operation *op : llvm::reverse(chain))
+      op->erase();
+  return bare;
 }
 
 Value mirage::pet::buildTileConcat(OpBuilder &b, Location loc,

@@ -218,18 +218,23 @@ private:
     // The loop variable must be one dimension of the tensor at most.
     if (goal.loopVar >= 0 && llvm::count(tv.vars, goal.loopVar) > 1)
       return;
-    BlockNode n;
-    n.kind = BlockNode::Input;
-    n.choice = value;
-    n.expr = exprs[value];
-    n.vars = tv.vars;
-    n.type = tv.elementType;
-    n.stage = llvm::is_contained(tv.vars, goal.loopVar) && goal.loopVar >= 0
-                  ? BlockNode::Varying
-                  : BlockNode::Invariant;
-    push(std::move(n), Key{-1, 0, 0, 0, 0});
-    chooseInputs(i + 1);
-    pop();
+    // The tile in each layout the program reads the tensor in (its own, or
+    // a size-1 reshape's: SearchTarget.h); the builder reshapes the tile
+    // it loads into it.
+    for (const SmallVector<int, 4> &layout : tv.layouts) {
+      BlockNode n;
+      n.kind = BlockNode::Input;
+      n.choice = value;
+      n.expr = exprs[value];
+      n.vars = layout;
+      n.type = tv.elementType;
+      n.stage = llvm::is_contained(tv.vars, goal.loopVar) && goal.loopVar >= 0
+                    ? BlockNode::Varying
+                    : BlockNode::Invariant;
+      push(std::move(n), Key{-1, 0, 0, 0, 0});
+      chooseInputs(i + 1);
+      pop();
+    }
   }
 
   void push(BlockNode n, Key key) {
@@ -286,7 +291,9 @@ private:
       return; // smaller graphs were found at a smaller limit
     for (unsigned i = numInputs; i < nodes.size(); ++i) {
       const BlockNode &n = nodes[i];
-      if (n.expr != goalExpr || ArrayRef<int>(n.vars) != goalVars ||
+      // A tile in another layout of the same variables is saved through a
+      // block.reshape (a size-1 reshape of the program: SearchTarget.h).
+      if (n.expr != goalExpr || !sameUpToUnitDims(n.vars, goalVars) ||
           n.stage != BlockNode::AfterLoop)
         continue;
       bool allUsed = true;
@@ -300,7 +307,7 @@ private:
       out.kind = BlockNode::Output;
       out.a = i;
       out.expr = n.expr;
-      out.vars = n.vars;
+      out.vars.assign(goalVars.begin(), goalVars.end());
       out.stage = n.stage;
       out.type = t.values[goal.goal].elementType;
       g.nodes.push_back(std::move(out));
@@ -380,7 +387,7 @@ private:
       bool accumUseful =
           goal.loopVar >= 0 ||
           (nodes.size() + 2 == limit && expr == goalExpr &&
-           ArrayRef<int>(vars) == goalVars);
+           sameUpToUnitDims(vars, goalVars));
       if (stage != BlockNode::AfterLoop && accumUseful &&
           (goal.loopVar < 0 || !llvm::is_contained(vars, goal.loopVar))) {
         BlockNode n;

@@ -70,11 +70,34 @@ public:
     return block::GridMapAttr::get(b.getContext(), dims);
   }
 
-  block::TileType tileType(const BlockNode &node) const {
+  block::TileType tileType(ArrayRef<int> vars, Type element) const {
     SmallVector<int64_t> shape;
-    for (int v : node.vars)
+    for (int v : vars)
       shape.push_back(sizeOf(v));
-    return block::TileType::get(shape, node.type);
+    return block::TileType::get(shape, element);
+  }
+  block::TileType tileType(const BlockNode &node) const {
+    return tileType(node.vars, node.type);
+  }
+
+  /// `tile` in the layout `vars`, the same variables up to size-1
+  /// dimensions: itself, or a block.reshape of it (row-major, so no
+  /// element moves relative to the others).
+  Value inLayout(Value tile, ArrayRef<int> vars) {
+    auto type = cast<block::TileType>(tile.getType());
+    block::TileType wanted = tileType(vars, type.getElementType());
+    if (type == wanted)
+      return tile;
+    return block::ReshapeOp::create(b, loc, wanted, tile);
+  }
+
+  /// Saves the tile of the graph's output node (its variables are the
+  /// goal's) into a tensor of type `outType`.
+  Value save(Type outType) {
+    const BlockNode &out = graph.nodes.back();
+    return block::OutputOp::create(b, loc, outType,
+                                   inLayout(tiles[out.a], out.vars),
+                                   gridMap(out.vars));
   }
 
   /// Emits node i (not an output saver); input iterators read `source`.
@@ -85,13 +108,17 @@ public:
     Value c = node.b >= 0 ? tiles[node.b] : Value();
     switch (node.kind) {
     case BlockNode::Input: {
-      auto it = llvm::find(node.vars, graph.loopVar);
-      int64_t loopDim = graph.loopVar >= 0 && it != node.vars.end()
-                            ? it - node.vars.begin()
+      // The maps follow the tensor's own variables; a tile held in the
+      // layout of a size-1 reshape of it is the loaded tile reshaped.
+      ArrayRef<int> vars = t.values[node.choice].vars;
+      auto it = llvm::find(vars, graph.loopVar);
+      int64_t loopDim = graph.loopVar >= 0 && it != vars.end()
+                            ? it - vars.begin()
                             : block::LoopMapAttr::kReplicate;
-      tiles[i] = block::InputOp::create(b, loc, tileType(node), source,
-                                        gridMap(node.vars),
+      block::TileType loaded = tileType(vars, node.type);
+      tiles[i] = block::InputOp::create(b, loc, loaded, source, gridMap(vars),
                                         block::LoopMapAttr::get(ctx, loopDim));
+      tiles[i] = inLayout(tiles[i], node.vars);
       break;
     }
     case BlockNode::Unary: {
@@ -242,10 +269,7 @@ Operation *superopt::buildGraphDef(OpBuilder &builder, Location loc,
     if (graph.nodes[i].stage == BlockNode::AfterLoop &&
         !isAccumulator(graph.nodes[i]))
       e.emit(i);
-  Value saved = block::OutputOp::create(builder, loc, outType,
-                                        e.tiles[outNode.a],
-                                        e.gridMap(outNode.vars));
-  block::YieldOp::create(builder, loc, ValueRange{saved});
+  block::YieldOp::create(builder, loc, ValueRange{e.save(outType)});
   return def;
 }
 
@@ -397,10 +421,7 @@ Operation *superopt::buildCombineKernel(OpBuilder &builder, Location loc,
     if (graph.nodes[i].stage == BlockNode::AfterLoop &&
         !isAccumulator(graph.nodes[i]))
       e.emit(i);
-  Value saved = block::OutputOp::create(builder, loc, outType,
-                                        e.tiles[outNode.a],
-                                        e.gridMap(outNode.vars));
-  block::YieldOp::create(builder, loc, ValueRange{saved});
+  block::YieldOp::create(builder, loc, ValueRange{e.save(outType)});
   return def;
 }
 

@@ -1,6 +1,7 @@
 //===- SearchTarget.cpp - expressions, index variables and op menu --------===//
 
 #include "SearchTarget.h"
+#include "Dialect/Graph/ShapeRules.h"
 #include "Dialect/Kernel/KernelOps.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -40,6 +41,12 @@ ExprId superopt::binaryExpr(AbstractExprContext &ctx, BinaryKind kind,
   llvm_unreachable("unknown binary kind");
 }
 
+ExprId superopt::rmsNormExpr(AbstractExprContext &ctx, int64_t size,
+                             ExprId x) {
+  ExprId meanSq = ctx.scale(1.0 / size, ctx.sum(size, ctx.mul(x, x)));
+  return ctx.div(x, ctx.apply("sqrt", meanSq));
+}
+
 ExprId superopt::shiftedExp(AbstractExprContext &ctx, ExprId x) {
   return ctx.apply("sexp", x);
 }
@@ -48,6 +55,22 @@ ExprId superopt::softmaxExpr(AbstractExprContext &ctx, int64_t size,
                              ExprId x) {
   ExprId e = shiftedExp(ctx, x);
   return ctx.div(e, ctx.sum(size, e));
+}
+
+bool superopt::sameUpToUnitDims(ArrayRef<int> a, ArrayRef<int> b) {
+  auto hasVar = [](int v) { return v >= 0; };
+  return llvm::equal(llvm::make_filter_range(a, hasVar),
+                     llvm::make_filter_range(b, hasVar));
+}
+
+bool superopt::isUnitDimReshape(Operation *op) {
+  auto reshape = dyn_cast_or_null<kernel::ReshapeOp>(op);
+  if (!reshape)
+    return false;
+  auto in = cast<ShapedType>(reshape.getInput().getType());
+  auto out = cast<ShapedType>(reshape.getResult().getType());
+  return in.hasStaticShape() && out.hasStaticShape() &&
+         mirage::isUnitDimReshape(in.getShape(), out.getShape());
 }
 
 static UnaryChoice choiceOf(kernel::UnaryOp op) {
@@ -187,6 +210,25 @@ FailureOr<SearchTarget> SearchTarget::analyze(func::FuncOp func) {
                 slots.join(in, p, r, d);
               return success();
             })
+            .Case([&](kernel::ReshapeOp re) -> LogicalResult {
+              // Data movement when it only inserts or drops size-1
+              // dimensions: the k-th dimension of size other than 1 of the
+              // result is the input's k-th, with its variable.
+              if (!isUnitDimReshape(re))
+                return failure();
+              unsigned in = idx(re.getInput());
+              auto nonUnit = [](ArrayRef<int64_t> shape) {
+                SmallVector<unsigned> dims;
+                for (auto [d, size] : llvm::enumerate(shape))
+                  if (size != 1)
+                    dims.push_back(d);
+                return dims;
+              };
+              for (auto [a, b] : llvm::zip_equal(nonUnit(t.values[in].shape),
+                                                 nonUnit(t.values[r].shape)))
+                slots.join(in, a, r, b);
+              return success();
+            })
             .Case([&](kernel::SoftmaxOp s) {
               // Only its predefined kernel or an online softmax computes
               // it (see the file comment): no menu entries of its own.
@@ -250,6 +292,29 @@ FailureOr<SearchTarget> SearchTarget::analyze(func::FuncOp func) {
       if (v >= 0 && !llvm::is_contained(t.softmaxVars, v))
         t.softmaxVars.push_back(v);
     }
+  // The layouts a tile of each tensor may take: those its size-1 reshapes
+  // are read in, through unary ops too (elementwise, so a tile computes
+  // them in any layout: a per-channel sqrt(var + eps) reshaped to
+  // [C, 1, 1] is computed on the [C, 1, 1] tile); its own if another op
+  // reads it. Values are in program order, so a user's layouts are known
+  // before its operand's.
+  for (TargetValue &tv : llvm::reverse(t.values)) {
+    bool readAsItself = false;
+    SmallVector<SmallVector<int, 4>, 1> viaUsers;
+    for (Operation *user : tv.value.getUsers()) {
+      if (!isUnitDimReshape(user) && !isa<kernel::UnaryOp>(user)) {
+        readAsItself = true;
+        continue;
+      }
+      llvm::append_range(viaUsers, t.values[idx(user->getResult(0))].layouts);
+    }
+    // Its own first, if an op reads it as it is; each layout once.
+    if (readAsItself || viaUsers.empty())
+      tv.layouts.push_back(tv.vars);
+    for (SmallVector<int, 4> &layout : viaUsers)
+      if (!llvm::is_contained(tv.layouts, layout))
+        tv.layouts.push_back(std::move(layout));
+  }
   // A variable joined to dims of different sizes would mean broken IR.
   for (const TargetValue &tv : t.values)
     for (auto [d, v] : llvm::enumerate(tv.vars))
@@ -290,10 +355,7 @@ SmallVector<ExprId> SearchTarget::buildExprs(AbstractExprContext &ctx,
               return ctx.sum(k, ctx.mul(e(mm.getLhs()), e(mm.getRhs())));
             })
             .Case([&](kernel::RMSNormOp n) {
-              ExprId x = e(n.getInput());
-              int64_t size = vals[i].shape.back();
-              ExprId meanSq = ctx.scale(1.0 / size, ctx.sum(size, ctx.mul(x, x)));
-              return ctx.div(x, ctx.apply("sqrt", meanSq));
+              return rmsNormExpr(ctx, vals[i].shape.back(), e(n.getInput()));
             })
             .Case([&](kernel::TransposeOp tr) {
               // The input's expression: abstract expressions do not see
@@ -306,6 +368,11 @@ SmallVector<ExprId> SearchTarget::buildExprs(AbstractExprContext &ctx,
                 if (v >= 0 && llvm::is_contained(vars.drop_front(d + 1), v))
                   return ctx.apply("transpose", e(tr.getInput()));
               return e(tr.getInput());
+            })
+            .Case([&](kernel::ReshapeOp re) {
+              // Size-1 dimensions only (analyze): the same elements along
+              // the same variables.
+              return e(re.getInput());
             })
             .Case([&](kernel::SoftmaxOp s) {
               return softmaxExpr(ctx, vals[i].shape[s.getDim()],

@@ -20,6 +20,18 @@
 // whose variable order no block graph produces is materialized by its
 // predefined kernel.
 //
+// A reshape that only inserts or drops size-1 dimensions is data movement
+// too: its dimensions other than size 1 share the input's variables in
+// order, and its size-1 dimensions have none (as every size-1 dimension).
+// A kernel that reads a tensor may hold its tile in the layout such a
+// reshape of it, or of a unary op's result, is read in (a per-channel [C]
+// tensor as the [C, 1, 1] an [N, C, H, W] operand broadcasts against), and
+// may save a tile whose variables are the goal's up to size-1 dimensions:
+// a block.reshape of the tile, which changes no element's place in
+// row-major order, does either. A reshape that merges or splits
+// dimensions is not handled (one variable per dimension cannot describe a
+// dimension of two).
+//
 // and, for the whole subprogram, the menu of block ops the search may use:
 // the unary kinds (with their constants), binary kinds, reductions and
 // matmuls the program itself contains.
@@ -69,6 +81,11 @@ struct TargetValue {
   mlir::Operation *producer = nullptr; // null for function arguments
   llvm::SmallVector<int64_t, 4> shape;
   llvm::SmallVector<int, 4> vars; // index variable per dim, -1 for size 1
+  /// The variable orders a block graph may hold a tile of this tensor in,
+  /// read from memory: those of its size-1 reshapes, through unary ops and
+  /// further such reshapes, and its own if another op reads it (or nothing
+  /// does). They differ only in size-1 dimensions.
+  llvm::SmallVector<llvm::SmallVector<int, 4>, 1> layouts;
   mlir::Type elementType;
   bool isOutput = false;
   /// Computed only by its predefined kernel (softmax): never the goal of a
@@ -120,9 +137,21 @@ public:
   llvm::SmallVector<int> rmsVars;
 };
 
+/// Whether two variable orders are one tile's up to size-1 dimensions (the
+/// same variables in the same order once the -1 entries are dropped): a
+/// row-major block.reshape turns one into the other.
+bool sameUpToUnitDims(llvm::ArrayRef<int> a, llvm::ArrayRef<int> b);
+
+/// Whether `op` is a kernel.reshape that only inserts or drops size-1
+/// dimensions.
+bool isUnitDimReshape(mlir::Operation *op);
+
 /// The abstract expression of softmax(x) along a dimension of `size`:
 /// sexp(x) / sum(size, sexp(x)).
 ExprId softmaxExpr(AbstractExprContext &ctx, int64_t size, ExprId x);
+/// The abstract expression of rms_norm(x) (no epsilon) over a last
+/// dimension of `size`: x / sqrt(sum(size, x * x) / size).
+ExprId rmsNormExpr(AbstractExprContext &ctx, int64_t size, ExprId x);
 /// The shifted exp exp(x - max): the atom only softmaxes produce.
 ExprId shiftedExp(AbstractExprContext &ctx, ExprId x);
 

@@ -2,6 +2,7 @@
 
 #include "Superopt/Search/Subprograms.h"
 #include "Dialect/Graph/GraphOps.h"
+#include "Dialect/Graph/ShapeRules.h"
 #include "Superopt/Search/Superoptimizer.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -13,10 +14,25 @@ using namespace mlir;
 using namespace mirage;
 using namespace mirage::superopt;
 
+// A reshape that only inserts or drops size-1 dimensions keeps every
+// element's index along each other dimension, so the search follows it
+// through the index variables as it follows a transpose (SearchTarget.h).
+// One that merges or splits dimensions does not: one index variable per
+// dimension cannot describe a dimension of two (docs/Search.md, "Limits").
+static bool isUnitDimReshapeOp(Operation *op) {
+  auto reshape = dyn_cast<graph::ReshapeOp>(op);
+  if (!reshape)
+    return false;
+  auto in = cast<ShapedType>(reshape.getInput().getType());
+  auto out = cast<ShapedType>(reshape.getResult().getType());
+  return in.hasStaticShape() && out.hasStaticShape() &&
+         isUnitDimReshape(in.getShape(), out.getShape());
+}
+
 // Data movement joins the subprograms around it, but a subprogram of
 // nothing else has nothing to search.
 bool mirage::superopt::isDataMovement(Operation *op) {
-  return isa<graph::TransposeOp>(op);
+  return isa<graph::TransposeOp>(op) || isUnitDimReshapeOp(op);
 }
 
 /// Graph ops the search handles and data movement; the others keep the
@@ -78,11 +94,23 @@ mirage::superopt::groupSubprograms(Block &block, unsigned maxOps,
       if (it != groupOf.end() && !llvm::is_contained(producers, it->second))
         producers.push_back(it->second);
     }
+    // A reshape is a view (free, no kernel): one of a value computed
+    // outside every subprogram (a CNN's per-channel weights reshaped to
+    // [C, 1, 1]) stays outside, and the subprograms read the view; taken in,
+    // it would only add a value to the kernel-level choice.
+    if (producers.empty() && isa<graph::ReshapeOp>(op))
+      continue;
     auto tryJoin = [&](ArrayRef<unsigned> ids) {
       SmallVector<Operation *> merged{&op};
       for (unsigned id : ids)
         merged.append(groups[id]);
-      if (merged.size() > maxOps)
+      // Views (size-1 reshapes) are free and no choice of the kernel
+      // level: they do not count, but the values of a subprogram do (at
+      // most 64 in the search), so there are at most as many as ops.
+      if (llvm::count_if(merged, [](Operation *member) {
+            return !isa<graph::ReshapeOp>(member);
+          }) > maxOps ||
+          merged.size() > 2 * maxOps)
         return false;
       merged = inOrder(std::move(merged));
       if (!isConvex(merged))

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Superopt/Verification/EquivalenceVerifier.h"
+#include "Superopt/Verification/UniformDimension.h"
 #include "VerificationRun.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/Format.h"
@@ -124,6 +125,8 @@ std::string VerificationReport::summary() const {
   llvm::raw_string_ostream os(s);
   if (interrupted)
     os << "interrupted (" << *interrupted << "); ";
+  if (!reduction.empty())
+    os << "on a reduced instance, " << reduction << ": ";
   if (mismatch) {
     os << "differs: output #" << mismatch->output << " at [";
     llvm::interleaveComma(mismatch->position, os);
@@ -211,7 +214,30 @@ mirage::superopt::verifyEquivalence(func::FuncOp original,
       failed(checkInterpretable(candidate)) ||
       failed(checkSignatures(original, candidate)))
     return failure();
+  std::string notReduced;
+  if (options.reduceUniformDimension) {
+    std::optional<UniformDimension> dim =
+        findUniformDimension(original, candidate, &notReduced);
+    FailureOr<ReducedPair> reduced = failure();
+    if (dim) {
+      reduced = shrinkUniformDimension(original, candidate, *dim);
+      if (failed(reduced))
+        notReduced = "the reduced copies did not pass the IR verifier";
+    }
+    if (succeeded(reduced)) {
+      VerifierOptions inner = options;
+      inner.reduceUniformDimension = false;
+      // Kept outputs are the full-size original's.
+      inner.originalOutputs = nullptr;
+      FailureOr<VerificationReport> report =
+          verifyEquivalence(reduced->original, reduced->candidate, inner);
+      if (succeeded(report))
+        report->reduction = dim->describe();
+      return report;
+    }
+  }
   VerificationReport report;
+  report.notReduced = notReduced;
   VerificationRun run(original, candidate, options, report);
   // A step fails on an error (diagnosed) or an interruption (reported).
   auto finish = [&](LogicalResult step) -> FailureOr<VerificationReport> {

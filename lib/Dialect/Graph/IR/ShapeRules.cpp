@@ -162,6 +162,12 @@ LogicalResult verifyReshape(OptLoc loc, ArrayRef<int64_t> input,
   return success();
 }
 
+bool isUnitDimReshape(ArrayRef<int64_t> input, ArrayRef<int64_t> result) {
+  auto notUnit = [](int64_t size) { return size != 1; };
+  return llvm::equal(llvm::make_filter_range(input, notUnit),
+                     llvm::make_filter_range(result, notUnit));
+}
+
 FailureOr<Shape> inferConcatShape(OptLoc loc,
                                   ArrayRef<SmallVector<int64_t>> inputs,
                                   int64_t dim) {
