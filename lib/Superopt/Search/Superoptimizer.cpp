@@ -596,8 +596,9 @@ LogicalResult Superoptimizer::search() {
   // memory limit (the check FloatChecks.cpp makes first, on the default
   // schedule alone), the verified search keeps the default schedule
   // whatever it finds; so does this one, and the cost it gives is the
-  // verified one. It also spares the enumeration.
-  if (!options.verify) {
+  // verified one. It also spares the enumeration. (Not with verification on
+  // fewer slices, whose smaller instance may fit: that search may verify.)
+  if (!options.verify && !verifierOptions.reduceUniformDimension) {
     uint64_t limit = verifierOptions.memoryLimitBytes
                          ? verifierOptions.memoryLimitBytes
                          : physicalMemoryBytes();
