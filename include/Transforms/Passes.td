@@ -230,6 +230,18 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
     Option<"stateBudget", "state-budget", "uint64_t", "10000000",
            "Search states per subprogram, shared among the block-level "
            "tasks in deterministic rounds (> 0)">,
+    Option<"kernelGraphOps", "kernel-graph-ops", "unsigned", "3",
+           "Kernel-level enumeration: most predefined ops of another "
+           "formulation of a subprogram, over its inputs and the "
+           "intermediates made before (0 to 8; 0: only the program as "
+           "written is searched)">,
+    Option<"kernelGraphStates", "kernel-graph-states", "uint64_t", "100000",
+           "States the kernel-level enumeration may visit per subprogram "
+           "(> 0)">,
+    Option<"formulations", "formulations", "unsigned", "8",
+           "Most formulations searched per subprogram besides the program's "
+           "own, each with state-budget / formulations block-level states "
+           "(1 to 64)">,
     Option<"memoryBudget", "memory-budget", "uint64_t", "4096",
            "MiB the search's own data may take, split among the tasks "
            "running at once (1 to 1048576)">,
@@ -758,10 +770,15 @@ def JointOptimize : Pass<"joint-optimize", "::mlir::ModuleOp"> {
     too, so the joint result is never worse than either search alone when
     the budgets let them be costed.
 
-    The cheapest graph is emitted as kernel-level IR (each segment's µGraph,
-    the other ops' predefined kernels) and verified against the input with
-    `--verify-equivalence`'s checks before it replaces the function; if it
-    fails, the next is tried. A remark states the rewrites applied, the
+    Graphs are ranked by their segments' µGraph costs unverified (a lower
+    bound); the cheapest are then costed again with their µGraphs verified
+    (the input's are verified from the start), at most `candidates` of
+    them, until a verified graph is the cheapest. That graph is checked
+    against the input with `--verify-equivalence`'s checks (unless it is
+    the input as written; if it fails, the next is tried) and emitted as
+    kernel-level IR: each segment's µGraph, verified against the segment by
+    its search as `--superoptimize` verifies it, and the other ops'
+    predefined kernels. A remark states the rewrites applied, the
     estimated times of the default schedule, graph-only, µGraph-only and
     joint results, the searches' counts and budgets, and the verification.
     Everything is deterministic except the wall-clock safety limits, which
@@ -795,7 +812,8 @@ def JointOptimize : Pass<"joint-optimize", "::mlir::ModuleOp"> {
            "this times the input's (1 to 100)">,
     Option<"candidates", "candidates", "unsigned", "4",
            "Cheapest graphs by predefined-kernel cost also µGraph-costed, "
-           "and graphs kept for verification (1 to 64)">,
+           "and graphs besides the input whose µGraphs are verified "
+           "(1 to 64)">,
     Option<"mugraphSearches", "mugraph-searches", "uint64_t", "64",
            "µGraph searches (distinct segments) per function (at least 1)">,
     Option<"stateBudget", "state-budget", "uint64_t", "1000000",
@@ -828,7 +846,8 @@ def JointOptimize : Pass<"joint-optimize", "::mlir::ModuleOp"> {
     Option<"verifyTimeLimit", "verify-time-limit", "double", "600",
            "Seconds per whole-function verification (0: none)">,
     Option<"progress", "progress", "bool", "false",
-           "Print the graph search's progress on stderr">,
+           "Print the graph search's progress and a line per µGraph search "
+           "on stderr">,
   ];
   let dependentDialects = ["::mirage::graph::GraphDialect",
                            "::mirage::kernel::KernelDialect",

@@ -1,10 +1,14 @@
 //===- JointOptimize.cpp - graph rewrites ranked by the µGraph search -----===//
 //
 // For each graph function: the rules' best-first search (GraphSearch.h)
-// ranks graphs by their µGraph cost (Joint.h); the cheapest graphs by
-// predefined-kernel cost are costed too. The cheapest graph is written as
-// kernel-level IR and verified against the input before it replaces the
-// function; nothing unverified is emitted.
+// ranks graphs by their µGraph cost (Joint.h), costed without verifying;
+// the cheapest graphs by predefined-kernel cost are costed too. The
+// cheapest are then costed again with their µGraphs verified, cheapest
+// first, until the cheapest verified cost is below every unverified one
+// (a lower bound). The graph chosen is verified against the input (unless
+// it is the input as written), its segments' µGraphs were verified against
+// their ops by their searches, as --superoptimize verifies; only then does
+// it replace the function: nothing unverified is emitted.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,6 +71,8 @@ struct Candidate {
   WorkGraph graph;
   std::vector<std::string> applied;
   joint::JointCost cost;
+  /// Whether `cost` is of verified µGraphs (else a lower bound of it).
+  bool verified = false;
 };
 } // namespace
 
@@ -207,6 +213,7 @@ LogicalResult JointOptimizePass::optimize(
   costerOptions.maxSegmentOps = maxSubprogramOps;
   costerOptions.maxSearches = mugraphSearches;
   costerOptions.toDefaultSchedule = toDefaultSchedule;
+  costerOptions.progress = progress ? &llvm::errs() : nullptr;
   // The input in its own order, as --superoptimize cuts it, unless reading
   // it merged common subexpressions or dropped dead ops: then the graph
   // as written, so that every figure is of the same graph.
@@ -215,15 +222,18 @@ LogicalResult JointOptimizePass::optimize(
     costerOptions.prototypeHash = start->hash();
   joint::MuGraphCoster coster(func, target, costerOptions);
 
-  // µGraph-only: the input graph, segment by segment. Its failure is the
-  // pass's (the diagnostic says why).
+  // µGraph-only: the input graph, segment by segment, verified as
+  // --superoptimize would emit it (its segments are searched verifying at
+  // once: it is the fallback, and the figure the joint result is compared
+  // with). Its failure is the pass's (the diagnostic says why).
   FailureOr<std::optional<joint::JointCost>> startCost =
-      coster.evaluate(*start);
+      coster.verify(*start);
   if (failed(startCost))
     return failure();
   if (!*startCost)
     return func.emitError("joint-optimize: the input needs more µGraph "
                           "searches than mugraph-searches allows");
+  const joint::JointCost startVerified = **startCost;
 
   // Graph-only: the rules' search by predefined kernels, as
   // --graph-optimize runs it.
@@ -269,10 +279,12 @@ LogicalResult JointOptimizePass::optimize(
   auto consider = [&](const WorkGraph &g, std::vector<std::string> applied) {
     if (!rankedHashes.insert(g.hash()).second)
       return;
-    std::optional<joint::JointCost> c =
-        g.hash() == start->hash() ? **startCost : costOf(g);
-    if (c)
-      ranked.push_back({g, std::move(applied), *c});
+    if (g.hash() == start->hash()) {
+      ranked.push_back({g, std::move(applied), startVerified, true});
+      return;
+    }
+    if (std::optional<joint::JointCost> c = costOf(g))
+      ranked.push_back({g, std::move(applied), *c, false});
   };
   consider(*start, {});
   for (const GraphSearchResult::Found &f : graphOnly.best)
@@ -296,12 +308,51 @@ LogicalResult JointOptimizePass::optimize(
   for (const GraphSearchResult::Found &f : jointResult.best)
     consider(f.graph, f.applied);
   // Cheapest first; among equals, fewer rewrites, then the order found.
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [](const Candidate &a, const Candidate &b) {
-                     if (a.cost.timeUs != b.cost.timeUs)
-                       return a.cost.timeUs < b.cost.timeUs;
-                     return a.applied.size() < b.applied.size();
-                   });
+  auto byCost = [](const Candidate &a, const Candidate &b) {
+    if (a.cost.timeUs != b.cost.timeUs)
+      return a.cost.timeUs < b.cost.timeUs;
+    return a.applied.size() < b.applied.size();
+  };
+  // Verify the cheapest until a verified cost is the cheapest of all: an
+  // unverified cost is a lower bound of its verified one, so no graph left
+  // unverified can beat it. At most `candidates` graphs besides the input
+  // are verified; those left over are dropped (the remark counts them).
+  unsigned verifiedCandidates = 0;
+  uint64_t notVerified = 0;
+  while (true) {
+    std::stable_sort(ranked.begin(), ranked.end(), byCost);
+    Candidate &c = ranked.front();
+    if (c.verified)
+      break;
+    if (verifiedCandidates == candidates) {
+      notVerified = llvm::count_if(
+          ranked, [](const Candidate &x) { return !x.verified; });
+      llvm::erase_if(ranked, [](const Candidate &x) { return !x.verified; });
+      break;
+    }
+    ++verifiedCandidates;
+    std::string problem;
+    FailureOr<std::optional<joint::JointCost>> v;
+    {
+      ScopedDiagnosticHandler capture(&getContext(), [&](Diagnostic &d) {
+        if (d.getSeverity() == DiagnosticSeverity::Error && problem.empty())
+          problem = d.str();
+        return success();
+      });
+      v = coster.verify(c.graph);
+    }
+    // Its segments were all costed (else it would not be ranked), so the
+    // budget of searches does not refuse it.
+    if (failed(v) || !*v) {
+      if (firstProblem.empty())
+        firstProblem = problem;
+      ++unsearchable;
+      ranked.erase(ranked.begin());
+      continue;
+    }
+    c.cost = **v;
+    c.verified = true;
+  }
 
   const joint::CosterStats &stats = coster.getStats();
   auto graphSearchText = [&](const GraphSearchResult &r) {
@@ -325,8 +376,11 @@ LogicalResult JointOptimizePass::optimize(
       "graph search by predefined kernels: {0}; by µGraph cost: {1}; "
       "µGraph searches: {2} of {3} allowed ({4} memo hits, {5} graphs not "
       "costed for want of searches{6}), {7} states, {8:f2} s search + "
-      "{9:f2} s verification{10}; {11} graphs over the prefilter ({12}x "
-      "the input's predefined cost){13}",
+      "{9:f2} s verification{10}; {14} verifying search(es): the input's "
+      "segments, then those of {15} other graph(s) costed unverified, "
+      "searched again cheapest first ({16} costlier once verified){17}; "
+      "{11} graphs over the prefilter ({12}x the input's predefined "
+      "cost){13}",
       graphSearchText(graphOnly), graphSearchText(jointResult),
       stats.searches, uint64_t(mugraphSearches), stats.memoHits,
       stats.refused,
@@ -344,10 +398,16 @@ LogicalResult JointOptimizePass::optimize(
                                    "rejects ({1})",
                                    unsearchable, firstProblem)
                          .str()
-                   : std::string());
+                   : std::string(),
+      stats.verified, verifiedCandidates, stats.verifiedCostlier,
+      notVerified ? llvm::formatv("; {0} graph(s) left unverified, past the "
+                                  "{1} candidates",
+                                  notVerified, unsigned(candidates))
+                        .str()
+                  : std::string());
 
   double graphOnlyUs = graphOnly.best.front().graph.cost();
-  double muGraphOnlyUs = (*startCost)->timeUs;
+  double muGraphOnlyUs = startVerified.timeUs;
 
   superopt::VerifierOptions verify;
   verify.fieldBits = fieldBits;
@@ -357,11 +417,14 @@ LogicalResult JointOptimizePass::optimize(
   for (const RuleDirection &d : directions)
     if (d.rule->evidence.checkMethod == "fp64")
       floatOnlyRules.insert(d.rule->name);
-  std::vector<std::string> rejected;
-  unsigned tried = 0;
-  for (const Candidate &c : ranked) {
-    if (tried++ == candidates)
-      break;
+  // The graph of `g` against the input, as --graph-optimize checks its
+  // result; std::nullopt when `g` is the input as written (nothing to
+  // check: its segments' µGraphs were verified by their searches).
+  auto checkGraph = [&](const Candidate &c)
+      -> FailureOr<std::optional<superopt::VerificationReport>> {
+    if (costerOptions.prototypeHash &&
+        c.graph.hash() == *costerOptions.prototypeHash)
+      return std::optional<superopt::VerificationReport>();
     // A rule checked in fp64 only: as --graph-optimize, the graph is
     // checked in floating point only if the field test tells it apart.
     llvm::SmallVector<std::string, 2> floatOnlyUsed;
@@ -380,6 +443,42 @@ LogicalResult JointOptimizePass::optimize(
             .str();
     OpBuilder b(func);
     b.setInsertionPointAfter(func);
+    auto rewritten = cast<func::FuncOp>(b.clone(*func));
+    rewritten.setSymName((func.getSymName() + "__rewritten").str());
+    rewritten->removeAttr("mirage.equivalent_to");
+    llvm::scope_exit cleanup([&] { rewritten.erase(); });
+    if (failed(c.graph.writeInto(rewritten)))
+      return failure();
+    auto check = [&]() -> FailureOr<superopt::VerificationReport> {
+      if (verifyTimeLimit > 0)
+        verify.shouldStop = superopt::stopAfterSeconds(verifyTimeLimit);
+      return superopt::verifyEquivalence(func, rewritten, verify);
+    };
+    FailureOr<superopt::VerificationReport> report = check();
+    if (succeeded(report) && !report->equivalent && !floatOnlyUsed.empty()) {
+      verify.fieldTest = false;
+      report = check();
+    }
+    if (failed(report))
+      return failure();
+    return std::optional<superopt::VerificationReport>(*report);
+  };
+
+  std::vector<std::string> rejected;
+  for (const Candidate &c : ranked) {
+    FailureOr<std::optional<superopt::VerificationReport>> report =
+        checkGraph(c);
+    if (failed(report))
+      return failure();
+    std::string describe = llvm::formatv(
+        "{0:f2} us in {1} kernel(s), {2} graph-defined", c.cost.timeUs,
+        c.cost.kernels, c.cost.graphDefined);
+    if (*report && !(*report)->equivalent) {
+      rejected.push_back(describe + " (" + (*report)->summary() + ")");
+      continue;
+    }
+    OpBuilder b(func);
+    b.setInsertionPointAfter(func);
     auto lowered = cast<func::FuncOp>(b.clone(*func));
     lowered.setSymName((func.getSymName() + "__joint").str());
     lowered->removeAttr("mirage.equivalent_to");
@@ -389,25 +488,14 @@ LogicalResult JointOptimizePass::optimize(
     });
     if (failed(coster.lower(c.graph, lowered)))
       return failure();
-    auto check = [&]() -> FailureOr<superopt::VerificationReport> {
-      if (verifyTimeLimit > 0)
-        verify.shouldStop = superopt::stopAfterSeconds(verifyTimeLimit);
-      return superopt::verifyEquivalence(func, lowered, verify);
-    };
-    FailureOr<superopt::VerificationReport> report = check();
-    if (succeeded(report) && !report->equivalent && !floatOnlyUsed.empty()) {
-      verify.fieldTest = false;
-      report = check();
-    }
-    if (failed(report))
-      return failure();
-    std::string describe = llvm::formatv(
-        "{0:f2} us in {1} kernel(s), {2} graph-defined", c.cost.timeUs,
-        c.cost.kernels, c.cost.graphDefined);
-    if (!report->equivalent) {
-      rejected.push_back(describe + " (" + report->summary() + ")");
-      continue;
-    }
+    std::string verifiedText = llvm::formatv(
+        "the µGraphs of its {0} segment(s) each against the segment's ops by "
+        "the µGraph search, as --superoptimize verifies them; {1}",
+        c.cost.segments,
+        *report ? "the rewritten graph against the input: " +
+                      (*report)->summary()
+                : std::string("the graph is the input as written (no "
+                              "rewrite to check)"));
     double others = std::min(graphOnlyUs, muGraphOnlyUs);
     emitRemark(func.getLoc()) << llvm::formatv(
         "joint-optimize @{0} on {1}: default {2:f2} us; graph-only {3:f2} us; "
@@ -425,7 +513,7 @@ LogicalResult JointOptimizePass::optimize(
             : llvm::formatv("; {0} cheaper result(s) failed verification: {1}",
                             rejected.size(), llvm::join(rejected, "; "))
                   .str(),
-        report->summary(),
+        verifiedText,
         unfused ? llvm::formatv("; thread fusion left {0} kernel(s) unfused "
                                 "(over the target's registers per thread)",
                                 unfused)
@@ -434,7 +522,8 @@ LogicalResult JointOptimizePass::optimize(
     func.getBody().takeBody(lowered.getBody());
     return success();
   }
-  // Not even the input's µGraphs verified as a whole: keep the default
+  // Not even the input graph verified (it differs from the function as
+  // written only by merged common subexpressions): keep the default
   // schedule, which --graph-to-kernel would give.
   emitWarning(func.getLoc()) << llvm::formatv(
       "joint-optimize @{0}: kept the default schedule: every result failed "

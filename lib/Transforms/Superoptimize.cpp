@@ -125,6 +125,10 @@ LogicalResult SuperoptimizePass::validateOptions(Location loc) {
       failed(inRange("grid-dims", gridDims, 1, 3)) ||
       failed(inRange("kernel-outputs", kernelOutputs, 1, 8)) ||
       failed(inRange("state-budget", stateBudget, 1, UINT64_MAX)) ||
+      failed(inRange("kernel-graph-ops", kernelGraphOps, 0, 8)) ||
+      failed(inRange("kernel-graph-states", kernelGraphStates, 1,
+                     UINT64_MAX)) ||
+      failed(inRange("formulations", formulations, 1, 64)) ||
       failed(inRange("memory-budget", memoryBudget, 1, uint64_t(1) << 20)) ||
       failed(inRange("threads", threads, 0, 1024)) ||
       failed(inRange("max-subprogram-ops", maxSubprogramOps, 1, 20)) ||
@@ -162,6 +166,9 @@ std::string SuperoptimizePass::configKey() const {
   os << " pruning=" << pruning << " thread-fusion=" << threadFusion
      << " field-bits=" << fieldBits << " seed=" << seed
      << " state-budget=" << stateBudget << " memory-budget=" << memoryBudget
+     << " kernel-graph-ops=" << kernelGraphOps
+     << " kernel-graph-states=" << kernelGraphStates
+     << " formulations=" << formulations
      << " reduce-verification=" << reduceVerification;
   if (!calibration.empty()) {
     auto buffer = llvm::MemoryBuffer::getFile(calibration);
@@ -192,6 +199,9 @@ SearchOptions SuperoptimizePass::searchOptions(llvm::ThreadPoolInterface *pool,
     options.forloopRanges = {4, 16, 64};
   }
   options.stateBudget = stateBudget;
+  options.kernelGraphOps = kernelGraphOps;
+  options.kernelGraphStates = kernelGraphStates;
+  options.maxFormulations = formulations;
   options.memoryBudgetBytes = memoryBudget << 20;
   options.timeLimitSeconds = timeBudget;
   options.pruning = pruning;
@@ -247,6 +257,35 @@ static std::string budgetText(const SearchStats &s, uint64_t stateBudget) {
   if (!s.verificationInterrupted.empty())
     os << (out.empty() ? "" : "; ") << "a verification was interrupted ("
        << s.verificationInterrupted << "): its candidate was not used";
+  if (s.kernelGraphStateBudgetHit)
+    os << (out.empty() ? "" : "; ")
+       << "enumeration budget reached: the kernel-level enumeration "
+          "stopped after "
+       << s.kernelGraphStates - 1 << " states (kernel-graph-states)";
+  if (s.formulationLimitHit)
+    os << (out.empty() ? "" : "; ") << "formulation budget reached: "
+       << s.formulations
+       << " other formulation(s) searched, more were found (formulations)";
+  return out;
+}
+
+/// The kernel-level enumeration's part of the remark ("" when it is off).
+static std::string kernelLevelText(const SearchStats &s, bool enabled) {
+  if (!enabled)
+    return "";
+  if (!s.kernelGraphSkipped.empty())
+    return "; kernel level: not enumerated, " + s.kernelGraphSkipped;
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << "; kernel level: " << s.kernelGraphStates << " states, "
+     << s.kernelGraphPruned << " pruned, " << s.formulations
+     << " other formulation(s) searched (" << s.otherFormulationStates
+     << " block states in the searches not chosen";
+  if (s.formulationsCutByStates)
+    os << ", " << s.formulationsCutByStates << " cut by their state share";
+  os << "), " << s.formulationsTried << " verified as cheaper; chosen: "
+     << (s.formulation.empty() ? std::string("the program as written")
+                               : s.formulation);
   return out;
 }
 
@@ -440,7 +479,7 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
         "estimated {4:F2} us -> {5:F2} us on {6} ({7:F2}x); search: {8} "
         "states explored, {9} pruned, {10} block graphs, {11} "
         "instantiations costed, {12} candidates verified ({13} "
-        "rejected), {14:F2} s search + {15:F2} s verification{16}{17}; "
+        "rejected), {14:F2} s search + {15:F2} s verification{16}{19}{17}; "
         "verified: {18}",
         sub.ops.size(), result->kernels, result->graphDefinedKernels,
         result->defaultKernels, result->defaultCostUs, result->costUs, target,
@@ -453,7 +492,7 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
                                 unfused)
                       .str()
                 : std::string(),
-        result->verification);
+        result->verification, kernelLevelText(s, kernelGraphOps > 0));
     if (cacheMode != CacheMode::Off) {
       if (s.timeLimitHit) {
         outcome.text += " [not cached: cut by the time limit]";
@@ -538,7 +577,18 @@ void SuperoptimizePass::report(func::FuncOp func, unsigned index, Location loc,
              << remark::metric("VerificationCut", s.verificationCut)
              << remark::metric("SearchSeconds", fixed(s.searchSeconds, 3))
              << remark::metric("VerifySeconds", fixed(s.verifySeconds, 3))
-             << remark::metric("UnfusedKernels", outcome.unfusedKernels);
+             << remark::metric("UnfusedKernels", outcome.unfusedKernels)
+             << remark::metric("KernelGraphStates", s.kernelGraphStates)
+             << remark::metric("KernelGraphPruned", s.kernelGraphPruned)
+             << remark::metric("Formulations", s.formulations)
+             << remark::metric("FormulationsVerified", s.formulationsTried)
+             << remark::metric("KernelGraphBudgetReached",
+                               s.kernelGraphStateBudgetHit ||
+                                   s.formulationLimitHit)
+             << remark::metric("Formulation",
+                               StringRef(s.formulation.empty()
+                                             ? "as written"
+                                             : s.formulation));
   }
   inFlight << remark::metric("Verification", outcome.verification);
 }

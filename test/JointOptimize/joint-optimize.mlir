@@ -11,11 +11,20 @@
 // The same with one µGraph search allowed: only the input is costed, and
 // the result is the µGraph-only one; the remark says the budget was reached.
 // RUN: mirage-opt %s --joint-optimize="weights-from=1 threads=1 mugraph-searches=1" 2>&1 -o /dev/null | FileCheck %s --check-prefix=ONE
+// Deterministic: the same program whatever the µGraph search's threads.
+// RUN: mirage-opt %s --joint-optimize="weights-from=1 threads=1" -o %t.1 2>/dev/null
+// RUN: mirage-opt %s --joint-optimize="weights-from=1 threads=2" -o %t.2 2>/dev/null
+// RUN: diff %t.1 %t.2
 
 // REMARK: remark: joint-optimize @lora_silu on sm_90: default 12.54 us; graph-only 5.02 us; µGraph-only 2.64 us; joint 2.58 us in 1 kernel(s), 1 graph-defined
 // REMARK-SAME: 2 rewrite(s): r1305, r1331 (reversed);
 // REMARK-SAME: µGraph searches: {{[0-9]+}} of 64 allowed
-// REMARK-SAME: verified: finite-field test
+// The input's segment is searched verifying; the other graphs are ranked
+// by unverified µGraph costs, and the rewritten graph's segment is searched
+// again, verifying, before the choice.
+// REMARK-SAME: 2 verifying search(es): the input's segments, then those of 1 other graph(s) costed unverified
+// REMARK-SAME: verified: the µGraphs of its 1 segment(s) each against the segment's ops by the µGraph search
+// REMARK-SAME: the rewritten graph against the input: finite-field test
 // REMARK-SAME: false-positive bound 2^-
 
 // The ops on weights only first (predefined kernels, folded before the
@@ -34,6 +43,8 @@
 // ONE-SAME: 0 rewrite(s);
 // ONE-SAME: µGraph searches: 1 of 1 allowed
 // ONE-SAME: the budget of µGraph searches was reached
+// ONE-SAME: 1 verifying search(es): the input's segments, then those of 0 other graph(s)
+// ONE-SAME: verified: the µGraphs of its 1 segment(s) each against the segment's ops by the µGraph search, as --superoptimize verifies them; the graph is the input as written (no rewrite to check)
 
 func.func @lora_silu(%X: tensor<16x64xf16>, %W: tensor<64x256xf16>, %A: tensor<64x8xf16>, %B: tensor<8x256xf16>) -> tensor<16x256xf16> {
   %xw = graph.matmul %X, %W : (tensor<16x64xf16>, tensor<64x256xf16>) -> tensor<16x256xf16>

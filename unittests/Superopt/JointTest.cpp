@@ -19,6 +19,7 @@
 #include "Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "gtest/gtest.h"
@@ -213,6 +214,28 @@ TEST_F(JointTest, MemoAndBudget) {
   EXPECT_EQ(coster.getStats().memoHits, 1u);
   EXPECT_EQ((*again)->timeUs, (*first)->timeUs);
 
+  // Costed unverified: lowering needs the verified µGraphs.
+  EXPECT_EQ(coster.getStats().verified, 0u);
+  {
+    ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
+    func::FuncOp scratch = parse(kLoraSilu);
+    EXPECT_TRUE(failed(coster.lower(*g, scratch)));
+  }
+  // Verifying searches the segment again, once: the memo entry is replaced,
+  // no new segment is searched, and the verified cost is never below the
+  // unverified one (its candidates are the same, minus those rejected).
+  FailureOr<std::optional<JointCost>> verifiedOr = coster.verify(*g);
+  ASSERT_TRUE(succeeded(verifiedOr) && verifiedOr->has_value());
+  const JointCost *verified = &**verifiedOr;
+  EXPECT_EQ(coster.getStats().searches, 1u);
+  EXPECT_EQ(coster.getStats().verified, 1u);
+  EXPECT_GE(verified->timeUs, (*first)->timeUs);
+  ASSERT_TRUE(succeeded(coster.verify(*g)));
+  EXPECT_EQ(coster.getStats().verified, 1u);
+  FailureOr<std::optional<JointCost>> third = coster.evaluate(*g);
+  ASSERT_TRUE(succeeded(third) && third->has_value());
+  EXPECT_EQ((*third)->timeUs, verified->timeUs);
+
   // The function is unchanged by costing; lowering gives its µGraph.
   EXPECT_EQ(llvm::range_size(f.getBody().front().getOps<graph::MatmulOp>()),
             3u);
@@ -220,7 +243,7 @@ TEST_F(JointTest, MemoAndBudget) {
   llvm::Expected<superopt::FunctionCost> lowered =
       superopt::estimateFunction(f, *target);
   ASSERT_TRUE(static_cast<bool>(lowered));
-  EXPECT_NEAR(lowered->timeUs, (*first)->timeUs, 1e-9);
+  EXPECT_NEAR(lowered->timeUs, verified->timeUs, 1e-9);
 
   // No search allowed: a graph with a new segment is not costed.
   func::FuncOp f2 = parse(kLoraSilu);
@@ -233,6 +256,44 @@ TEST_F(JointTest, MemoAndBudget) {
   ASSERT_TRUE(succeeded(refused));
   EXPECT_FALSE(refused->has_value());
   EXPECT_EQ(none.getStats().refused, 1u);
+}
+
+TEST_F(JointTest, CostingPredictsAVerificationOverTheMemoryLimit) {
+  // A verifier memory limit under what its floating-point runs of the
+  // segment need (the enumeration's own budget untouched): every
+  // verification would be refused, so the verified search keeps the
+  // default schedule; the costing search keeps it too (its cost is then
+  // exact, not a lower bound) and says why.
+  func::FuncOp f = parse(kLoraSilu);
+  NodeArena arena(*target, &ctx);
+  FailureOr<WorkGraph> g =
+      WorkGraph::fromFunction(f, arena, [](unsigned i) { return i >= 1; });
+  ASSERT_TRUE(succeeded(g));
+  CosterOptions o = costerOptions();
+  o.search.verifier.memoryLimitBytes = 1024;
+  MuGraphCoster coster(f, *target, o);
+  FailureOr<std::optional<JointCost>> costed = coster.evaluate(*g);
+  ASSERT_TRUE(succeeded(costed) && costed->has_value());
+  EXPECT_EQ((*costed)->graphDefined, 0);
+  EXPECT_EQ(coster.getStats().budgetCut, 1u);
+  FailureOr<std::optional<JointCost>> verified = coster.verify(*g);
+  ASSERT_TRUE(succeeded(verified) && verified->has_value());
+  EXPECT_EQ((*verified)->timeUs, (*costed)->timeUs);
+  EXPECT_EQ(coster.getStats().verifiedCostlier, 0u);
+
+  // With room to verify, the costing search fuses (a lower bound of the
+  // verified cost, here equal to it).
+  func::FuncOp f2 = parse(kLoraSilu);
+  NodeArena arena2(*target, &ctx);
+  FailureOr<WorkGraph> g2 =
+      WorkGraph::fromFunction(f2, arena2, [](unsigned i) { return i >= 1; });
+  ASSERT_TRUE(succeeded(g2));
+  MuGraphCoster roomy(f2, *target, costerOptions());
+  FailureOr<std::optional<JointCost>> fused = roomy.evaluate(*g2);
+  ASSERT_TRUE(succeeded(fused) && fused->has_value());
+  EXPECT_GT((*fused)->graphDefined, 0);
+  EXPECT_LT((*fused)->timeUs, (*costed)->timeUs);
+  EXPECT_EQ(roomy.getStats().budgetCut, 0u);
 }
 
 TEST_F(JointTest, CostHookGivenThePredefinedCostChangesNothing) {

@@ -18,6 +18,12 @@
 // subprogram met in many graphs (most rewrites change one segment) costs
 // one search. A budget of µGraph searches, counted in searches, bounds
 // the work: a graph that would need a search beyond it is not ranked.
+//
+// Ranking costs µGraphs unverified (SearchOptions::verify off): on large
+// tensors the verification is most of a search's time, and a ranking meets
+// many segments it never emits. `verify` then searches again, verifying,
+// the segments of the graphs the pass may emit; a verified cost is never
+// below the unverified one, so the pass re-ranks with it before choosing.
 // Everything is deterministic.
 //
 //===----------------------------------------------------------------------===//
@@ -65,6 +71,8 @@ struct CosterOptions {
   /// (WorkGraph::hash): that graph is costed and lowered in the prototype's
   /// own op order, so that it is cut as --superoptimize cuts the input.
   std::optional<uint64_t> prototypeHash;
+  /// A line per µGraph search (null: quiet).
+  llvm::raw_ostream *progress = nullptr;
 };
 
 /// A graph's cost as the µGraph search schedules it.
@@ -79,7 +87,12 @@ struct JointCost {
 
 /// What the searches behind the costs did, for the remark.
 struct CosterStats {
+  /// Costing searches (unverified), memo hits, graphs refused for want of
+  /// searches, searches that failed.
   uint64_t searches = 0, memoHits = 0, refused = 0, failed = 0;
+  /// Verifying searches (`verify`), and those whose verified µGraph costs
+  /// more than the unverified one (a candidate rejected or not verified).
+  uint64_t verified = 0, verifiedCostlier = 0;
   uint64_t statesExplored = 0;
   /// Searches a state or memory budget cut (the best so far kept).
   uint64_t budgetCut = 0;
@@ -99,22 +112,39 @@ public:
   mlir::FailureOr<std::optional<JointCost>>
   evaluate(const rules::WorkGraph &g);
 
+  /// The cost of `g` with each segment's µGraph verified: segments costed
+  /// unverified are searched again with the verification on, and their
+  /// memo entries replaced; new segments are searched verifying at once
+  /// (within the budget of searches: std::nullopt beyond it).
+  mlir::FailureOr<std::optional<JointCost>>
+  verify(const rules::WorkGraph &g);
+
   /// Writes `g` into `func` as kernel-level IR: weight-only ops first, each
-  /// segment's µGraph (from the memo: `g` must have been evaluated), the
-  /// other ops' predefined kernels.
+  /// segment's verified µGraph (from the memo: `g` must have been
+  /// verified), the other ops' predefined kernels.
   mlir::LogicalResult lower(const rules::WorkGraph &g, mlir::func::FuncOp func);
 
   const CosterStats &getStats() const { return stats; }
 
 private:
   struct Entry {
+    /// The segment's default schedule, searched again to verify.
+    mlir::func::FuncOp defaultSchedule;
     mlir::func::FuncOp best;
     double timeUs = 0;
     int64_t kernels = 0, graphDefined = 0;
+    bool verified = false;
   };
-  /// The memo entry of a segment of `func`, searched if new and allowed;
-  /// null if refused by the budget.
-  mlir::FailureOr<const Entry *> entryFor(Segment &segment, bool maySearch);
+  enum class Need { Cost, Verified, Memo };
+  /// The memo entry of a segment of `func`: searched (unverified) if new
+  /// and allowed, searched again verifying if `need` is Verified; null if
+  /// refused by the budget or not in the memo (Memo).
+  mlir::FailureOr<const Entry *> entryFor(Segment &segment, Need need);
+  /// The cost of `g` from its segments' entries.
+  mlir::FailureOr<std::optional<JointCost>> costOf(const rules::WorkGraph &g,
+                                                   Need need);
+  /// Searches `entry`'s default schedule and stores the result in it.
+  mlir::LogicalResult search(Entry &entry, bool verified);
   /// Writes `g` into `func` and cuts it; `weightOps` gets the hoisted ops.
   mlir::FailureOr<llvm::SmallVector<Segment>>
   prepare(const rules::WorkGraph &g, mlir::func::FuncOp func,

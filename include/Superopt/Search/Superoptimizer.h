@@ -65,7 +65,10 @@ namespace mirage::superopt {
 ///  10: reshapes that only insert or drop size-1 dimensions in the
 ///      searched subprograms (tile layouts, block.reshape after an input
 ///      iterator or before the output saver).
-inline constexpr unsigned kSearchVersion = 10;
+///  11: kernel-level enumeration of formulations (KernelGraphs.h): other
+///      kernel graphs of predefined ops computing the same goals are searched
+///      too, and the cheapest verified µGraph of any of them wins.
+inline constexpr unsigned kSearchVersion = 11;
 
 struct SearchOptions {
   /// Kernels of the µGraph (predefined and graph-defined).
@@ -104,12 +107,31 @@ struct SearchOptions {
   /// candidate is verified after it (a verification under way finishes).
   /// Not a budget: reaching it is reported and the result is not cached.
   double timeLimitSeconds = 600;
+  /// Kernel-level enumeration (KernelGraphs.h, docs/Search.md): ops of a
+  /// formulation of the subprogram other than the program's own, over its
+  /// inputs and the intermediates made before (0: none, only the program
+  /// as written is searched).
+  unsigned kernelGraphOps = 0;
+  /// States (kernel-graph prefixes) the enumeration may visit.
+  uint64_t kernelGraphStates = 100'000;
+  /// Formulations searched besides the program's own. Each one's
+  /// block-level search gets stateBudget / formulations states, so all of
+  /// them together take at most the program's own budget again.
+  unsigned maxFormulations = 8;
   /// Abstract-expression pruning (off only for the ablation).
   bool pruning = true;
   /// Cheapest graph-defined kernels each block-level task keeps; the
   /// verification tries them in cost order and drops rejected ones.
   unsigned keptPerTask = 4;
   VerifierOptions verifier;
+  /// False: cost only. The cheapest µGraph the enumeration found is
+  /// returned unverified (SearchResult::verified false), for a caller that
+  /// only ranks by its cost (the joint search, Joint.h) and searches again,
+  /// verifying, whatever it keeps: verification is most of a search's time
+  /// on large tensors, and a ranking meets many subprograms it never emits.
+  /// An unverified cost is a lower bound of the verified one: the verified
+  /// search picks from the same candidates, minus those it rejects.
+  bool verify = true;
   /// Applied to the chosen µGraph before its whole-program verification,
   /// e.g. thread fusion (null: nothing).
   std::function<mlir::LogicalResult(mlir::func::FuncOp)> finalize;
@@ -142,9 +164,25 @@ struct SearchStats {
   /// Why a verification stopped before its verdict (the time limit, the
   /// memory budget); empty if none did. Its candidate was not used.
   std::string verificationInterrupted;
+  /// The kernel-level enumeration: prefixes visited and pruned,
+  /// formulations searched besides the program's own, how many of them were
+  /// verified (their estimate beat the best verified µGraph so far), the
+  /// block-level states of the searches whose µGraph was not chosen (the
+  /// counts above are the chosen formulation's; the seconds are totals),
+  /// and whether its state budget or formulation limit cut it. `kernelGraphSkipped` says
+  /// why it did not run (empty: it ran or was off); `formulation` describes
+  /// the chosen one (empty: the program's own).
+  uint64_t kernelGraphStates = 0, kernelGraphPruned = 0;
+  unsigned formulations = 0, formulationsTried = 0;
+  /// Formulations whose block-level search spent its share of the budget.
+  unsigned formulationsCutByStates = 0;
+  uint64_t otherFormulationStates = 0;
+  bool kernelGraphStateBudgetHit = false, formulationLimitHit = false;
+  std::string kernelGraphSkipped, formulation;
   bool budgetHit() const {
     return tasksCutByStates || tasksCutByMemory || timeLimitHit ||
-           !verificationInterrupted.empty();
+           !verificationInterrupted.empty() || kernelGraphStateBudgetHit ||
+           formulationLimitHit;
   }
 };
 
@@ -158,6 +196,9 @@ struct SearchResult {
   /// The summary of the whole µGraph's verification against the default
   /// schedule.
   std::string verification;
+  /// Whether `best` was verified (or is the default schedule): false only
+  /// for a search with SearchOptions::verify off that chose new kernels.
+  bool verified = true;
   SearchStats stats;
 };
 

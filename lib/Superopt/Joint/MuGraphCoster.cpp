@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mirage;
@@ -33,8 +34,50 @@ MuGraphCoster::prepare(const rules::WorkGraph &g, func::FuncOp func,
                      options.search.memoryBudgetBytes);
 }
 
+LogicalResult MuGraphCoster::search(Entry &entry, bool verified) {
+  SearchOptions searchOptions = options.search;
+  searchOptions.verify = verified;
+  FailureOr<SearchResult> result =
+      searchMuGraph(entry.defaultSchedule, *scratch, gpu, searchOptions);
+  if (failed(result)) {
+    ++stats.failed;
+    return failure();
+  }
+  const SearchStats &s = result->stats;
+  stats.statesExplored += s.statesExplored;
+  stats.searchSeconds += s.searchSeconds;
+  stats.verifySeconds += s.verifySeconds;
+  stats.budgetCut += s.budgetHit();
+  if (options.progress) {
+    *options.progress << llvm::formatv(
+        "[joint] {0} {1}: {2:f2} us{3}, {4} states, {5:f2} s search + {6:f2} "
+        "s verification{7}\n",
+        verified ? "verified" : "costed", entry.defaultSchedule.getSymName(),
+        result->costUs,
+        verified && entry.best
+            ? llvm::formatv(" (costed {0:f2} us)", entry.timeUs).str()
+                 : std::string(),
+        s.statesExplored, s.searchSeconds, s.verifySeconds,
+        s.budgetHit() ? "; cut: " + s.verificationInterrupted : std::string());
+    options.progress->flush();
+  }
+  if (verified) {
+    ++stats.verified;
+    stats.verifiedCostlier += result->costUs > entry.timeUs * (1 + 1e-9);
+  }
+  // The unverified µGraph is not needed any more (nor kept for lowering).
+  if (entry.best && entry.best != entry.defaultSchedule)
+    entry.best.erase();
+  entry.best = result->best;
+  entry.timeUs = result->costUs;
+  entry.kernels = result->kernels;
+  entry.graphDefined = result->graphDefinedKernels;
+  entry.verified = result->verified;
+  return success();
+}
+
 FailureOr<const MuGraphCoster::Entry *>
-MuGraphCoster::entryFor(Segment &segment, bool maySearch) {
+MuGraphCoster::entryFor(Segment &segment, Need need) {
   MLIRContext *ctx = prototype.getContext();
   Location unknown = UnknownLoc::get(ctx);
   OpBuilder b(ctx);
@@ -73,10 +116,14 @@ MuGraphCoster::entryFor(Segment &segment, bool maySearch) {
   auto it = memo.find(key);
   if (it != memo.end()) {
     sub.erase();
-    ++stats.memoHits;
-    return &it->second;
+    Entry &entry = it->second;
+    stats.memoHits += need == Need::Cost;
+    if (need == Need::Verified && !entry.verified &&
+        failed(search(entry, /*verified=*/true)))
+      return failure();
+    return &entry;
   }
-  if (!maySearch || stats.searches >= options.maxSearches) {
+  if (need == Need::Memo || stats.searches >= options.maxSearches) {
     sub.erase();
     return static_cast<const Entry *>(nullptr);
   }
@@ -87,27 +134,15 @@ MuGraphCoster::entryFor(Segment &segment, bool maySearch) {
     sub.erase();
     return failure();
   }
-  FailureOr<SearchResult> result =
-      searchMuGraph(sub, *scratch, gpu, options.search);
-  if (failed(result)) {
-    ++stats.failed;
-    return failure();
-  }
-  const SearchStats &s = result->stats;
-  stats.statesExplored += s.statesExplored;
-  stats.searchSeconds += s.searchSeconds;
-  stats.verifySeconds += s.verifySeconds;
-  stats.budgetCut += s.budgetHit();
   Entry entry;
-  entry.best = result->best;
-  entry.timeUs = result->costUs;
-  entry.kernels = result->kernels;
-  entry.graphDefined = result->graphDefinedKernels;
+  entry.defaultSchedule = sub;
+  if (failed(search(entry, need == Need::Verified)))
+    return failure();
   return &memo.insert({key, entry}).first->second;
 }
 
 FailureOr<std::optional<JointCost>>
-MuGraphCoster::evaluate(const rules::WorkGraph &g) {
+MuGraphCoster::costOf(const rules::WorkGraph &g, Need need) {
   OpBuilder b(prototype.getContext());
   b.setInsertionPointToEnd(scratch->getBody());
   auto func = cast<func::FuncOp>(b.clone(*prototype));
@@ -120,7 +155,7 @@ MuGraphCoster::evaluate(const rules::WorkGraph &g) {
   JointCost cost;
   llvm::SmallPtrSet<Operation *, 16> inSegment;
   for (Segment &segment : *segments) {
-    FailureOr<const Entry *> entry = entryFor(segment, /*maySearch=*/true);
+    FailureOr<const Entry *> entry = entryFor(segment, need);
     if (failed(entry))
       return failure();
     if (!*entry) {
@@ -152,6 +187,16 @@ MuGraphCoster::evaluate(const rules::WorkGraph &g) {
   return std::optional<JointCost>(cost);
 }
 
+FailureOr<std::optional<JointCost>>
+MuGraphCoster::evaluate(const rules::WorkGraph &g) {
+  return costOf(g, Need::Cost);
+}
+
+FailureOr<std::optional<JointCost>>
+MuGraphCoster::verify(const rules::WorkGraph &g) {
+  return costOf(g, Need::Verified);
+}
+
 LogicalResult MuGraphCoster::lower(const rules::WorkGraph &g,
                                    func::FuncOp func) {
   llvm::SmallPtrSet<Operation *, 8> weightOps;
@@ -161,12 +206,12 @@ LogicalResult MuGraphCoster::lower(const rules::WorkGraph &g,
   for (Segment &segment : *segments) {
     // Earlier segments were replaced by their µGraphs: read their values.
     computeBoundary(segment);
-    FailureOr<const Entry *> entry = entryFor(segment, /*maySearch=*/false);
+    FailureOr<const Entry *> entry = entryFor(segment, Need::Memo);
     if (failed(entry))
       return failure();
-    if (!*entry)
+    if (!*entry || !(*entry)->verified)
       return segment.ops.front()->emitError(
-          "joint-optimize: no µGraph was searched for this segment");
+          "joint-optimize: no verified µGraph was searched for this segment");
     // As --superoptimize splices: at the segment's last op.
     spliceSubprogram(segment, (*entry)->best, segment.ops.front()->getLoc());
   }

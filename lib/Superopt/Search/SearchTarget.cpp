@@ -41,6 +41,12 @@ ExprId superopt::binaryExpr(AbstractExprContext &ctx, BinaryKind kind,
   llvm_unreachable("unknown binary kind");
 }
 
+ExprId superopt::rmsNormExpr(AbstractExprContext &ctx, int64_t size,
+                             ExprId x) {
+  ExprId meanSq = ctx.scale(1.0 / size, ctx.sum(size, ctx.mul(x, x)));
+  return ctx.div(x, ctx.apply("sqrt", meanSq));
+}
+
 ExprId superopt::shiftedExp(AbstractExprContext &ctx, ExprId x) {
   return ctx.apply("sexp", x);
 }
@@ -349,10 +355,7 @@ SmallVector<ExprId> SearchTarget::buildExprs(AbstractExprContext &ctx,
               return ctx.sum(k, ctx.mul(e(mm.getLhs()), e(mm.getRhs())));
             })
             .Case([&](kernel::RMSNormOp n) {
-              ExprId x = e(n.getInput());
-              int64_t size = vals[i].shape.back();
-              ExprId meanSq = ctx.scale(1.0 / size, ctx.sum(size, ctx.mul(x, x)));
-              return ctx.div(x, ctx.apply("sqrt", meanSq));
+              return rmsNormExpr(ctx, vals[i].shape.back(), e(n.getInput()));
             })
             .Case([&](kernel::TransposeOp tr) {
               // The input's expression: abstract expressions do not see

@@ -149,6 +149,9 @@ bool isUnitDimReshape(mlir::Operation *op);
 /// The abstract expression of softmax(x) along a dimension of `size`:
 /// sexp(x) / sum(size, sexp(x)).
 ExprId softmaxExpr(AbstractExprContext &ctx, int64_t size, ExprId x);
+/// The abstract expression of rms_norm(x) (no epsilon) over a last
+/// dimension of `size`: x / sqrt(sum(size, x * x) / size).
+ExprId rmsNormExpr(AbstractExprContext &ctx, int64_t size, ExprId x);
 /// The shifted exp exp(x - max): the atom only softmaxes produce.
 ExprId shiftedExp(AbstractExprContext &ctx, ExprId x);
 

@@ -2,9 +2,11 @@
 
 #include "Superopt/Search/Superoptimizer.h"
 #include "BlockGraphSearch.h"
+#include "Formulations.h"
 #include "SearchTarget.h"
 #include "Dialect/Graph/GraphOps.h"
 #include "Dialect/Kernel/KernelOps.h"
+#include "Superopt/Semantics/Interpreter.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
@@ -61,17 +63,43 @@ struct Task {
   double seconds = 0;
 };
 
+/// The search of one formulation of a subprogram: the program as written,
+/// or one the kernel-level enumeration found (Formulations.h). Every µGraph
+/// it emits is verified against `reference`, the default schedule of the
+/// program as written, whichever formulation it starts from.
 class Superoptimizer {
 public:
-  Superoptimizer(func::FuncOp defaultSchedule, ModuleOp scratch,
-                 const GpuTarget &gpu, const SearchOptions &options,
-                 SearchTarget target)
-      : defaultSchedule(defaultSchedule), scratch(scratch),
-        gpu(gpu), options(options), t(std::move(target)) {}
+  Superoptimizer(func::FuncOp defaultSchedule, func::FuncOp reference,
+                 ModuleOp scratch, const GpuTarget &gpu,
+                 const SearchOptions &options, SearchTarget target,
+                 std::map<unsigned, SmallVector<RealTensor>> *referenceOutputs)
+      : defaultSchedule(defaultSchedule), reference(reference),
+        scratch(scratch), gpu(gpu), options(options), t(std::move(target)),
+        referenceOutputs(referenceOutputs) {}
 
-  FailureOr<SearchResult> run();
+  /// The enumeration and the costing; then estimatedUs() is the cheapest
+  /// µGraph's estimate before any verification and thread fusion
+  /// (rejections only remove options, so verification never lowers it).
+  LogicalResult search();
+  double estimatedUs() const { return estimate; }
+  /// The cheapest µGraph that verifies. For another formulation than the
+  /// reference's, `best` is null when none does (its own predefined kernels
+  /// included).
+  FailureOr<SearchResult> choose();
+  const SearchStats &searchStats() const { return stats; }
+  /// Whether the wall-clock safety limit cut this search so far.
+  bool timeLimitHit() const { return deadline.hit || enumerationDeadline.hit; }
 
 private:
+  struct Choice {
+    double cost;
+    uint64_t materialized;
+    DenseMap<unsigned, KernelOption *> chosen;
+  };
+  Choice pickCheapest();
+  uint64_t availableFor(unsigned v, uint64_t m) const;
+  bool isReference() const { return defaultSchedule == reference; }
+
   uint64_t bit(unsigned i) const { return uint64_t(1) << i; }
   void enumerateTask(Task &task, const TaskLimits &limits);
   void costTask(Task &task);
@@ -82,11 +110,20 @@ private:
   func::FuncOp buildFunction(StringRef name, uint64_t materialized,
                              const DenseMap<unsigned, KernelOption *> &chosen);
 
-  func::FuncOp defaultSchedule;
+  func::FuncOp defaultSchedule, reference;
   ModuleOp scratch;
   const GpuTarget &gpu;
   const SearchOptions &options;
   SearchTarget t;
+  /// The reference's outputs, computed once for every formulation.
+  std::map<unsigned, SmallVector<RealTensor>> *referenceOutputs;
+
+  Clock::time_point start;
+  double defaultCostUs = 0, estimate = 0;
+  int64_t defaultKernels = 0;
+  uint64_t outputs = 0, inner = 0, args = 0;
+  SmallVector<uint64_t> materializations, operandSets;
+  std::map<GoalKey, GoalResult> goals;
 
   SmallVector<double> predefinedUs; // per value: its default kernel
   /// The time limit, and the half of it the enumeration may take (the
@@ -428,8 +465,8 @@ Superoptimizer::buildFunction(StringRef name, uint64_t materialized,
   return func;
 }
 
-FailureOr<SearchResult> Superoptimizer::run() {
-  auto start = Clock::now();
+LogicalResult Superoptimizer::search() {
+  start = Clock::now();
   auto after = [&](double seconds) {
     return start + std::chrono::duration_cast<Clock::duration>(
                        std::chrono::duration<double>(seconds));
@@ -464,8 +501,10 @@ FailureOr<SearchResult> Superoptimizer::run() {
       estimateFunction(defaultSchedule, gpu);
   if (!defaultCost)
     return emitError(t.func.getLoc()) << llvm::toString(defaultCost.takeError());
+  defaultCostUs = defaultCost->timeUs;
+  defaultKernels = defaultCost->kernels;
 
-  uint64_t outputs = 0, inner = 0, args = bit(t.numArguments) - 1;
+  args = bit(t.numArguments) - 1;
   for (unsigned v = t.numArguments; v < n; ++v)
     (t.values[v].isOutput ? outputs : inner) |= bit(v);
   // A size-1 reshape is a free view, not a choice: it is materialized
@@ -495,7 +534,6 @@ FailureOr<SearchResult> Superoptimizer::run() {
   // Kernel-level choices: which values to materialize. Each materialized
   // value is one kernel reading the arguments and the earlier materialized
   // values it depends on.
-  SmallVector<uint64_t> materializations;
   // Mirage counts its input ops as kernel-graph ops (preset=mirage-limits).
   unsigned kernelOpLimit = options.maxKernelOps;
   if (options.kernelOpsCountInputs)
@@ -519,32 +557,12 @@ FailureOr<SearchResult> Superoptimizer::run() {
          m == (outputs | inner)))
       materializations.push_back(m);
   }
-  // The tensors a kernel producing v may read under materialization m: the
-  // frontier of v's ancestors, where a walk back from v stops at each
-  // argument or materialized value. An argument whose every path to v runs
-  // through a materialized value is left out: the kernel would only
-  // recompute that value, which reading it does for less (the
-  // materialization without it covers the recomputation).
-  SmallVector<uint64_t> operandSets(n, 0);
+  operandSets.assign(n, 0);
   for (unsigned v = t.numArguments; v < n; ++v)
     for (Value operand : t.values[v].producer->getOperands())
       operandSets[v] |= bit(t.indexOf.lookup(operand));
-  auto availableFor = [&](unsigned v, uint64_t m) {
-    uint64_t readable = args | m, frontier = 0;
-    uint64_t pending = operandSets[v];
-    for (int u = int(v) - 1; u >= 0; --u) {
-      if (!(pending >> u & 1))
-        continue;
-      if (readable >> u & 1)
-        frontier |= bit(u);
-      else
-        pending |= operandSets[u];
-    }
-    return frontier;
-  };
 
   // One block-level task per distinct goal and loop choice.
-  std::map<GoalKey, GoalResult> goals;
   std::vector<Task> tasks;
   for (uint64_t m : materializations)
     for (unsigned v = t.numArguments; v < n; ++v) {
@@ -573,6 +591,27 @@ FailureOr<SearchResult> Superoptimizer::run() {
   std::stable_sort(tasks.begin(), tasks.end(), [](const Task &a, const Task &b) {
     return llvm::popcount(a.key.second) < llvm::popcount(b.key.second);
   });
+  // Costing only: when the verification of any µGraph would be refused at
+  // once, the floating-point runs of the default schedule being over the
+  // memory limit (the check FloatChecks.cpp makes first, on the default
+  // schedule alone), the verified search keeps the default schedule
+  // whatever it finds; so does this one, and the cost it gives is the
+  // verified one. It also spares the enumeration. (Not with verification on
+  // fewer slices, whose smaller instance may fit: that search may verify.)
+  if (!options.verify && !verifierOptions.reduceUniformDimension) {
+    uint64_t limit = verifierOptions.memoryLimitBytes
+                         ? verifierOptions.memoryLimitBytes
+                         : physicalMemoryBytes();
+    uint64_t need = estimatePeakBytes(defaultSchedule, kRealElementBytes);
+    if (need > limit) {
+      tasks.clear();
+      stats.verificationInterrupted = llvm::formatv(
+          "over the memory limit: the floating-point runs of '{0}' need "
+          "about {1}, more than the memory limit of {2}",
+          defaultSchedule.getSymName(), formatByteCount(need),
+          formatByteCount(limit));
+    }
+  }
   runTasks(tasks);
   // Merged in task order (fixed above), whatever order the threads ran in.
   for (Task &task : tasks) {
@@ -593,91 +632,124 @@ FailureOr<SearchResult> Superoptimizer::run() {
                        return a.costUs < b.costUs;
                      });
   stats.searchSeconds = secondsSince(start);
+  estimate = pickCheapest().cost;
+  return success();
+}
 
+/// The tensors a kernel producing v may read under materialization m: the
+/// frontier of v's ancestors, where a walk back from v stops at each
+/// argument or materialized value. An argument whose every path to v runs
+/// through a materialized value is left out: the kernel would only
+/// recompute that value, which reading it does for less (the
+/// materialization without it covers the recomputation).
+uint64_t Superoptimizer::availableFor(unsigned v, uint64_t m) const {
+  uint64_t readable = args | m, frontier = 0;
+  uint64_t pending = operandSets[v];
+  for (int u = int(v) - 1; u >= 0; --u) {
+    if (!(pending >> u & 1))
+      continue;
+    if (readable >> u & 1)
+      frontier |= bit(u);
+    else
+      pending |= operandSets[u];
+  }
+  return frontier;
+}
+
+/// The cheapest materialization with the kernels not rejected so far; the
+/// default schedule (nothing chosen) unless something beats it.
+Superoptimizer::Choice Superoptimizer::pickCheapest() {
+  unsigned n = t.values.size();
+  Choice best{defaultCostUs, outputs | inner,
+              DenseMap<unsigned, KernelOption *>()};
+  // With a limit on graph-defined kernels (preset=mirage-limits), each
+  // materialization takes the cheapest assignment of predefined and
+  // graph-defined kernels within it (a split loop's pair counts two).
+  const unsigned gdLimit = options.maxGraphDefinedKernels;
+  for (uint64_t m : materializations) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    double total = 0;
+    DenseMap<unsigned, KernelOption *> chosen;
+    bool feasible = true;
+    // Capacity-indexed best totals and the options they use.
+    SmallVector<double> dp(gdLimit + 1, inf);
+    SmallVector<SmallVector<std::pair<unsigned, KernelOption *>>> picks(
+        gdLimit + 1);
+    if (gdLimit)
+      dp[0] = 0;
+    for (unsigned v = t.numArguments; v < n && feasible; ++v) {
+      if (!(m >> v & 1))
+        continue;
+      uint64_t avail = availableFor(v, m);
+      double bestUs = inf;
+      bool predefined = llvm::all_of(
+          t.values[v].producer->getOperands(), [&](Value operand) {
+            return avail >> t.indexOf.lookup(operand) & 1;
+          });
+      if (predefined)
+        bestUs = predefinedUs[v];
+      GoalResult &goal = goals[{v, avail}];
+      KernelOption *option = goal.best();
+      if (gdLimit) {
+        double pre = bestUs;
+        unsigned weight = option && option->grid.splitParts > 1 ? 2 : 1;
+        SmallVector<double> next(gdLimit + 1, inf);
+        SmallVector<SmallVector<std::pair<unsigned, KernelOption *>>>
+            nextPicks(gdLimit + 1);
+        for (unsigned c = 0; c <= gdLimit; ++c) {
+          if (dp[c] == inf)
+            continue;
+          if (pre != inf && dp[c] + pre < next[c]) {
+            next[c] = dp[c] + pre;
+            nextPicks[c] = picks[c];
+          }
+          if (option && c + weight <= gdLimit &&
+              dp[c] + option->costUs < next[c + weight]) {
+            next[c + weight] = dp[c] + option->costUs;
+            nextPicks[c + weight] = picks[c];
+            nextPicks[c + weight].push_back({v, option});
+          }
+        }
+        dp = std::move(next);
+        picks = std::move(nextPicks);
+        feasible = llvm::any_of(dp, [&](double d) { return d != inf; });
+        continue;
+      }
+      if (option && option->costUs < bestUs) {
+        bestUs = option->costUs;
+        chosen[v] = option;
+      }
+      feasible = bestUs != inf;
+      total += bestUs;
+    }
+    if (gdLimit && feasible) {
+      unsigned c = std::min_element(dp.begin(), dp.end()) - dp.begin();
+      total = dp[c];
+      for (auto [v, option] : picks[c])
+        chosen[v] = option;
+    }
+    if (feasible && total < best.cost * (1 - 1e-9)) {
+      best.cost = total;
+      best.materialized = m;
+      best.chosen = std::move(chosen);
+    }
+  }
+  return best;
+}
+
+FailureOr<SearchResult> Superoptimizer::choose() {
   // Pick the cheapest materialization; verify its graph-defined kernels,
   // and pick again whenever one is rejected.
   SearchResult result;
-  // Every composed µGraph is checked against the same default schedule:
-  // its fp64 outputs are computed once.
-  std::map<unsigned, SmallVector<RealTensor>> defaultOutputs;
+  // Every composed µGraph is checked against the same reference: its fp64
+  // outputs are computed once.
   VerifierOptions wholeOptions = verifierOptions;
-  wholeOptions.originalOutputs = &defaultOutputs;
+  wholeOptions.originalOutputs = referenceOutputs;
   while (true) {
-    double bestCost = defaultCost->timeUs;
-    uint64_t bestM = outputs | inner;
-    DenseMap<unsigned, KernelOption *> bestChosen;
-    // With a limit on graph-defined kernels (preset=mirage-limits), each
-    // materialization takes the cheapest assignment of predefined and
-    // graph-defined kernels within it (a split loop's pair counts two).
-    const unsigned gdLimit = options.maxGraphDefinedKernels;
-    for (uint64_t m : materializations) {
-      constexpr double inf = std::numeric_limits<double>::infinity();
-      double total = 0;
-      DenseMap<unsigned, KernelOption *> chosen;
-      bool feasible = true;
-      // Capacity-indexed best totals and the options they use.
-      SmallVector<double> dp(gdLimit + 1, inf);
-      SmallVector<SmallVector<std::pair<unsigned, KernelOption *>>> picks(
-          gdLimit + 1);
-      if (gdLimit)
-        dp[0] = 0;
-      for (unsigned v = t.numArguments; v < n && feasible; ++v) {
-        if (!(m >> v & 1))
-          continue;
-        uint64_t avail = availableFor(v, m);
-        double best = inf;
-        bool predefined = llvm::all_of(
-            t.values[v].producer->getOperands(), [&](Value operand) {
-              return avail >> t.indexOf.lookup(operand) & 1;
-            });
-        if (predefined)
-          best = predefinedUs[v];
-        GoalResult &goal = goals[{v, avail}];
-        KernelOption *option = goal.best();
-        if (gdLimit) {
-          double pre = best;
-          unsigned weight = option && option->grid.splitParts > 1 ? 2 : 1;
-          SmallVector<double> next(gdLimit + 1, inf);
-          SmallVector<SmallVector<std::pair<unsigned, KernelOption *>>>
-              nextPicks(gdLimit + 1);
-          for (unsigned c = 0; c <= gdLimit; ++c) {
-            if (dp[c] == inf)
-              continue;
-            if (pre != inf && dp[c] + pre < next[c]) {
-              next[c] = dp[c] + pre;
-              nextPicks[c] = picks[c];
-            }
-            if (option && c + weight <= gdLimit &&
-                dp[c] + option->costUs < next[c + weight]) {
-              next[c + weight] = dp[c] + option->costUs;
-              nextPicks[c + weight] = picks[c];
-              nextPicks[c + weight].push_back({v, option});
-            }
-          }
-          dp = std::move(next);
-          picks = std::move(nextPicks);
-          feasible = llvm::any_of(dp, [&](double d) { return d != inf; });
-          continue;
-        }
-        if (option && option->costUs < best) {
-          best = option->costUs;
-          chosen[v] = option;
-        }
-        feasible = best != inf;
-        total += best;
-      }
-      if (gdLimit && feasible) {
-        unsigned c = std::min_element(dp.begin(), dp.end()) - dp.begin();
-        total = dp[c];
-        for (auto [v, option] : picks[c])
-          chosen[v] = option;
-      }
-      if (feasible && total < bestCost * (1 - 1e-9)) {
-        bestCost = total;
-        bestM = m;
-        bestChosen = std::move(chosen);
-      }
-    }
+    Choice pick = pickCheapest();
+    double bestCost = pick.cost;
+    uint64_t bestM = pick.materialized;
+    DenseMap<unsigned, KernelOption *> &bestChosen = pick.chosen;
     // The time limit covers the verification too: once it has passed, no
     // new candidate is verified and the default schedule is kept (nothing
     // unverified is emitted). A verification under way runs to its end.
@@ -688,7 +760,7 @@ FailureOr<SearchResult> Superoptimizer::run() {
     }
     result.best = buildFunction(
         (t.func.getSymName() + "_searched").str(), bestM, bestChosen);
-    if (bestChosen.empty()) {
+    if (bestChosen.empty() && isReference()) {
       // The default schedule itself: the subprogram's own predefined
       // kernels, op for op. Checking it against itself would only measure
       // the original's own rounding (an f16 program that overflows on the
@@ -706,18 +778,28 @@ FailureOr<SearchResult> Superoptimizer::run() {
                 "kernels, nothing to verify)";
       break;
     }
-    if (options.finalize && failed(options.finalize(result.best)))
+    if (!bestChosen.empty() && options.finalize &&
+        failed(options.finalize(result.best)))
       return failure();
+    if (!options.verify) {
+      // Costing only: the caller verifies by searching again.
+      result.verified = false;
+      result.verification = "not verified (costing only)";
+      break;
+    }
     // The whole, in the form that will be emitted: composed, a kernel reads
     // the values the other kernels really produce (e.g. attention scores
     // whose exp overflows f16 without a max subtraction). It goes first
     // because it fails fast (the floating-point checks run first, against
     // the default schedule's outputs computed once); its report is the one
-    // the caller shows.
+    // the caller shows. Another formulation is checked against the program
+    // as written, never against itself, and so are its own predefined
+    // kernels: a formulation less stable in its dtype fails the native
+    // check here.
     {
       auto checkStart = Clock::now();
       FailureOr<VerificationReport> whole =
-          verifyEquivalence(defaultSchedule, result.best, wholeOptions);
+          verifyEquivalence(reference, result.best, wholeOptions);
       stats.verifySeconds += secondsSince(checkStart);
       if (failed(whole))
         return failure();
@@ -727,20 +809,26 @@ FailureOr<SearchResult> Superoptimizer::run() {
       if (!whole->equivalent) {
         if (options.progress) {
           std::lock_guard<std::mutex> lock(progressMutex);
-          *options.progress << "[superoptimize] the composed µGraph was "
+          *options.progress << "[superoptimize] the composed µGraph of @"
+                            << t.func.getSymName() << " was "
                             << (whole->interrupted ? "not verified"
                                                    : "REJECTED")
                             << " (" << whole->summary()
                             << "); dropping its kernels\n";
         }
         stats.candidatesRejected += !whole->interrupted;
+        result.best.erase();
+        result.best = nullptr;
+        if (bestChosen.empty())
+          break; // a formulation whose own kernels fail: nothing of it
         for (auto &[v, option] : bestChosen)
           option->rejected = true;
-        result.best.erase();
         continue;
       }
       result.verification = whole->summary();
     }
+    if (bestChosen.empty())
+      break;
     // Then each chosen graph-defined kernel against the ops it replaces, on
     // inputs of its own (and with the field test where it applies).
     bool allVerified = true;
@@ -748,7 +836,8 @@ FailureOr<SearchResult> Superoptimizer::run() {
       if (option->verified)
         continue;
       // A kernel (pair) that computes the whole subprogram from its
-      // arguments was just checked against exactly the ops it replaces.
+      // arguments was just checked against exactly the ops it replaces
+      // (or, for another formulation, against the program as written).
       if (bestChosen.size() == 1 && bestM == outputs &&
           llvm::popcount(outputs) == 1 &&
           (availableFor(v, bestM) & ~args) == 0) {
@@ -762,12 +851,18 @@ FailureOr<SearchResult> Superoptimizer::run() {
     }
     if (!allVerified) {
       result.best.erase();
+      result.best = nullptr;
       continue;
     }
     result.costUs = bestCost;
-    result.graphDefinedKernels = bestChosen.size();
     break;
   }
+  result.defaultCostUs = defaultCostUs;
+  result.defaultKernels = defaultKernels;
+  stats.timeLimitHit = deadline.hit || enumerationDeadline.hit;
+  result.stats = stats;
+  if (!result.best)
+    return result;
   llvm::Expected<FunctionCost> bestCost = estimateFunction(result.best, gpu);
   if (!bestCost)
     return emitError(t.func.getLoc()) << llvm::toString(bestCost.takeError());
@@ -776,11 +871,117 @@ FailureOr<SearchResult> Superoptimizer::run() {
   // Counted in the µGraph: a split loop's pair is two graph-defined kernels.
   result.graphDefinedKernels = 0;
   result.best.walk([&](kernel::GraphDefOp) { ++result.graphDefinedKernels; });
-  result.defaultCostUs = defaultCost->timeUs;
-  result.defaultKernels = defaultCost->kernels;
-  stats.timeLimitHit = deadline.hit || enumerationDeadline.hit;
-  result.stats = stats;
   return result;
+}
+
+/// Searches the other formulations the kernel-level enumeration finds
+/// (Formulations.h) after the program's own, and keeps the cheapest
+/// verified µGraph. The program's own result is always computed, exactly
+/// as without the enumeration, so the result is never worse; another
+/// formulation is verified only when its estimate beats it.
+static FailureOr<SearchResult>
+searchFormulations(func::FuncOp defaultSchedule, ModuleOp scratch,
+                   const GpuTarget &gpu, const SearchOptions &options,
+                   SearchTarget target) {
+  auto start = Clock::now();
+  std::map<unsigned, SmallVector<RealTensor>> referenceOutputs;
+  std::string unsupported = options.kernelGraphOps
+                                ? formulationsUnsupported(target)
+                                : std::string();
+  Formulations found;
+  if (options.kernelGraphOps && unsupported.empty()) {
+    KernelGraphLimits limits;
+    limits.maxOps = options.kernelGraphOps;
+    limits.maxStates = options.kernelGraphStates;
+    limits.maxGraphs = options.maxFormulations;
+    limits.pruning = options.pruning;
+    found = enumerateFormulations(target, scratch, limits);
+  }
+  double enumerationSeconds = secondsSince(start);
+
+  Superoptimizer program(defaultSchedule, defaultSchedule, scratch, gpu,
+                         options, std::move(target), &referenceOutputs);
+  if (failed(program.search()))
+    return failure();
+  FailureOr<SearchResult> best = program.choose();
+  if (failed(best))
+    return failure();
+  // Totals over every formulation's search, for the remark.
+  double searchSeconds = enumerationSeconds + best->stats.searchSeconds;
+  double verifySeconds = best->stats.verifySeconds;
+  uint64_t blockStates = best->stats.statesExplored;
+  unsigned formulationsCut = 0;
+  // A formulation's search that the time limit cut makes the result depend
+  // on the machine, chosen or not: it is reported and not cached.
+  bool timeCut = false;
+
+  // The other formulations: each with its share of the state budget and
+  // what is left of the time limit.
+  SearchOptions altOptions = options;
+  if (!found.functions.empty())
+    altOptions.stateBudget =
+        std::max<uint64_t>(1, options.stateBudget / found.functions.size());
+  std::vector<std::unique_ptr<Superoptimizer>> alternatives;
+  std::vector<std::pair<double, unsigned>> order;
+  SearchStats kernelLevel;
+  for (auto [i, f] : llvm::enumerate(found.functions)) {
+    altOptions.timeLimitSeconds =
+        std::max(1e-3, options.timeLimitSeconds - secondsSince(start));
+    FailureOr<SearchTarget> t = SearchTarget::analyze(f);
+    if (failed(t))
+      return failure();
+    alternatives.push_back(std::make_unique<Superoptimizer>(
+        f, defaultSchedule, scratch, gpu, altOptions, std::move(*t),
+        &referenceOutputs));
+    if (failed(alternatives.back()->search()))
+      return failure();
+    blockStates += alternatives.back()->searchStats().statesExplored;
+    formulationsCut += alternatives.back()->searchStats().tasksCutByStates > 0;
+    timeCut |= alternatives.back()->timeLimitHit();
+    searchSeconds += alternatives.back()->searchStats().searchSeconds;
+    order.push_back({alternatives.back()->estimatedUs(), unsigned(i)});
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [](auto a, auto b) { return a.first < b.first; });
+  for (auto [estimate, i] : order) {
+    if (!(estimate < best->costUs * (1 - 1e-9)))
+      break;
+    ++kernelLevel.formulationsTried;
+    FailureOr<SearchResult> r = alternatives[i]->choose();
+    if (failed(r))
+      return failure();
+    timeCut |= r->stats.timeLimitHit;
+    verifySeconds += r->stats.verifySeconds;
+    if (r->best && r->costUs < best->costUs * (1 - 1e-9)) {
+      r->defaultCostUs = best->defaultCostUs;
+      r->defaultKernels = best->defaultKernels;
+      best->best.erase();
+      best = std::move(r);
+      kernelLevel.formulation = found.descriptions[i];
+    } else if (r->best) {
+      r->best.erase();
+    }
+  }
+  SearchStats &s = best->stats;
+  s.kernelGraphStates = found.counts.states;
+  s.kernelGraphPruned = found.counts.pruned;
+  s.kernelGraphStateBudgetHit = found.counts.stateBudgetHit;
+  s.formulationLimitHit = found.counts.graphLimitHit;
+  s.formulations = found.functions.size();
+  s.formulationsTried = kernelLevel.formulationsTried;
+  s.otherFormulationStates = blockStates - s.statesExplored;
+  s.formulationsCutByStates = formulationsCut;
+  s.formulation = kernelLevel.formulation;
+  s.kernelGraphSkipped = unsupported;
+  s.searchSeconds = searchSeconds;
+  s.verifySeconds = verifySeconds;
+  s.timeLimitHit |= timeCut;
+  // The formulations' functions are not needed any more (the chosen µGraph
+  // is a function of its own).
+  alternatives.clear();
+  for (func::FuncOp f : found.functions)
+    f.erase();
+  return best;
 }
 
 FailureOr<SearchResult>
@@ -789,9 +990,8 @@ superopt::searchMuGraph(func::FuncOp defaultSchedule, ModuleOp scratch,
   FailureOr<SearchTarget> target = SearchTarget::analyze(defaultSchedule);
   if (failed(target))
     return failure();
-  return Superoptimizer(defaultSchedule, scratch, gpu, options,
-                        std::move(*target))
-      .run();
+  return searchFormulations(defaultSchedule, scratch, gpu, options,
+                            std::move(*target));
 }
 
 bool mirage::superopt::isSearchableGraphOp(mlir::Operation *op) {

@@ -1,0 +1,252 @@
+//===- Formulations.cpp - a subprogram's alternative kernel graphs --------===//
+
+#include "Formulations.h"
+#include "Dialect/Kernel/KernelOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::superopt;
+
+std::string superopt::formulationsUnsupported(const SearchTarget &t) {
+  for (const TargetValue &tv : t.values) {
+    Operation *op = tv.producer;
+    if (!op)
+      continue;
+    if (isa<kernel::MatmulOp, kernel::UnaryOp, kernel::BinaryOp,
+            kernel::ReduceOp, kernel::RMSNormOp>(op))
+      continue;
+    return ("it has a " + op->getName().getStringRef() +
+            " (not a kernel-graph op of the enumeration)")
+        .str();
+  }
+  return "";
+}
+
+namespace {
+
+/// The menu of a target, with the op of the program each entry rebuilds
+/// (cloned with new operands: the kinds, constants and attributes are the
+/// program's own).
+struct TargetMenu {
+  KernelGraphMenu menu;
+  SmallVector<Operation *> elementwiseOps;
+  Operation *matmul = nullptr, *reduce = nullptr, *rmsNorm = nullptr;
+};
+
+static bool sameUnary(kernel::UnaryOp a, kernel::UnaryOp b) {
+  return a.getKind() == b.getKind() && a.getParams() == b.getParams();
+}
+
+static TargetMenu menuOf(const SearchTarget &t) {
+  TargetMenu m;
+  for (const TargetValue &tv : t.values) {
+    Operation *op = tv.producer;
+    if (!op)
+      continue;
+    if (auto u = dyn_cast<kernel::UnaryOp>(op)) {
+      if (llvm::any_of(m.elementwiseOps, [&](Operation *o) {
+            auto other = dyn_cast<kernel::UnaryOp>(o);
+            return other && sameUnary(other, u);
+          }))
+        continue;
+      UnaryChoice choice{u.getKind(), {}};
+      if (auto params = u.getParams())
+        choice.params.assign(params->begin(), params->end());
+      KernelGraphMenu::Elementwise entry;
+      entry.arity = 1;
+      entry.expr = [choice](AbstractExprContext &ctx, ArrayRef<ExprId> x) {
+        return unaryExpr(ctx, choice, x[0]);
+      };
+      m.menu.elementwise.push_back(std::move(entry));
+      m.elementwiseOps.push_back(op);
+    } else if (auto b = dyn_cast<kernel::BinaryOp>(op)) {
+      BinaryKind kind = b.getKind();
+      if (llvm::any_of(m.elementwiseOps, [&](Operation *o) {
+            auto other = dyn_cast<kernel::BinaryOp>(o);
+            return other && other.getKind() == kind;
+          }))
+        continue;
+      KernelGraphMenu::Elementwise entry;
+      entry.arity = 2;
+      entry.commutative = kind == BinaryKind::add || kind == BinaryKind::mul;
+      entry.expr = [kind](AbstractExprContext &ctx, ArrayRef<ExprId> x) {
+        return binaryExpr(ctx, kind, x[0], x[1]);
+      };
+      m.menu.elementwise.push_back(std::move(entry));
+      m.elementwiseOps.push_back(op);
+    } else if (isa<kernel::MatmulOp>(op)) {
+      m.menu.matmul = true;
+      m.matmul = m.matmul ? m.matmul : op;
+    } else if (auto r = dyn_cast<kernel::ReduceOp>(op)) {
+      if (r.getKind() == ReduceKind::sum && !m.reduce) {
+        m.menu.reduceSum = true;
+        m.reduce = op;
+      }
+    } else if (auto n = dyn_cast<kernel::RMSNormOp>(op)) {
+      if (n.getEps().isZero() && !m.rmsNorm) {
+        m.rmsNorm = op;
+        m.menu.rmsNorm = rmsNormExpr;
+      }
+    }
+  }
+  return m;
+}
+
+static std::string describe(const KernelGraph &g, const TargetMenu &m) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  auto name = [&](unsigned i) {
+    return (i < g.numInputs ? "%arg" : "%t") + std::to_string(i);
+  };
+  for (auto [i, op] : llvm::enumerate(g.ops)) {
+    // Commas only: the remark separates its parts with semicolons.
+    if (i)
+      os << ", ";
+    os << name(g.numInputs + i) << " = ";
+    switch (op.kind) {
+    case KernelGraphOpKind::Matmul:
+      os << "matmul";
+      break;
+    case KernelGraphOpKind::Elementwise:
+      if (auto u = dyn_cast<kernel::UnaryOp>(m.elementwiseOps[op.choice]))
+        os << stringifyUnaryKind(u.getKind());
+      else
+        os << stringifyBinaryKind(
+            cast<kernel::BinaryOp>(m.elementwiseOps[op.choice]).getKind());
+      break;
+    case KernelGraphOpKind::ReduceSum:
+      os << "reduce_sum[" << op.choice << "]";
+      break;
+    case KernelGraphOpKind::RMSNorm:
+      os << "rms_norm";
+      break;
+    }
+    os << "(";
+    llvm::interleave(
+        op.operands, os, [&](unsigned o) { os << name(o); }, ",");
+    os << ")";
+  }
+  return out;
+}
+
+/// The kernel graph as a function of predefined kernels with the target's
+/// signature; null if a result type differs from the signature's.
+static func::FuncOp build(const SearchTarget &t, const TargetMenu &m,
+                          const KernelGraph &g, ModuleOp scratch,
+                          StringRef name) {
+  OpBuilder builder(scratch.getContext());
+  builder.setInsertionPointToEnd(scratch.getBody());
+  func::FuncOp program = t.func;
+  Location loc = program.getLoc();
+  FunctionType type = program.getFunctionType();
+  auto func = func::FuncOp::create(builder, loc, name, type);
+  Block *entry = func.addEntryBlock();
+  builder.setInsertionPointToEnd(entry);
+  SmallVector<Value> values(entry->getArguments());
+  for (auto [i, op] : llvm::enumerate(g.ops)) {
+    Operation *like = nullptr;
+    switch (op.kind) {
+    case KernelGraphOpKind::Matmul:
+      like = m.matmul;
+      break;
+    case KernelGraphOpKind::Elementwise:
+      like = m.elementwiseOps[op.choice];
+      break;
+    case KernelGraphOpKind::ReduceSum:
+      like = m.reduce;
+      break;
+    case KernelGraphOpKind::RMSNorm:
+      like = m.rmsNorm;
+      break;
+    }
+    Operation *made = builder.clone(*like);
+    SmallVector<Value> operands;
+    for (unsigned o : op.operands)
+      operands.push_back(values[o]);
+    made->setOperands(operands);
+    if (op.kind == KernelGraphOpKind::ReduceSum)
+      made->setAttr("dim", builder.getI64IntegerAttr(op.choice));
+    const KernelGraphTensor &result = g.tensors[g.numInputs + i];
+    Type element = cast<RankedTensorType>(operands[0].getType()).getElementType();
+    made->getResult(0).setType(RankedTensorType::get(result.shape, element));
+    values.push_back(made->getResult(0));
+  }
+  SmallVector<Value> results;
+  for (auto [goal, tensor] : llvm::enumerate(g.outputs)) {
+    if (values[tensor].getType() != type.getResult(goal)) {
+      func.erase();
+      return nullptr;
+    }
+    results.push_back(values[tensor]);
+  }
+  func::ReturnOp::create(builder, loc, results);
+  return func;
+}
+
+} // namespace
+
+Formulations superopt::enumerateFormulations(const SearchTarget &t,
+                                             ModuleOp scratch,
+                                             const KernelGraphLimits &limits) {
+  Formulations out;
+  TargetMenu m = menuOf(t);
+  AbstractExprContext ctx;
+  SmallVector<ExprId> exprs = t.buildExprs(ctx);
+  DenseMap<Type, unsigned> typeIds;
+  auto tensorOf = [&](unsigned v) {
+    const TargetValue &tv = t.values[v];
+    KernelGraphTensor k;
+    k.shape = tv.shape;
+    k.elementType = typeIds.try_emplace(tv.elementType, typeIds.size())
+                        .first->second;
+    k.expr = exprs[v];
+    return k;
+  };
+  SmallVector<KernelGraphTensor> inputs, goals;
+  for (unsigned v = 0; v < t.numArguments; ++v)
+    inputs.push_back(tensorOf(v));
+  func::FuncOp program = t.func;
+  for (Value result : program.getBody().front().getTerminator()->getOperands())
+    goals.push_back(tensorOf(t.indexOf.lookup(result)));
+
+  SmallVector<KernelGraph> graphs;
+  // One more than asked: the program's own formulation may be among them.
+  KernelGraphLimits bounded = limits;
+  ++bounded.maxGraphs;
+  enumerateKernelGraphs(ctx, inputs, goals, m.menu, bounded, graphs,
+                        out.counts);
+
+  // The program's own set of tensors: a graph that makes the same set
+  // computes what the program's block-level search already covers.
+  auto tensorSet = [](ArrayRef<ExprId> ids) {
+    SmallVector<ExprId> set(ids);
+    llvm::sort(set);
+    set.erase(std::unique(set.begin(), set.end()), set.end());
+    return set;
+  };
+  SmallVector<ExprId> programSet =
+      tensorSet(ArrayRef<ExprId>(exprs).drop_front(t.numArguments));
+  for (const KernelGraph &g : graphs) {
+    SmallVector<ExprId> ids;
+    for (const KernelGraphTensor &k : ArrayRef(g.tensors).drop_front(g.numInputs))
+      ids.push_back(k.expr);
+    if (tensorSet(ids) == programSet) {
+      ++out.sameAsProgram;
+      continue;
+    }
+    if (out.functions.size() == limits.maxGraphs) {
+      out.counts.graphLimitHit = true;
+      break;
+    }
+    std::string name = (program.getSymName() + "_formulation" +
+                        Twine(out.functions.size()))
+                           .str();
+    if (func::FuncOp f = build(t, m, g, scratch, name)) {
+      out.functions.push_back(f);
+      out.descriptions.push_back(describe(g, m));
+    }
+  }
+  return out;
+}

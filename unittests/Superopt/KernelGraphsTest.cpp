@@ -1,0 +1,228 @@
+//===- KernelGraphsTest.cpp - kernel-level enumeration of formulations ----===//
+
+#include "Superopt/Search/KernelGraphs.h"
+#include "gtest/gtest.h"
+#include <set>
+
+using namespace mirage::superopt;
+using ExprId = AbstractExprContext::ExprId;
+using Shape = llvm::SmallVector<int64_t, 4>;
+using llvm::SmallVector;
+
+namespace {
+
+class KernelGraphsTest : public ::testing::Test {
+protected:
+  AbstractExprContext ctx;
+
+  KernelGraphTensor tensor(Shape shape, ExprId expr, unsigned type = 0) {
+    KernelGraphTensor t;
+    t.shape = std::move(shape);
+    t.elementType = type;
+    t.expr = expr;
+    return t;
+  }
+  ExprId matmul(ExprId a, ExprId b, int64_t k) {
+    return ctx.sum(k, ctx.mul(a, b));
+  }
+  static KernelGraphMenu::Elementwise add() {
+    KernelGraphMenu::Elementwise e;
+    e.arity = 2;
+    e.commutative = true;
+    e.expr = [](AbstractExprContext &c, llvm::ArrayRef<ExprId> x) {
+      return c.add(x[0], x[1]);
+    };
+    return e;
+  }
+  static KernelGraphMenu::Elementwise exp() {
+    KernelGraphMenu::Elementwise e;
+    e.expr = [](AbstractExprContext &c, llvm::ArrayRef<ExprId> x) {
+      return c.apply("exp", x[0]);
+    };
+    return e;
+  }
+
+  /// A graph as text, an op a word: M(atmul), E(lementwise) and R(educe)
+  /// with their choice, N(orm), then the operands, e.g. "M(0,1) E0(3,2)".
+  static std::string str(const KernelGraph &g) {
+    std::string out;
+    for (const KernelGraphOp &op : g.ops) {
+      if (!out.empty())
+        out += " ";
+      out += "MERN"[unsigned(op.kind)];
+      if (op.kind == KernelGraphOpKind::ReduceSum ||
+          op.kind == KernelGraphOpKind::Elementwise)
+        out += std::to_string(op.choice);
+      out += "(";
+      for (size_t i = 0; i < op.operands.size(); ++i)
+        out += (i ? "," : "") + std::to_string(op.operands[i]);
+      out += ")";
+    }
+    return out;
+  }
+  static std::vector<std::string> strs(llvm::ArrayRef<KernelGraph> graphs) {
+    std::vector<std::string> out;
+    for (const KernelGraph &g : graphs)
+      out.push_back(str(g));
+    return out;
+  }
+};
+
+TEST_F(KernelGraphsTest, ShapeRules) {
+  using K = KernelGraphOpKind;
+  Shape a{2, 8, 16}, b{2, 16, 4}, c{3, 16, 4};
+  EXPECT_EQ(*kernelGraphShape(K::Matmul, 0, {a, b}), (Shape{2, 8, 4}));
+  EXPECT_FALSE(kernelGraphShape(K::Matmul, 0, {a, c})); // batch differs
+  EXPECT_FALSE(kernelGraphShape(K::Matmul, 0, {b, a})); // 4 against 8
+  Shape x{8, 1, 4}, y{5, 1};
+  EXPECT_EQ(*kernelGraphShape(K::Elementwise, 0, {x, y}), (Shape{8, 5, 4}));
+  EXPECT_FALSE(kernelGraphShape(K::Elementwise, 0, {a, b}));
+  EXPECT_EQ(*kernelGraphShape(K::ReduceSum, 1, {a}), (Shape{2, 1, 16}));
+  EXPECT_FALSE(kernelGraphShape(K::ReduceSum, 3, {a}));
+  EXPECT_EQ(*kernelGraphShape(K::RMSNorm, 0, {a}), a);
+}
+
+// (x A) B: the program's formulation and x (A B), each once, and nothing
+// else within three ops (a third op would be dead).
+TEST_F(KernelGraphsTest, MatmulAssociativity) {
+  ExprId x = ctx.input(0), a = ctx.input(1), b = ctx.input(2);
+  SmallVector<KernelGraphTensor> inputs{tensor({8, 64}, x),
+                                        tensor({64, 16}, a),
+                                        tensor({16, 64}, b)};
+  KernelGraphTensor goal =
+      tensor({8, 64}, matmul(matmul(x, a, 64), b, 16));
+  KernelGraphMenu menu;
+  menu.matmul = true;
+  KernelGraphLimits limits;
+  limits.maxOps = 3;
+  SmallVector<KernelGraph> graphs;
+  KernelGraphCounts counts;
+  enumerateKernelGraphs(ctx, inputs, {goal}, menu, limits, graphs, counts);
+  EXPECT_EQ(strs(graphs),
+            (std::vector<std::string>{"M(0,1) M(3,2)", "M(1,2) M(0,3)"}));
+  for (const KernelGraph &g : graphs) {
+    ASSERT_EQ(g.outputs.size(), 1u);
+    EXPECT_EQ(g.outputs[0], 4u);
+    EXPECT_EQ(g.tensors[4].shape, (Shape{8, 64}));
+  }
+  EXPECT_FALSE(counts.stateBudgetHit);
+  EXPECT_FALSE(counts.graphLimitHit);
+  // Products with an atom twice (A (B A), ...) cannot be subexpressions.
+  EXPECT_GT(counts.pruned, 0u);
+}
+
+// x W1 + x W2 = x (W1 + W2): two formulations; the independent matmuls of
+// the first appear in one order only, the add's operands in one order.
+TEST_F(KernelGraphsTest, DistributivityCanonicalOrder) {
+  ExprId x = ctx.input(0), w1 = ctx.input(1), w2 = ctx.input(2);
+  SmallVector<KernelGraphTensor> inputs{
+      tensor({8, 32}, x), tensor({32, 64}, w1), tensor({32, 64}, w2)};
+  KernelGraphTensor goal = tensor(
+      {8, 64}, ctx.add(matmul(x, w1, 32), matmul(x, w2, 32)));
+  KernelGraphMenu menu;
+  menu.matmul = true;
+  menu.elementwise.push_back(add());
+  KernelGraphLimits limits;
+  limits.maxOps = 3;
+  SmallVector<KernelGraph> graphs;
+  KernelGraphCounts counts;
+  enumerateKernelGraphs(ctx, inputs, {goal}, menu, limits, graphs, counts);
+  EXPECT_EQ(strs(graphs), (std::vector<std::string>{"M(0,1) M(0,2) E0(3,4)",
+                                                    "E0(1,2) M(0,3)"}));
+  // Within two ops only the distributed form fits.
+  limits.maxOps = 2;
+  graphs.clear();
+  counts = {};
+  enumerateKernelGraphs(ctx, inputs, {goal}, menu, limits, graphs, counts);
+  EXPECT_EQ(strs(graphs), (std::vector<std::string>{"E0(1,2) M(0,3)"}));
+}
+
+// Pruning drops ops, never a formulation: the same graphs with and without
+// it, in fewer states with it.
+TEST_F(KernelGraphsTest, PruningKeepsTheGraphs) {
+  ExprId x = ctx.input(0), w1 = ctx.input(1), w2 = ctx.input(2);
+  SmallVector<KernelGraphTensor> inputs{
+      tensor({8, 32}, x), tensor({32, 64}, w1), tensor({32, 64}, w2)};
+  KernelGraphTensor goal = tensor(
+      {8, 64}, ctx.apply("exp", ctx.add(matmul(x, w1, 32), matmul(x, w2, 32))));
+  KernelGraphMenu menu;
+  menu.matmul = true;
+  menu.reduceSum = true;
+  menu.elementwise.push_back(add());
+  menu.elementwise.push_back(exp());
+  KernelGraphLimits limits;
+  limits.maxOps = 4;
+  SmallVector<KernelGraph> pruned, full;
+  KernelGraphCounts withPruning, without;
+  enumerateKernelGraphs(ctx, inputs, {goal}, menu, limits, pruned,
+                        withPruning);
+  limits.pruning = false;
+  enumerateKernelGraphs(ctx, inputs, {goal}, menu, limits, full, without);
+  EXPECT_EQ(strs(pruned), strs(full));
+  EXPECT_EQ(strs(pruned),
+            (std::vector<std::string>{"M(0,1) M(0,2) E0(3,4) E1(5)",
+                                      "E0(1,2) M(0,3) E1(4)"}));
+  EXPECT_GT(withPruning.pruned, 0u);
+  EXPECT_EQ(without.pruned, 0u);
+  EXPECT_LT(withPruning.states, without.states);
+}
+
+// Every goal must be present; tensors of another element type never mix.
+TEST_F(KernelGraphsTest, MultipleGoalsAndElementTypes) {
+  ExprId x = ctx.input(0), a = ctx.input(1), b = ctx.input(2);
+  SmallVector<KernelGraphTensor> inputs{tensor({8, 64}, x),
+                                        tensor({64, 16}, a),
+                                        tensor({16, 64}, b)};
+  ExprId xa = matmul(x, a, 64);
+  SmallVector<KernelGraphTensor> goals{tensor({8, 16}, xa),
+                                       tensor({8, 64}, matmul(xa, b, 16))};
+  KernelGraphMenu menu;
+  menu.matmul = true;
+  KernelGraphLimits limits;
+  SmallVector<KernelGraph> graphs;
+  KernelGraphCounts counts;
+  enumerateKernelGraphs(ctx, inputs, goals, menu, limits, graphs, counts);
+  // x (A B) alone would leave the first goal out; with x A beside it, it
+  // is a formulation of both.
+  EXPECT_EQ(strs(graphs), (std::vector<std::string>{"M(0,1) M(1,2) M(0,4)",
+                                                    "M(0,1) M(3,2)"}));
+  EXPECT_EQ(graphs[0].outputs, (SmallVector<unsigned>{3, 5}));
+  EXPECT_EQ(graphs[1].outputs, (SmallVector<unsigned>{3, 4}));
+
+  inputs[2].elementType = 1;
+  goals[1].elementType = 1;
+  graphs.clear();
+  enumerateKernelGraphs(ctx, inputs, goals, menu, limits, graphs, counts);
+  EXPECT_TRUE(graphs.empty());
+}
+
+// The state budget and the graph limit stop the enumeration and say so.
+TEST_F(KernelGraphsTest, Budgets) {
+  ExprId x = ctx.input(0), w1 = ctx.input(1), w2 = ctx.input(2);
+  SmallVector<KernelGraphTensor> inputs{
+      tensor({8, 32}, x), tensor({32, 64}, w1), tensor({32, 64}, w2)};
+  KernelGraphTensor goal = tensor(
+      {8, 64}, ctx.add(matmul(x, w1, 32), matmul(x, w2, 32)));
+  KernelGraphMenu menu;
+  menu.matmul = true;
+  menu.elementwise.push_back(add());
+  KernelGraphLimits limits;
+  SmallVector<KernelGraph> graphs;
+  KernelGraphCounts counts;
+  limits.maxGraphs = 1;
+  enumerateKernelGraphs(ctx, inputs, {goal}, menu, limits, graphs, counts);
+  EXPECT_EQ(graphs.size(), 1u);
+  EXPECT_TRUE(counts.graphLimitHit);
+  EXPECT_FALSE(counts.stateBudgetHit);
+
+  limits.maxGraphs = 8;
+  limits.maxStates = 3;
+  graphs.clear();
+  counts = {};
+  enumerateKernelGraphs(ctx, inputs, {goal}, menu, limits, graphs, counts);
+  EXPECT_TRUE(counts.stateBudgetHit);
+  EXPECT_EQ(counts.states, 4u); // the fourth is refused
+  EXPECT_TRUE(graphs.empty());
+}
+
+} // namespace
