@@ -8,6 +8,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 #include "Dialect/Graph/GraphOps.h"
+#include "Superopt/Verification/EquivalenceVerifier.h"
 #include "mlir/IR/Builders.h"
 
 namespace mirage {
@@ -29,6 +30,13 @@ mlir::LogicalResult
 checkVerifierOptions(llvm::function_ref<mlir::InFlightDiagnostic()> error,
                      unsigned fieldBits, unsigned scales,
                      double verifyTimeLimit);
+
+/// The verifier options those passes give the equivalence checks of their
+/// results: the field's bits, the seed, the input scales and, when
+/// `verifyTimeLimit` > 0, a stop after that many seconds.
+superopt::VerifierOptions graphVerifierOptions(unsigned fieldBits,
+                                               uint64_t seed, unsigned scales,
+                                               double verifyTimeLimit);
 
 /// Rule-based thread fusion of one block graph (--fuse-thread-chains).
 void fuseBlockGraph(mlir::Block &graph);

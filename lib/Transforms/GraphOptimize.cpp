@@ -163,12 +163,8 @@ void GraphOptimizePass::optimize(func::FuncOp func,
     return llvm::formatv("{0} ops, {1:f2} us", g.numLiveOps(), g.cost()).str();
   };
 
-  superopt::VerifierOptions verify;
-  verify.fieldBits = fieldBits;
-  verify.seed = seed;
-  verify.maxScales = scales;
-  if (verifyTimeLimit > 0)
-    verify.shouldStop = superopt::stopAfterSeconds(verifyTimeLimit);
+  superopt::VerifierOptions verify =
+      graphVerifierOptions(fieldBits, seed, scales, verifyTimeLimit);
   llvm::StringSet<> floatOnlyRules;
   for (const RuleDirection &d : directions)
     if (d.rule->evidence.checkMethod == "fp64")

@@ -226,12 +226,8 @@ void GraphSaturatePass::optimize(func::FuncOp func,
     return;
   }
 
-  superopt::VerifierOptions verify;
-  verify.fieldBits = fieldBits;
-  verify.seed = seed;
-  verify.maxScales = scales;
-  if (verifyTimeLimit > 0)
-    verify.shouldStop = superopt::stopAfterSeconds(verifyTimeLimit);
+  superopt::VerifierOptions verify =
+      graphVerifierOptions(fieldBits, seed, scales, verifyTimeLimit);
   // A rule checked in fp64 only (identities of relu or max pooling, which
   // the finite-field test treats as uninterpreted): if one was applied and
   // the field test tells the graphs apart, they are compared in floating

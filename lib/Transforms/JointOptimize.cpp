@@ -409,10 +409,9 @@ LogicalResult JointOptimizePass::optimize(
   double graphOnlyUs = graphOnly.best.front().graph.cost();
   double muGraphOnlyUs = startVerified.timeUs;
 
-  superopt::VerifierOptions verify;
-  verify.fieldBits = fieldBits;
-  verify.seed = seed;
-  verify.maxScales = scales;
+  // The time limit's clock starts at each check (below), not here.
+  superopt::VerifierOptions verify = graphVerifierOptions(
+      fieldBits, seed, scales, /*verifyTimeLimit=*/0);
   llvm::StringSet<> floatOnlyRules;
   for (const RuleDirection &d : directions)
     if (d.rule->evidence.checkMethod == "fp64")

@@ -203,12 +203,8 @@ PartialEquivalenceOptimizePass::trySite(
                : std::string());
 
   double before = functionCost(func, target);
-  superopt::VerifierOptions verify;
-  verify.fieldBits = fieldBits;
-  verify.seed = seed;
-  verify.maxScales = scales;
-  if (verifyTimeLimit > 0)
-    verify.shouldStop = superopt::stopAfterSeconds(verifyTimeLimit);
+  superopt::VerifierOptions verify =
+      graphVerifierOptions(fieldBits, seed, scales, verifyTimeLimit);
   // Verifies `candidate` against the input; when equivalent, the input
   // takes its body. Nothing unverified replaces the input.
   auto emitVerified = [&](func::FuncOp candidate, const std::string &summary,

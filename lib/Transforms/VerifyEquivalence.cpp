@@ -280,3 +280,16 @@ LogicalResult mirage::checkVerifierOptions(
     return error() << "scales must be between 1 and 16, got " << scales;
   return success();
 }
+
+superopt::VerifierOptions mirage::graphVerifierOptions(unsigned fieldBits,
+                                                       uint64_t seed,
+                                                       unsigned scales,
+                                                       double verifyTimeLimit) {
+  superopt::VerifierOptions verify;
+  verify.fieldBits = fieldBits;
+  verify.seed = seed;
+  verify.maxScales = scales;
+  if (verifyTimeLimit > 0)
+    verify.shouldStop = superopt::stopAfterSeconds(verifyTimeLimit);
+  return verify;
+}
