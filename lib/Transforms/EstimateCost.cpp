@@ -32,16 +32,10 @@ struct EstimateCostPass
     ModuleOp module = getOperation();
     // Errors at the module's location, without printing the module.
     Location loc = module.getLoc();
-    llvm::Expected<GpuTarget> gpu = GpuTarget::get(target);
+    llvm::Expected<GpuTarget> gpu = GpuTarget::get(target, calibration);
     if (!gpu) {
       emitError(loc) << "estimate-cost: " << llvm::toString(gpu.takeError());
       return signalPassFailure();
-    }
-    if (!calibration.empty()) {
-      if (llvm::Error err = gpu->applyCalibration(calibration)) {
-        emitError(loc) << "estimate-cost: " << llvm::toString(std::move(err));
-        return signalPassFailure();
-      }
     }
     bool ok = true;
     for (auto func : module.getOps<func::FuncOp>())

@@ -63,16 +63,11 @@ void GraphOptimizePass::runOnOperation() {
   if (failed(validate(loc)))
     return signalPassFailure();
   llvm::Expected<superopt::GpuTarget> gpu =
-      superopt::GpuTarget::get(this->target);
+      superopt::GpuTarget::get(this->target, calibration);
   if (!gpu) {
     emitError(loc) << "graph-optimize: " << llvm::toString(gpu.takeError());
     return signalPassFailure();
   }
-  if (!calibration.empty())
-    if (llvm::Error e = gpu->applyCalibration(calibration)) {
-      emitError(loc) << "graph-optimize: " << llvm::toString(std::move(e));
-      return signalPassFailure();
-    }
   unsigned skipped = 0;
   FailureOr<std::vector<Rule>> rules =
       loadRules(getContext(), loc, this->rules, /*acceptedOnly=*/true,

@@ -109,15 +109,12 @@ LogicalResult JointOptimizePass::validate(Location loc) {
       failed(inRange("kernel-outputs", kernelOutputs, 1, 8)) ||
       failed(inRange("max-subprogram-ops", maxSubprogramOps, 1, 20)) ||
       failed(inRange("threads", threads, 0, 1024)) ||
-      failed(inRange("field-bits", fieldBits, 31, 62)) ||
-      failed(inRange("scales", scales, 1, 16)) ||
       failed(seconds("time-limit", timeLimit, true)) ||
-      failed(seconds("time-budget", timeBudget, false)) ||
-      failed(seconds("verify-time-limit", verifyTimeLimit, true)))
+      failed(seconds("time-budget", timeBudget, false)))
     return failure();
   if (weightsFrom < -1)
     return error() << "weights-from must be -1 or an argument index";
-  return success();
+  return checkVerifierOptions(error, fieldBits, scales, verifyTimeLimit);
 }
 
 void JointOptimizePass::runOnOperation() {
@@ -127,16 +124,11 @@ void JointOptimizePass::runOnOperation() {
   if (failed(validate(loc)))
     return signalPassFailure();
   llvm::Expected<superopt::GpuTarget> gpu =
-      superopt::GpuTarget::get(this->target);
+      superopt::GpuTarget::get(this->target, calibration);
   if (!gpu) {
     emitError(loc) << "joint-optimize: " << llvm::toString(gpu.takeError());
     return signalPassFailure();
   }
-  if (!calibration.empty())
-    if (llvm::Error e = gpu->applyCalibration(calibration)) {
-      emitError(loc) << "joint-optimize: " << llvm::toString(std::move(e));
-      return signalPassFailure();
-    }
   unsigned skipped = 0;
   FailureOr<std::vector<Rule>> rules =
       loadRules(getContext(), loc, this->rules, /*acceptedOnly=*/true, &skipped);

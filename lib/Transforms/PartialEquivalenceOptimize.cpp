@@ -98,18 +98,12 @@ void PartialEquivalenceOptimizePass::runOnOperation() {
   if (failed(validate(loc)))
     return signalPassFailure();
   llvm::Expected<superopt::GpuTarget> gpu =
-      superopt::GpuTarget::get(this->target);
+      superopt::GpuTarget::get(this->target, calibration);
   if (!gpu) {
     emitError(loc) << "partial-equivalence-optimize: "
                    << llvm::toString(gpu.takeError());
     return signalPassFailure();
   }
-  if (!calibration.empty())
-    if (llvm::Error e = gpu->applyCalibration(calibration)) {
-      emitError(loc) << "partial-equivalence-optimize: "
-                     << llvm::toString(std::move(e));
-      return signalPassFailure();
-    }
   bool found = function.empty();
   SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
   for (func::FuncOp func : funcs) {

@@ -599,16 +599,11 @@ void SuperoptimizePass::runOnOperation() {
   Location loc = module.getLoc();
   if (failed(validateOptions(loc)))
     return signalPassFailure();
-  llvm::Expected<GpuTarget> gpu = GpuTarget::get(target);
+  llvm::Expected<GpuTarget> gpu = GpuTarget::get(target, calibration);
   if (!gpu) {
     emitError(loc) << "superoptimize: " << llvm::toString(gpu.takeError());
     return signalPassFailure();
   }
-  if (!calibration.empty())
-    if (llvm::Error err = gpu->applyCalibration(calibration)) {
-      emitError(loc) << "superoptimize: " << llvm::toString(std::move(err));
-      return signalPassFailure();
-    }
   if (cacheMode == CacheMode::Clear) {
     SearchCache store(cacheDir);
     llvm::Expected<unsigned> removed = store.clear();

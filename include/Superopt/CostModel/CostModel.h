@@ -77,6 +77,10 @@ struct GpuTarget {
   /// The built-in parameters of "sm_80" (A100-SXM4-80GB) or "sm_90"
   /// (H100-SXM5-80GB).
   static llvm::Expected<GpuTarget> get(llvm::StringRef name);
+  /// The same, with the calibration file `calibrationPath` applied when it
+  /// is not empty (the passes' `target` and `calibration` options).
+  static llvm::Expected<GpuTarget> get(llvm::StringRef name,
+                                       llvm::StringRef calibrationPath);
 
   /// Overrides constants and adds measured kernel times from a JSON file
   /// (format in docs/CostModel.md). On error the target is unchanged.

@@ -237,6 +237,15 @@ llvm::Error GpuTarget::applyCalibrationJSON(StringRef json) {
   return llvm::Error::success();
 }
 
+Expected<GpuTarget> GpuTarget::get(StringRef name,
+                                   StringRef calibrationPath) {
+  Expected<GpuTarget> gpu = get(name);
+  if (gpu && !calibrationPath.empty())
+    if (llvm::Error err = gpu->applyCalibration(calibrationPath))
+      return std::move(err);
+  return gpu;
+}
+
 llvm::Error GpuTarget::applyCalibration(StringRef path) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
