@@ -22,6 +22,21 @@ protected:
     t.expr = expr;
     return t;
   }
+  /// A goal: its sources, per dimension, as (input, dimension) pairs.
+  KernelGraphTensor goal(
+      Shape shape, ExprId expr,
+      std::initializer_list<std::initializer_list<std::pair<unsigned, unsigned>>>
+          sources) {
+    KernelGraphTensor t = tensor(std::move(shape), expr);
+    for (const auto &dim : sources) {
+      llvm::SmallVector<unsigned, 2> set;
+      for (auto [input, d] : dim)
+        set.push_back(kernelGraphSource(input, d));
+      llvm::sort(set);
+      t.sources.push_back(std::move(set));
+    }
+    return t;
+  }
   ExprId matmul(ExprId a, ExprId b, int64_t k) {
     return ctx.sum(k, ctx.mul(a, b));
   }
@@ -42,16 +57,31 @@ protected:
     return e;
   }
 
-  /// A graph as text, an op a word: M(atmul), E(lementwise) and R(educe)
-  /// with their choice, N(orm), then the operands, e.g. "M(0,1) E0(3,2)".
+  static KernelGraphMenu::Elementwise scale(double factor) {
+    KernelGraphMenu::Elementwise e;
+    e.expr = [factor](AbstractExprContext &c, llvm::ArrayRef<ExprId> x) {
+      return c.scale(factor, x[0]);
+    };
+    return e;
+  }
+  /// Softmax as the search's target analysis abstracts it: an opaque
+  /// shifted exp over its sum, sexp(x) / sum(n, sexp(x)).
+  static ExprId softmax(AbstractExprContext &c, int64_t n, ExprId x) {
+    ExprId e = c.apply("sexp", x);
+    return c.div(e, c.sum(n, e));
+  }
+
+  /// A graph as text, an op a word: M(atmul), E(lementwise), R(educe),
+  /// T(ranspose) and S(oftmax) with their choice, N(orm), then the
+  /// operands, e.g. "M(0,1) E0(3,2)".
   static std::string str(const KernelGraph &g) {
     std::string out;
     for (const KernelGraphOp &op : g.ops) {
       if (!out.empty())
         out += " ";
-      out += "MERN"[unsigned(op.kind)];
-      if (op.kind == KernelGraphOpKind::ReduceSum ||
-          op.kind == KernelGraphOpKind::Elementwise)
+      out += "MERNTS"[unsigned(op.kind)];
+      if (op.kind != KernelGraphOpKind::Matmul &&
+          op.kind != KernelGraphOpKind::RMSNorm)
         out += std::to_string(op.choice);
       out += "(";
       for (size_t i = 0; i < op.operands.size(); ++i)
@@ -80,6 +110,107 @@ TEST_F(KernelGraphsTest, ShapeRules) {
   EXPECT_EQ(*kernelGraphShape(K::ReduceSum, 1, {a}), (Shape{2, 1, 16}));
   EXPECT_FALSE(kernelGraphShape(K::ReduceSum, 3, {a}));
   EXPECT_EQ(*kernelGraphShape(K::RMSNorm, 0, {a}), a);
+  EXPECT_EQ(*kernelGraphShape(K::Softmax, 2, {a}), a);
+  EXPECT_FALSE(kernelGraphShape(K::Softmax, 3, {a}));
+  EXPECT_EQ(*kernelGraphShape(K::Transpose, 0, {a}, {0, 2, 1}),
+            (Shape{2, 16, 8}));
+  EXPECT_FALSE(kernelGraphShape(K::Transpose, 0, {a}, {1, 0}));
+}
+
+// Sources follow the indexing: a matmul's rows, columns and batch, a
+// broadcast operand's size-1 dimensions add nothing, a transpose permutes,
+// a reduced dimension has none.
+TEST_F(KernelGraphsTest, Sources) {
+  using K = KernelGraphOpKind;
+  Shape a{2, 8, 16}, b{2, 16, 4}, out{2, 8, 4};
+  KernelGraphSources sa = kernelGraphInputSources(0, a),
+                     sb = kernelGraphInputSources(1, b);
+  unsigned a0 = kernelGraphSource(0, 0), a1 = kernelGraphSource(0, 1),
+           a2 = kernelGraphSource(0, 2), b0 = kernelGraphSource(1, 0),
+           b2 = kernelGraphSource(1, 2);
+  KernelGraphSources mm = kernelGraphSources(K::Matmul, 0, {a, b}, {&sa, &sb},
+                                             out);
+  EXPECT_EQ(mm, (KernelGraphSources{{a0, b0}, {a1}, {b2}}));
+  Shape row{1, 1, 4};
+  KernelGraphSources srow = kernelGraphInputSources(2, row);
+  EXPECT_EQ(srow, (KernelGraphSources{{}, {}, {kernelGraphSource(2, 2)}}));
+  EXPECT_EQ(kernelGraphSources(K::Elementwise, 0, {out, row}, {&mm, &srow},
+                               out),
+            (KernelGraphSources{{a0, b0}, {a1}, {b2, kernelGraphSource(2, 2)}}));
+  EXPECT_EQ(kernelGraphSources(K::Transpose, 0, {a}, {&sa}, {2, 16, 8},
+                               {0, 2, 1}),
+            (KernelGraphSources{{a0}, {a2}, {a1}}));
+  EXPECT_EQ(kernelGraphSources(K::ReduceSum, 1, {a}, {&sa}, {2, 1, 16}),
+            (KernelGraphSources{{a0}, {}, {a2}}));
+  EXPECT_EQ(kernelGraphSources(K::Softmax, 2, {a}, {&sa}, a), sa);
+}
+
+// softmax(s (Q K)) V: scaling Q or K before the product is the same
+// softmax argument in the abstract expressions (scalars pull out of sums),
+// so both are formulations; the program's own is counted, not reported.
+// Scaling V or the output is not: the scale would sit outside the opaque
+// shifted exp.
+TEST_F(KernelGraphsTest, ScaledAttention) {
+  ExprId q = ctx.input(0), k = ctx.input(1), v = ctx.input(2);
+  SmallVector<KernelGraphTensor> inputs{tensor({8, 16}, q),
+                                        tensor({16, 32}, k),
+                                        tensor({32, 16}, v)};
+  ExprId scores = ctx.scale(0.25, matmul(q, k, 16));
+  ExprId probs = softmax(ctx, 32, scores);
+  KernelGraphTensor out =
+      goal({8, 16}, matmul(probs, v, 32), {{{0, 0}}, {{2, 1}}});
+  KernelGraphMenu menu;
+  menu.matmul = true;
+  menu.elementwise.push_back(scale(0.25));
+  menu.softmax = softmax;
+  menu.softmaxDims.push_back(1);
+  KernelGraphLimits limits;
+  limits.maxOps = 4;
+  SmallVector<ExprId> own{matmul(q, k, 16), scores, probs, out.expr};
+  llvm::sort(own);
+  SmallVector<KernelGraph> graphs;
+  KernelGraphCounts counts;
+  enumerateKernelGraphs(ctx, inputs, {out}, menu, limits, graphs, counts, own);
+  EXPECT_EQ(strs(graphs),
+            (std::vector<std::string>{"E0(0) M(3,1) S1(4) M(5,2)",
+                                      "E0(1) M(0,3) S1(4) M(5,2)"}));
+  EXPECT_EQ(counts.own, 1u);
+  EXPECT_FALSE(counts.stateBudgetHit);
+  // The softmax's result has the target analysis' expression.
+  EXPECT_EQ(graphs[0].tensors[5].expr, probs);
+  EXPECT_GT(counts.pruned, 0u);
+  // Without the program's set, its own formulation is reported first.
+  graphs.clear();
+  counts = {};
+  enumerateKernelGraphs(ctx, inputs, {out}, menu, limits, graphs, counts);
+  EXPECT_EQ(strs(graphs).front(), "M(0,1) E0(3) S1(4) M(5,2)");
+  EXPECT_EQ(graphs.size(), 3u);
+}
+
+// Q K^T with a square K: the abstract expressions of Q K and Q K^T are the
+// same, and so are their shapes; the sources tell them apart, so Q K is
+// not a formulation, and K^T^T is K again (a duplicate). (K Q^T)^T is.
+TEST_F(KernelGraphsTest, TransposeLayouts) {
+  ExprId q = ctx.input(0), k = ctx.input(1);
+  SmallVector<KernelGraphTensor> inputs{tensor({16, 16}, q),
+                                        tensor({16, 16}, k)};
+  KernelGraphTensor out =
+      goal({16, 16}, matmul(q, k, 16), {{{0, 0}}, {{1, 0}}});
+  KernelGraphMenu menu;
+  menu.matmul = true;
+  menu.transposes.push_back({1, 0});
+  KernelGraphLimits limits;
+  limits.maxOps = 3;
+  SmallVector<KernelGraph> graphs;
+  KernelGraphCounts counts;
+  enumerateKernelGraphs(ctx, inputs, {out}, menu, limits, graphs, counts);
+  EXPECT_EQ(strs(graphs), (std::vector<std::string>{"T0(0) M(1,2) T0(3)",
+                                                    "T0(1) M(0,2)"}));
+  EXPECT_GT(counts.duplicates, 0u);
+  // A transpose is data movement: its operand's expression.
+  EXPECT_EQ(graphs[1].tensors[2].expr, k);
+  EXPECT_EQ(graphs[1].tensors[2].shape, (Shape{16, 16}));
+  EXPECT_NE(graphs[1].tensors[2].sources, graphs[1].tensors[1].sources);
 }
 
 // (x A) B: the program's formulation and x (A B), each once, and nothing
@@ -90,7 +221,7 @@ TEST_F(KernelGraphsTest, MatmulAssociativity) {
                                         tensor({64, 16}, a),
                                         tensor({16, 64}, b)};
   KernelGraphTensor goal =
-      tensor({8, 64}, matmul(matmul(x, a, 64), b, 16));
+      this->goal({8, 64}, matmul(matmul(x, a, 64), b, 16), {{{0, 0}}, {{2, 1}}});
   KernelGraphMenu menu;
   menu.matmul = true;
   KernelGraphLimits limits;
@@ -117,8 +248,9 @@ TEST_F(KernelGraphsTest, DistributivityCanonicalOrder) {
   ExprId x = ctx.input(0), w1 = ctx.input(1), w2 = ctx.input(2);
   SmallVector<KernelGraphTensor> inputs{
       tensor({8, 32}, x), tensor({32, 64}, w1), tensor({32, 64}, w2)};
-  KernelGraphTensor goal = tensor(
-      {8, 64}, ctx.add(matmul(x, w1, 32), matmul(x, w2, 32)));
+  KernelGraphTensor goal =
+      this->goal({8, 64}, ctx.add(matmul(x, w1, 32), matmul(x, w2, 32)),
+                 {{{0, 0}}, {{1, 1}, {2, 1}}});
   KernelGraphMenu menu;
   menu.matmul = true;
   menu.elementwise.push_back(add());
@@ -143,8 +275,9 @@ TEST_F(KernelGraphsTest, PruningKeepsTheGraphs) {
   ExprId x = ctx.input(0), w1 = ctx.input(1), w2 = ctx.input(2);
   SmallVector<KernelGraphTensor> inputs{
       tensor({8, 32}, x), tensor({32, 64}, w1), tensor({32, 64}, w2)};
-  KernelGraphTensor goal = tensor(
-      {8, 64}, ctx.apply("exp", ctx.add(matmul(x, w1, 32), matmul(x, w2, 32))));
+  KernelGraphTensor goal = this->goal(
+      {8, 64}, ctx.apply("exp", ctx.add(matmul(x, w1, 32), matmul(x, w2, 32))),
+      {{{0, 0}}, {{1, 1}, {2, 1}}});
   KernelGraphMenu menu;
   menu.matmul = true;
   menu.reduceSum = true;
@@ -174,8 +307,9 @@ TEST_F(KernelGraphsTest, MultipleGoalsAndElementTypes) {
                                         tensor({64, 16}, a),
                                         tensor({16, 64}, b)};
   ExprId xa = matmul(x, a, 64);
-  SmallVector<KernelGraphTensor> goals{tensor({8, 16}, xa),
-                                       tensor({8, 64}, matmul(xa, b, 16))};
+  SmallVector<KernelGraphTensor> goals{
+      goal({8, 16}, xa, {{{0, 0}}, {{1, 1}}}),
+      goal({8, 64}, matmul(xa, b, 16), {{{0, 0}}, {{2, 1}}})};
   KernelGraphMenu menu;
   menu.matmul = true;
   KernelGraphLimits limits;
@@ -201,8 +335,9 @@ TEST_F(KernelGraphsTest, Budgets) {
   ExprId x = ctx.input(0), w1 = ctx.input(1), w2 = ctx.input(2);
   SmallVector<KernelGraphTensor> inputs{
       tensor({8, 32}, x), tensor({32, 64}, w1), tensor({32, 64}, w2)};
-  KernelGraphTensor goal = tensor(
-      {8, 64}, ctx.add(matmul(x, w1, 32), matmul(x, w2, 32)));
+  KernelGraphTensor goal =
+      this->goal({8, 64}, ctx.add(matmul(x, w1, 32), matmul(x, w2, 32)),
+                 {{{0, 0}}, {{1, 1}, {2, 1}}});
   KernelGraphMenu menu;
   menu.matmul = true;
   menu.elementwise.push_back(add());

@@ -2,15 +2,27 @@
 //
 // Mirage's kernel-level search (OSDI'25, §4; docs/Search.md, "Kernel-level
 // enumeration"): kernel graphs are built op by op from predefined kernel ops
-// (matmul, elementwise unary and binary ops, sum reductions, rms_norm) over
-// every tensor available so far (the subprogram's inputs and the
-// intermediates created before), with each op's shape rule, in a canonical
-// order, and pruned by abstract expressions: a new tensor must be able to be
-// a subexpression of some goal's. A graph in which every goal has a tensor
-// of its abstract expression, shape and element type is a *formulation* of
-// the subprogram: X (A B) for (X A) B, X (W1 + W2) for X W1 + X W2. Each
-// formulation then goes through the block-level search like the program as
-// written; abstract expressions only prune, the verifier decides.
+// (matmul, elementwise unary and binary ops, sum reductions, rms_norm,
+// softmax, transpose) over every tensor available so far (the subprogram's
+// inputs and the intermediates created before), with each op's shape rule,
+// in a canonical order, and pruned by abstract expressions: a new tensor
+// must be able to be a subexpression of some goal's. A graph in which every
+// goal has a tensor of its abstract expression, shape, element type and
+// sources (below) is a *formulation* of the subprogram: X (A B) for (X A) B,
+// X (W1 + W2) for X W1 + X W2, softmax((s Q) K) V for softmax(s (Q K)) V.
+// Each formulation then goes through the block-level search like the
+// program as written; abstract expressions only prune, the verifier decides.
+//
+// Abstract expressions forget indices, so they cannot tell a tensor from its
+// transpose, nor A B from B A: a transpose is data movement (its input's
+// expression, as in SearchTarget.h), and the enumeration keeps, besides the
+// expression, the *sources* of each dimension: the input dimensions it runs
+// along (an elementwise op's result dimension runs along those of its
+// operands' aligned dimensions, a matmul's along its operands' rows,
+// columns and batch dimensions, a transpose permutes them, a reduced
+// dimension has none). Tensors are the same only if their sources are too,
+// so a square K and K^T, or A B and B A, are two tensors, and a goal is met
+// only in its own layout.
 //
 // This file knows nothing of IR: tensors are shapes, element-type ids and
 // abstract expressions, and the elementwise ops of the menu are given by
@@ -33,7 +45,26 @@ namespace mirage::superopt {
 
 /// The predefined kernel ops of the enumeration, in the order of the
 /// canonical key.
-enum class KernelGraphOpKind : uint8_t { Matmul, Elementwise, ReduceSum, RMSNorm };
+enum class KernelGraphOpKind : uint8_t {
+  Matmul,
+  Elementwise,
+  ReduceSum,
+  RMSNorm,
+  Transpose,
+  Softmax
+};
+
+/// Most dimensions of a tensor of the enumeration (SearchTarget's limit).
+inline constexpr unsigned kKernelGraphMaxRank = 8;
+
+/// The source id of dimension `dim` of input `input`.
+inline unsigned kernelGraphSource(unsigned input, unsigned dim) {
+  return input * kKernelGraphMaxRank + dim;
+}
+
+/// Per dimension, the sorted input dimensions (kernelGraphSource) it runs
+/// along; none for a dimension of size 1.
+using KernelGraphSources = llvm::SmallVector<llvm::SmallVector<unsigned, 2>, 4>;
 
 struct KernelGraphTensor {
   llvm::SmallVector<int64_t, 4> shape;
@@ -41,11 +72,15 @@ struct KernelGraphTensor {
   /// element type).
   unsigned elementType = 0;
   AbstractExprContext::ExprId expr = 0;
+  /// The layout the expression does not see (see the file comment). An
+  /// input's are its own dimensions: the enumeration sets them.
+  KernelGraphSources sources;
 };
 
 struct KernelGraphOp {
   KernelGraphOpKind kind;
-  /// Elementwise: the menu entry; ReduceSum: the reduced dimension.
+  /// Elementwise: the menu entry; ReduceSum and Softmax: the dimension;
+  /// Transpose: the menu's permutation.
   unsigned choice = 0;
   llvm::SmallVector<unsigned, 2> operands; // tensor indices
 };
@@ -53,7 +88,7 @@ struct KernelGraphOp {
 /// A complete kernel graph: the inputs, then one tensor per op in order.
 struct KernelGraph {
   unsigned numInputs = 0;
-  llvm::SmallVector<KernelGraphTensor> tensors;
+  llvm::SmallVector<KernelGraphTensor, 0> tensors;
   llvm::SmallVector<KernelGraphOp> ops;
   /// The tensor of each goal, in the goals' order.
   llvm::SmallVector<unsigned> outputs;
@@ -75,6 +110,16 @@ struct KernelGraphMenu {
   std::function<AbstractExprContext::ExprId(
       AbstractExprContext &, int64_t size, AbstractExprContext::ExprId)>
       rmsNorm;
+  /// softmax along a dimension of `size` (null: not in the menu), along
+  /// each of `softmaxDims` of a tensor that has it.
+  std::function<AbstractExprContext::ExprId(
+      AbstractExprContext &, int64_t size, AbstractExprContext::ExprId)>
+      softmax;
+  llvm::SmallVector<unsigned, 1> softmaxDims;
+  /// Transposes: result dimension d is the operand's dimension perm[d],
+  /// applied to tensors of the permutation's rank. Data movement: the
+  /// result has its operand's abstract expression.
+  llvm::SmallVector<llvm::SmallVector<int64_t, 4>, 2> transposes;
 };
 
 struct KernelGraphLimits {
@@ -91,30 +136,50 @@ struct KernelGraphCounts {
   uint64_t states = 0;     // prefixes visited
   uint64_t pruned = 0;     // ops dropped by abstract expressions
   uint64_t duplicates = 0; // ops whose tensor existed already
+  uint64_t own = 0;        // complete graphs of the program's expressions
   bool stateBudgetHit = false, graphLimitHit = false;
 };
 
 /// Enumerates the kernel graphs of up to `limits.maxOps` ops over `inputs`
-/// that compute every goal (shape, element type and abstract expression
-/// equal), depth-first in canonical order, and appends them to `graphs` in
-/// enumeration order. A graph is reported once whatever the order of its
-/// independent ops; it has no dead op (every tensor it creates is a goal's
-/// or read by a later op) and stops at its first complete prefix.
-void enumerateKernelGraphs(AbstractExprContext &ctx,
-                           llvm::ArrayRef<KernelGraphTensor> inputs,
-                           llvm::ArrayRef<KernelGraphTensor> goals,
-                           const KernelGraphMenu &menu,
-                           const KernelGraphLimits &limits,
-                           llvm::SmallVectorImpl<KernelGraph> &graphs,
-                           KernelGraphCounts &counts);
+/// that compute every goal (shape, element type, abstract expression and
+/// sources equal), depth-first in canonical order, and appends them to
+/// `graphs` in enumeration order. A graph is reported once whatever the
+/// order of its independent ops; it has no dead op (every tensor it creates
+/// is a goal's or read by a later op) and stops at its first complete
+/// prefix. A complete graph whose created tensors have exactly the
+/// abstract expressions of `own` (sorted, each once: the program's own
+/// formulation, up to data movement) is counted in `counts.own` instead,
+/// and does not count against `limits.maxGraphs`.
+void enumerateKernelGraphs(
+    AbstractExprContext &ctx, llvm::ArrayRef<KernelGraphTensor> inputs,
+    llvm::ArrayRef<KernelGraphTensor> goals, const KernelGraphMenu &menu,
+    const KernelGraphLimits &limits, llvm::SmallVectorImpl<KernelGraph> &graphs,
+    KernelGraphCounts &counts,
+    llvm::ArrayRef<AbstractExprContext::ExprId> own = {});
 
 /// The result shape of an op of the menu on operand shapes, or nothing when
 /// its shape rule rejects them (matmul: equal batch dims and contracted
 /// sizes; elementwise: NumPy broadcasting; reductions keep the dimension
-/// as size 1; rms_norm: the input's shape).
+/// as size 1; rms_norm and softmax: the input's shape, softmax only along
+/// one of its dimensions; transpose: `perm`, of the operand's rank, applied
+/// to the operand's dimensions).
 std::optional<llvm::SmallVector<int64_t, 4>>
 kernelGraphShape(KernelGraphOpKind kind, unsigned choice,
-                 llvm::ArrayRef<llvm::ArrayRef<int64_t>> operands);
+                 llvm::ArrayRef<llvm::ArrayRef<int64_t>> operands,
+                 llvm::ArrayRef<int64_t> perm = {});
+
+/// The sources of an op's result (see the file comment) from its operands'
+/// shapes and sources and its result shape, which kernelGraphShape gave.
+KernelGraphSources
+kernelGraphSources(KernelGraphOpKind kind, unsigned choice,
+                   llvm::ArrayRef<llvm::ArrayRef<int64_t>> operandShapes,
+                   llvm::ArrayRef<const KernelGraphSources *> operandSources,
+                   llvm::ArrayRef<int64_t> resultShape,
+                   llvm::ArrayRef<int64_t> perm = {});
+
+/// An input's sources: each dimension of size other than 1 its own.
+KernelGraphSources kernelGraphInputSources(unsigned input,
+                                           llvm::ArrayRef<int64_t> shape);
 
 } // namespace mirage::superopt
 

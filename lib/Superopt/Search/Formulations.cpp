@@ -9,13 +9,29 @@ using namespace mlir;
 using namespace mirage;
 using namespace mirage::superopt;
 
+/// Whether two dimensions of a value share an index variable (a transpose
+/// of x in x + transpose(x), x square): SearchTarget makes such a transpose
+/// an atom of its own, which the enumeration's data-movement transpose
+/// (its input's expression) never produces.
+static bool sharesVariable(const TargetValue &tv) {
+  ArrayRef<int> vars = tv.vars;
+  for (auto [d, v] : llvm::enumerate(vars))
+    if (v >= 0 && llvm::is_contained(vars.drop_front(d + 1), v))
+      return true;
+  return false;
+}
+
 std::string superopt::formulationsUnsupported(const SearchTarget &t) {
   for (const TargetValue &tv : t.values) {
     Operation *op = tv.producer;
     if (!op)
       continue;
+    if (isa<kernel::TransposeOp>(op) && sharesVariable(tv))
+      return "it has a kernel.transpose whose result has two dimensions on "
+             "one index variable";
     if (isa<kernel::MatmulOp, kernel::UnaryOp, kernel::BinaryOp,
-            kernel::ReduceOp, kernel::RMSNormOp>(op))
+            kernel::ReduceOp, kernel::RMSNormOp, kernel::SoftmaxOp,
+            kernel::TransposeOp>(op))
       continue;
     return ("it has a " + op->getName().getStringRef() +
             " (not a kernel-graph op of the enumeration)")
@@ -32,7 +48,8 @@ namespace {
 struct TargetMenu {
   KernelGraphMenu menu;
   SmallVector<Operation *> elementwiseOps;
-  Operation *matmul = nullptr, *reduce = nullptr, *rmsNorm = nullptr;
+  Operation *matmul = nullptr, *reduce = nullptr, *rmsNorm = nullptr,
+            *softmax = nullptr, *transpose = nullptr;
 };
 
 static bool sameUnary(kernel::UnaryOp a, kernel::UnaryOp b) {
@@ -89,9 +106,72 @@ static TargetMenu menuOf(const SearchTarget &t) {
         m.rmsNorm = op;
         m.menu.rmsNorm = rmsNormExpr;
       }
+    } else if (auto sm = dyn_cast<kernel::SoftmaxOp>(op)) {
+      // Along the dimensions the program's softmaxes use: opaque (sexp
+      // atoms), so no other op of the menu makes a part of one.
+      m.softmax = m.softmax ? m.softmax : op;
+      m.menu.softmax = softmaxExpr;
+      unsigned dim = sm.getDim();
+      if (!llvm::is_contained(m.menu.softmaxDims, dim))
+        m.menu.softmaxDims.push_back(dim);
+    } else if (auto tr = dyn_cast<kernel::TransposeOp>(op)) {
+      // The program's permutations and their inverses (K^T of a K the
+      // program transposes, or K of a K^T it is given), each once.
+      m.transpose = m.transpose ? m.transpose : op;
+      ArrayRef<int64_t> perm = tr.getPerm();
+      SmallVector<int64_t, 4> inverse(perm.size());
+      for (auto [d, p] : llvm::enumerate(perm))
+        inverse[p] = d;
+      for (ArrayRef<int64_t> p : {perm, ArrayRef<int64_t>(inverse)}) {
+        bool identity = llvm::all_of(llvm::enumerate(p), [](auto e) {
+          return e.value() == int64_t(e.index());
+        });
+        if (!identity && !llvm::is_contained(m.menu.transposes, p))
+          m.menu.transposes.emplace_back(p.begin(), p.end());
+      }
     }
   }
   return m;
+}
+
+/// The sources of every value of the target (KernelGraphs.h), by the
+/// enumeration's own rules, so that its goals are met in the program's
+/// layouts.
+static SmallVector<KernelGraphSources, 0> sourcesOf(const SearchTarget &t) {
+  SmallVector<KernelGraphSources, 0> sources;
+  for (unsigned v = 0; v < t.numArguments; ++v)
+    sources.push_back(kernelGraphInputSources(v, t.values[v].shape));
+  for (unsigned v = t.numArguments; v < t.values.size(); ++v) {
+    Operation *op = t.values[v].producer;
+    KernelGraphOpKind kind = KernelGraphOpKind::Elementwise;
+    unsigned choice = 0;
+    ArrayRef<int64_t> perm;
+    if (isa<kernel::MatmulOp>(op)) {
+      kind = KernelGraphOpKind::Matmul;
+    } else if (auto r = dyn_cast<kernel::ReduceOp>(op)) {
+      kind = KernelGraphOpKind::ReduceSum;
+      choice = r.getDim();
+    } else if (isa<kernel::RMSNormOp>(op)) {
+      kind = KernelGraphOpKind::RMSNorm;
+    } else if (auto sm = dyn_cast<kernel::SoftmaxOp>(op)) {
+      kind = KernelGraphOpKind::Softmax;
+      choice = sm.getDim();
+    } else if (auto tr = dyn_cast<kernel::TransposeOp>(op)) {
+      kind = KernelGraphOpKind::Transpose;
+      perm = tr.getPerm();
+    }
+    SmallVector<ArrayRef<int64_t>, 2> shapes;
+    SmallVector<const KernelGraphSources *, 2> operands;
+    for (Value operand : op->getOperands()) {
+      unsigned o = t.indexOf.lookup(operand);
+      shapes.push_back(t.values[o].shape);
+      operands.push_back(&sources[o]);
+    }
+    KernelGraphSources s = kernelGraphSources(kind, choice, shapes, operands,
+                                              t.values[v].shape, perm);
+    sources.push_back(std::move(s));
+  }
+  return sources;
 }
 
 static std::string describe(const KernelGraph &g, const TargetMenu &m) {
@@ -121,6 +201,14 @@ static std::string describe(const KernelGraph &g, const TargetMenu &m) {
       break;
     case KernelGraphOpKind::RMSNorm:
       os << "rms_norm";
+      break;
+    case KernelGraphOpKind::Transpose:
+      os << "transpose[";
+      llvm::interleave(m.menu.transposes[op.choice], os, ",");
+      os << "]";
+      break;
+    case KernelGraphOpKind::Softmax:
+      os << "softmax[" << op.choice << "]";
       break;
     }
     os << "(";
@@ -160,6 +248,12 @@ static func::FuncOp build(const SearchTarget &t, const TargetMenu &m,
     case KernelGraphOpKind::RMSNorm:
       like = m.rmsNorm;
       break;
+    case KernelGraphOpKind::Transpose:
+      like = m.transpose;
+      break;
+    case KernelGraphOpKind::Softmax:
+      like = m.softmax;
+      break;
     }
     Operation *made = builder.clone(*like);
     SmallVector<Value> operands;
@@ -167,7 +261,11 @@ static func::FuncOp build(const SearchTarget &t, const TargetMenu &m,
       operands.push_back(values[o]);
     made->setOperands(operands);
     if (op.kind == KernelGraphOpKind::ReduceSum)
-      made->setAttr("dim", builder.getI64IntegerAttr(op.choice));
+      cast<kernel::ReduceOp>(made).setDim(op.choice);
+    if (op.kind == KernelGraphOpKind::Softmax)
+      cast<kernel::SoftmaxOp>(made).setDim(op.choice);
+    if (op.kind == KernelGraphOpKind::Transpose)
+      cast<kernel::TransposeOp>(made).setPerm(m.menu.transposes[op.choice]);
     const KernelGraphTensor &result = g.tensors[g.numInputs + i];
     Type element = cast<RankedTensorType>(operands[0].getType()).getElementType();
     made->getResult(0).setType(RankedTensorType::get(result.shape, element));
@@ -194,6 +292,7 @@ Formulations superopt::enumerateFormulations(const SearchTarget &t,
   TargetMenu m = menuOf(t);
   AbstractExprContext ctx;
   SmallVector<ExprId> exprs = t.buildExprs(ctx);
+  SmallVector<KernelGraphSources, 0> sources = sourcesOf(t);
   DenseMap<Type, unsigned> typeIds;
   auto tensorOf = [&](unsigned v) {
     const TargetValue &tv = t.values[v];
@@ -202,6 +301,7 @@ Formulations superopt::enumerateFormulations(const SearchTarget &t,
     k.elementType = typeIds.try_emplace(tv.elementType, typeIds.size())
                         .first->second;
     k.expr = exprs[v];
+    k.sources = sources[v];
     return k;
   };
   SmallVector<KernelGraphTensor> inputs, goals;
@@ -211,35 +311,20 @@ Formulations superopt::enumerateFormulations(const SearchTarget &t,
   for (Value result : program.getBody().front().getTerminator()->getOperands())
     goals.push_back(tensorOf(t.indexOf.lookup(result)));
 
+  // The program's own set of expressions: a graph that makes the same set
+  // (the program itself, or it with other transposes: data movement, which
+  // the block level follows through index variables) computes what the
+  // program's block-level search already covers.
+  SmallVector<ExprId> programSet(
+      ArrayRef<ExprId>(exprs).drop_front(t.numArguments));
+  llvm::sort(programSet);
+  programSet.erase(std::unique(programSet.begin(), programSet.end()),
+                   programSet.end());
   SmallVector<KernelGraph> graphs;
-  // One more than asked: the program's own formulation may be among them.
-  KernelGraphLimits bounded = limits;
-  ++bounded.maxGraphs;
-  enumerateKernelGraphs(ctx, inputs, goals, m.menu, bounded, graphs,
-                        out.counts);
+  enumerateKernelGraphs(ctx, inputs, goals, m.menu, limits, graphs,
+                        out.counts, programSet);
 
-  // The program's own set of tensors: a graph that makes the same set
-  // computes what the program's block-level search already covers.
-  auto tensorSet = [](ArrayRef<ExprId> ids) {
-    SmallVector<ExprId> set(ids);
-    llvm::sort(set);
-    set.erase(std::unique(set.begin(), set.end()), set.end());
-    return set;
-  };
-  SmallVector<ExprId> programSet =
-      tensorSet(ArrayRef<ExprId>(exprs).drop_front(t.numArguments));
   for (const KernelGraph &g : graphs) {
-    SmallVector<ExprId> ids;
-    for (const KernelGraphTensor &k : ArrayRef(g.tensors).drop_front(g.numInputs))
-      ids.push_back(k.expr);
-    if (tensorSet(ids) == programSet) {
-      ++out.sameAsProgram;
-      continue;
-    }
-    if (out.functions.size() == limits.maxGraphs) {
-      out.counts.graphLimitHit = true;
-      break;
-    }
     std::string name = (program.getSymName() + "_formulation" +
                         Twine(out.functions.size()))
                            .str();

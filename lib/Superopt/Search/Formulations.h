@@ -18,7 +18,8 @@
 namespace mirage::superopt {
 
 /// Why the kernel-level enumeration does not apply to a target (an op
-/// outside its menu: softmax, transpose), or empty when it does.
+/// outside its menu: a reshape, a max, ...; or a transpose SearchTarget
+/// makes an atom), or empty when it does.
 std::string formulationsUnsupported(const SearchTarget &target);
 
 struct Formulations {
@@ -28,10 +29,9 @@ struct Formulations {
   llvm::SmallVector<mlir::func::FuncOp> functions;
   /// Their kernel graphs, for the remarks.
   llvm::SmallVector<std::string> descriptions;
+  /// `counts.own`: complete graphs dropped as the program's own
+  /// formulation (the same set of abstract expressions).
   KernelGraphCounts counts;
-  /// Enumerated graphs dropped as the program's own formulation (the same
-  /// set of tensors).
-  unsigned sameAsProgram = 0;
 };
 
 /// Enumerates the alternative formulations of `target` (which must be

@@ -9,7 +9,8 @@ using ExprId = AbstractExprContext::ExprId;
 
 std::optional<llvm::SmallVector<int64_t, 4>>
 superopt::kernelGraphShape(KernelGraphOpKind kind, unsigned choice,
-                           llvm::ArrayRef<llvm::ArrayRef<int64_t>> operands) {
+                           llvm::ArrayRef<llvm::ArrayRef<int64_t>> operands,
+                           llvm::ArrayRef<int64_t> perm) {
   using Shape = llvm::SmallVector<int64_t, 4>;
   switch (kind) {
   case KernelGraphOpKind::Matmul: {
@@ -52,8 +53,79 @@ superopt::kernelGraphShape(KernelGraphOpKind kind, unsigned choice,
     if (operands[0].empty())
       return std::nullopt;
     return Shape(operands[0]);
+  case KernelGraphOpKind::Softmax:
+    if (choice >= operands[0].size())
+      return std::nullopt;
+    return Shape(operands[0]);
+  case KernelGraphOpKind::Transpose: {
+    llvm::ArrayRef<int64_t> in = operands[0];
+    if (perm.size() != in.size())
+      return std::nullopt;
+    Shape shape;
+    for (int64_t p : perm) {
+      if (p < 0 || p >= int64_t(in.size()))
+        return std::nullopt;
+      shape.push_back(in[p]);
+    }
+    return shape;
+  }
   }
   return std::nullopt;
+}
+
+KernelGraphSources superopt::kernelGraphInputSources(
+    unsigned input, llvm::ArrayRef<int64_t> shape) {
+  KernelGraphSources sources(shape.size());
+  for (auto [d, size] : llvm::enumerate(shape))
+    if (size != 1)
+      sources[d].push_back(kernelGraphSource(input, d));
+  return sources;
+}
+
+KernelGraphSources superopt::kernelGraphSources(
+    KernelGraphOpKind kind, unsigned choice,
+    llvm::ArrayRef<llvm::ArrayRef<int64_t>> operandShapes,
+    llvm::ArrayRef<const KernelGraphSources *> operandSources,
+    llvm::ArrayRef<int64_t> resultShape, llvm::ArrayRef<int64_t> perm) {
+  size_t rank = resultShape.size();
+  KernelGraphSources out(rank);
+  // Result dimension `d` runs along operand `o`'s dimension `od` too.
+  auto take = [&](size_t d, unsigned o, size_t od) {
+    if (resultShape[d] == 1 || operandShapes[o][od] != resultShape[d])
+      return; // size 1, or broadcast along it
+    llvm::SmallVector<unsigned, 2> &set = out[d];
+    for (unsigned s : (*operandSources[o])[od])
+      set.insert(llvm::lower_bound(set, s), s);
+    set.erase(std::unique(set.begin(), set.end()), set.end());
+  };
+  switch (kind) {
+  case KernelGraphOpKind::Matmul:
+    for (size_t d = 0; d + 2 < rank; ++d) {
+      take(d, 0, d);
+      take(d, 1, d);
+    }
+    take(rank - 2, 0, rank - 2);
+    take(rank - 1, 1, rank - 1);
+    break;
+  case KernelGraphOpKind::Elementwise:
+    // Aligned at the trailing end (NumPy broadcasting).
+    for (auto [o, shape] : llvm::enumerate(operandShapes))
+      for (size_t k = 1; k <= shape.size(); ++k)
+        take(rank - k, o, shape.size() - k);
+    break;
+  case KernelGraphOpKind::ReduceSum:
+  case KernelGraphOpKind::RMSNorm:
+  case KernelGraphOpKind::Softmax:
+    // A reduced dimension is of size 1 in the result: no sources.
+    for (size_t d = 0; d < rank; ++d)
+      take(d, 0, d);
+    break;
+  case KernelGraphOpKind::Transpose:
+    for (size_t d = 0; d < rank; ++d)
+      take(d, 0, perm[d]);
+    break;
+  }
+  return out;
 }
 
 namespace {
@@ -75,13 +147,15 @@ public:
   Enumerator(AbstractExprContext &ctx, llvm::ArrayRef<KernelGraphTensor> goals,
              const KernelGraphMenu &menu, const KernelGraphLimits &limits,
              llvm::SmallVectorImpl<KernelGraph> &graphs,
-             KernelGraphCounts &counts)
+             KernelGraphCounts &counts, llvm::ArrayRef<ExprId> own)
       : ctx(ctx), goals(goals), menu(menu), limits(limits), graphs(graphs),
-        counts(counts) {}
+        counts(counts), own(own) {}
 
   void run(llvm::ArrayRef<KernelGraphTensor> inputs) {
     graph.numInputs = inputs.size();
     graph.tensors.assign(inputs.begin(), inputs.end());
+    for (auto [i, t] : llvm::enumerate(graph.tensors))
+      t.sources = kernelGraphInputSources(i, t.shape);
     uses.assign(inputs.size(), 0);
     visit();
   }
@@ -93,7 +167,20 @@ private:
 
   static bool same(const KernelGraphTensor &a, const KernelGraphTensor &b) {
     return a.expr == b.expr && a.elementType == b.elementType &&
-           a.shape == b.shape;
+           a.shape == b.shape && a.sources == b.sources;
+  }
+
+  /// Whether the created tensors have exactly the expressions of `own`.
+  bool isOwn() const {
+    if (own.empty())
+      return false;
+    llvm::SmallVector<ExprId> set;
+    for (const KernelGraphTensor &t :
+         llvm::ArrayRef(graph.tensors).drop_front(graph.numInputs))
+      set.push_back(t.expr);
+    llvm::sort(set);
+    set.erase(std::unique(set.begin(), set.end()), set.end());
+    return llvm::ArrayRef<ExprId>(set) == own;
   }
 
   /// The op-result tensor of a goal, if there is one.
@@ -129,6 +216,10 @@ private:
       // Complete. With every goal present a further op could only be dead
       // (its tensor would be read by nothing, or repeat a goal's).
       if (dead == 0) {
+        if (isOwn()) {
+          ++counts.own;
+          return;
+        }
         if (graphs.size() == limits.maxGraphs) {
           counts.graphLimitHit = true;
           return;
@@ -166,6 +257,15 @@ private:
     if (menu.rmsNorm)
       for (unsigned a = 0; a < n && !stopped(); ++a)
         tryOp({KernelGraphOpKind::RMSNorm, 0, {a}});
+    for (auto [p, perm] : llvm::enumerate(menu.transposes))
+      for (unsigned a = 0; a < n && !stopped(); ++a)
+        if (graph.tensors[a].shape.size() == perm.size())
+          tryOp({KernelGraphOpKind::Transpose, unsigned(p), {a}});
+    if (menu.softmax)
+      for (unsigned d : menu.softmaxDims)
+        for (unsigned a = 0; a < n && !stopped(); ++a)
+          if (d < graph.tensors[a].shape.size())
+            tryOp({KernelGraphOpKind::Softmax, d, {a}});
   }
 
   void tryOp(KernelGraphOp op) {
@@ -182,10 +282,18 @@ private:
       shapes.push_back(t.shape);
       exprs.push_back(t.expr);
     }
-    auto shape = kernelGraphShape(op.kind, op.choice, shapes);
+    llvm::ArrayRef<int64_t> perm;
+    if (op.kind == KernelGraphOpKind::Transpose)
+      perm = menu.transposes[op.choice];
+    auto shape = kernelGraphShape(op.kind, op.choice, shapes, perm);
     if (!shape)
       return;
     KernelGraphTensor result;
+    llvm::SmallVector<const KernelGraphSources *, 2> sources;
+    for (unsigned o : op.operands)
+      sources.push_back(&graph.tensors[o].sources);
+    result.sources =
+        kernelGraphSources(op.kind, op.choice, shapes, sources, *shape, perm);
     result.shape = std::move(*shape);
     result.elementType = elementType;
     switch (op.kind) {
@@ -200,6 +308,13 @@ private:
       break;
     case KernelGraphOpKind::RMSNorm:
       result.expr = menu.rmsNorm(ctx, shapes[0].back(), exprs[0]);
+      break;
+    case KernelGraphOpKind::Transpose:
+      // Data movement: the layout is in the sources only.
+      result.expr = exprs[0];
+      break;
+    case KernelGraphOpKind::Softmax:
+      result.expr = menu.softmax(ctx, shapes[0][op.choice], exprs[0]);
       break;
     }
     if (llvm::any_of(graph.tensors, [&](const KernelGraphTensor &t) {
@@ -235,6 +350,7 @@ private:
   const KernelGraphLimits &limits;
   llvm::SmallVectorImpl<KernelGraph> &graphs;
   KernelGraphCounts &counts;
+  llvm::ArrayRef<ExprId> own;
   KernelGraph graph;
   llvm::SmallVector<unsigned> uses;
 };
@@ -245,6 +361,7 @@ void superopt::enumerateKernelGraphs(
     AbstractExprContext &ctx, llvm::ArrayRef<KernelGraphTensor> inputs,
     llvm::ArrayRef<KernelGraphTensor> goals, const KernelGraphMenu &menu,
     const KernelGraphLimits &limits,
-    llvm::SmallVectorImpl<KernelGraph> &graphs, KernelGraphCounts &counts) {
-  Enumerator(ctx, goals, menu, limits, graphs, counts).run(inputs);
+    llvm::SmallVectorImpl<KernelGraph> &graphs, KernelGraphCounts &counts,
+    llvm::ArrayRef<ExprId> own) {
+  Enumerator(ctx, goals, menu, limits, graphs, counts, own).run(inputs);
 }
