@@ -68,6 +68,10 @@ namespace mirage::superopt {
 ///  11: kernel-level enumeration of formulations (KernelGraphs.h): other
 ///      kernel graphs of predefined ops computing the same goals are searched
 ///      too, and the cheapest verified µGraph of any of them wins.
+///  13: softmax and transpose in the kernel-level enumeration (subprograms
+///      with them are enumerated, softmax((s Q) K) V for softmax(s (Q K)) V),
+///      tensors told apart by their dimensions' sources (a square K from
+///      K^T, A B from B A).
 inline constexpr unsigned kSearchVersion = 11;
 
 struct SearchOptions {
