@@ -17,6 +17,8 @@
 // REMARK-SAME: false-positive bound 2^-{{[0-9.]+}}
 // REMARK: remark: superoptimize @projection_relu part 0: 2 graph op(s) -> 1 kernel(s) (1 graph-defined), was 2
 // REMARK-SAME: verified:
+// REMARK: remark: superoptimize @row_scale part 0: 3 graph op(s) -> 1 kernel(s) (1 graph-defined), was 3
+// REMARK-SAME: verified:
 
 // The norm's kernel saves the sum it normalizes: two savers, one kernel.
 // CHECK-LABEL: func.func @residual_norm
@@ -43,8 +45,18 @@
 // CHECK-NOT: kernel.
 // CHECK: return %[[K]]#1, %[[K]]#0
 
+// A second output without one of the goal's variables (a row sum): the
+// grid partitions only the variables both outputs have, here the rows, so
+// no two blocks save the same tile of it.
+// CHECK-LABEL: func.func @row_scale
+// CHECK: kernel.graph_def{{.*}} grid = [{{[0-9]+}}] forloop = 1
+// CHECK-COUNT-2: block.output %{{.*}} omap = <x: 0>
+// CHECK-NOT: kernel.
+// CHECK: return
+
 // VERIFY: remark: @residual_norm is equivalent to @residual_norm_reference: finite-field test
 // VERIFY: remark: @projection_relu is equivalent to @projection_relu_reference: finite-field test
+// VERIFY: remark: @row_scale is equivalent to @row_scale_reference: finite-field test
 
 // ONE: remark: superoptimize @residual_norm part 0: 3 graph op(s) -> 2 kernel(s)
 // ONE: remark: superoptimize @projection_relu part 0: 2 graph op(s) -> 2 kernel(s) (0 graph-defined)
@@ -75,4 +87,19 @@ func.func @projection_relu(%X: tensor<256x2048xf16>, %W: tensor<2048x256xf16>) -
   %p = graph.matmul %X, %W : (tensor<256x2048xf16>, tensor<2048x256xf16>) -> tensor<256x256xf16>
   %y = graph.relu %p : tensor<256x256xf16>
   return %p, %y : tensor<256x256xf16>, tensor<256x256xf16>
+}
+
+func.func @row_scale_reference(%X: tensor<64x4096xf32>, %R: tensor<64x4096xf32>) -> (tensor<64x1xf32>, tensor<64x4096xf32>) {
+  %h = kernel.binary mul %X, %R : (tensor<64x4096xf32>, tensor<64x4096xf32>) -> tensor<64x4096xf32>
+  %s = kernel.reduce sum %h, dim = 1 : tensor<64x4096xf32> -> tensor<64x1xf32>
+  %y = kernel.binary div %X, %s : (tensor<64x4096xf32>, tensor<64x1xf32>) -> tensor<64x4096xf32>
+  return %s, %y : tensor<64x1xf32>, tensor<64x4096xf32>
+}
+
+func.func @row_scale(%X: tensor<64x4096xf32>, %R: tensor<64x4096xf32>) -> (tensor<64x1xf32>, tensor<64x4096xf32>)
+    attributes {mirage.equivalent_to = @row_scale_reference} {
+  %h = graph.mul %X, %R : (tensor<64x4096xf32>, tensor<64x4096xf32>) -> tensor<64x4096xf32>
+  %s = graph.reduce_sum %h, dim = 1 : tensor<64x4096xf32> -> tensor<64x1xf32>
+  %y = graph.div %X, %s : (tensor<64x4096xf32>, tensor<64x1xf32>) -> tensor<64x4096xf32>
+  return %s, %y : tensor<64x1xf32>, tensor<64x4096xf32>
 }
