@@ -51,6 +51,13 @@ struct GoalResult {
   }
 };
 
+/// Complete block-graph structures among `graphs`: the copies saving a
+/// second output (BlockGraph::secondTile) are variants of one of them.
+static size_t structures(ArrayRef<BlockGraph> graphs) {
+  return llvm::count_if(graphs,
+                        [](const BlockGraph &g) { return g.secondTile < 0; });
+}
+
 /// One block-level search task: a goal and a for-loop choice. Its results
 /// are those of its last run (budget rounds rerun it with a larger share).
 struct Task {
@@ -275,7 +282,7 @@ void Superoptimizer::costTask(Task &task) {
         task.key.first, llvm::popcount(task.key.second),
         task.loopVar < 0 ? std::string("none")
                          : "over " + std::to_string(t.varExtent[task.loopVar]),
-        c.explored, c.pruned, task.graphs.size(), task.costed,
+        c.explored, c.pruned, structures(task.graphs), task.costed,
         task.options.empty() ? std::string("-")
                              : llvm::formatv("{0:F2}", task.options[0].costUs).str(),
         task.seconds + secondsSince(start),
@@ -689,7 +696,7 @@ LogicalResult Superoptimizer::search() {
   for (Task &task : tasks) {
     stats.statesExplored += task.counts.explored;
     stats.statesPruned += task.counts.pruned;
-    stats.blockGraphs += task.graphs.size();
+    stats.blockGraphs += structures(task.graphs);
     stats.candidatesCosted += task.costed;
     stats.tasksCutByStates += task.counts.stateCapHit;
     stats.tasksCutByMemory += task.counts.memoryCapHit;
