@@ -767,13 +767,18 @@ def JointOptimize : Pass<"joint-optimize", "::mlir::ModuleOp"> {
     at most `mugraph-searches` µGraph searches run, each within
     `state-budget` states. The `candidates` cheapest graphs by
     predefined-kernel cost (what `--graph-optimize` would pick) are costed
-    too, so the joint result is never worse than either search alone when
-    the budgets let them be costed.
+    too, so the joint result is never worse than either search alone (by
+    more than `min-gain`, below) when the budgets let them be costed.
 
     Graphs are ranked by their segments' µGraph costs unverified (a lower
     bound); the cheapest are then costed again with their µGraphs verified
     (the input's are verified from the start), at most `candidates` of
-    them, until a verified graph is the cheapest. That graph is checked
+    them, until a verified graph is the cheapest. Among the graphs that
+    cheapest one does not beat by more than `min-gain` (a fraction, 0.001),
+    the one with the fewest rewrites is chosen (verified too if it was
+    not): a near tie keeps the input, with nothing extra to check, and the
+    remark gives the cost of the cheapest graph declined and of the one
+    kept. The graph chosen is checked
     against the input with `--verify-equivalence`'s checks (unless it is
     the input as written; if it fails, the next is tried) and emitted as
     kernel-level IR: each segment's µGraph, verified against the segment by
@@ -814,6 +819,10 @@ def JointOptimize : Pass<"joint-optimize", "::mlir::ModuleOp"> {
            "Cheapest graphs by predefined-kernel cost also µGraph-costed, "
            "and graphs besides the input whose µGraphs are verified "
            "(1 to 64)">,
+    Option<"minGain", "min-gain", "double", "0.001",
+           "Least relative gain for which a graph with more rewrites is "
+           "preferred to one with fewer, the input included (a fraction, "
+           "at least 0 and below 1; 0: any strictly lower cost)">,
     Option<"mugraphSearches", "mugraph-searches", "uint64_t", "64",
            "µGraph searches (distinct segments) per function (at least 1)">,
     Option<"stateBudget", "state-budget", "uint64_t", "1000000",
