@@ -940,6 +940,16 @@ searchFormulations(func::FuncOp defaultSchedule, ModuleOp scratch,
     timeCut |= alternatives.back()->timeLimitHit();
     searchSeconds += alternatives.back()->searchStats().searchSeconds;
     order.push_back({alternatives.back()->estimatedUs(), unsigned(i)});
+    // What each formulation is and what it is estimated at, so that a
+    // rejection below (named by the formulation's function) can be traced
+    // to the ops that made it.
+    if (options.progress)
+      *options.progress << llvm::formatv(
+          "[superoptimize] formulation @{0}: {1}; estimated {2:F2} us "
+          "(the program as written: {3:F2} us, {4})\n",
+          f.getSymName(), found.descriptions[i],
+          alternatives.back()->estimatedUs(), best->costUs,
+          best->verified ? "verified" : "not verified");
   }
   std::stable_sort(order.begin(), order.end(),
                    [](auto a, auto b) { return a.first < b.first; });
@@ -952,6 +962,21 @@ searchFormulations(func::FuncOp defaultSchedule, ModuleOp scratch,
       return failure();
     timeCut |= r->stats.timeLimitHit;
     verifySeconds += r->stats.verifySeconds;
+    if (options.progress) {
+      std::string outcome =
+          !r->best ? std::string("no µGraph of it verified, it is not used")
+                   : llvm::formatv("{0} at {1:F2} us, {2}",
+                                   r->verified ? "verified" : "costed",
+                                   r->costUs,
+                                   r->costUs < best->costUs * (1 - 1e-9)
+                                       ? "the cheapest so far"
+                                       : "not cheaper than the best so far")
+                         .str();
+      *options.progress << llvm::formatv(
+          "[superoptimize] formulation @{0} (estimated {1:F2} us, best so "
+          "far {2:F2} us): {3}\n",
+          found.functions[i].getSymName(), estimate, best->costUs, outcome);
+    }
     if (r->best && r->costUs < best->costUs * (1 - 1e-9)) {
       r->defaultCostUs = best->defaultCostUs;
       r->defaultKernels = best->defaultKernels;
