@@ -19,6 +19,8 @@
 // REMARK-SAME: verified:
 // REMARK: remark: superoptimize @row_scale part 0: 3 graph op(s) -> 1 kernel(s) (1 graph-defined), was 3
 // REMARK-SAME: verified:
+// REMARK: remark: superoptimize @chain part 0: 3 graph op(s) -> 2 kernel(s) (1 graph-defined), was 3
+// REMARK-SAME: verified:
 
 // The norm's kernel saves the sum it normalizes: two savers, one kernel.
 // CHECK-LABEL: func.func @residual_norm
@@ -54,9 +56,21 @@
 // CHECK-NOT: kernel.
 // CHECK: return
 
+// Three returned values in a chain, h -> a = rms_norm(h) -> y = a * h:
+// a kernel writes at most two, and y's kernel may not save h while it
+// reads a, which depends on h (that kernel would wait for its own output).
+// The sum keeps its kernel; the norm's kernel saves a beside y.
+// CHECK-LABEL: func.func @chain
+// CHECK: %[[H:.*]] = kernel.binary add
+// CHECK: %[[K:.*]]:2 = kernel.graph_def(%[[H]])
+// CHECK-COUNT-2: block.output
+// CHECK-NOT: kernel.
+// CHECK: return %[[H]], %[[K]]#1, %[[K]]#0
+
 // VERIFY: remark: @residual_norm is equivalent to @residual_norm_reference: finite-field test
 // VERIFY: remark: @projection_relu is equivalent to @projection_relu_reference: finite-field test
 // VERIFY: remark: @row_scale is equivalent to @row_scale_reference: finite-field test
+// VERIFY: remark: @chain is equivalent to @chain_reference: finite-field test
 
 // ONE: remark: superoptimize @residual_norm part 0: 3 graph op(s) -> 2 kernel(s)
 // ONE: remark: superoptimize @projection_relu part 0: 2 graph op(s) -> 2 kernel(s) (0 graph-defined)
@@ -102,4 +116,19 @@ func.func @row_scale(%X: tensor<64x4096xf32>, %R: tensor<64x4096xf32>) -> (tenso
   %s = graph.reduce_sum %h, dim = 1 : tensor<64x4096xf32> -> tensor<64x1xf32>
   %y = graph.div %X, %s : (tensor<64x4096xf32>, tensor<64x1xf32>) -> tensor<64x4096xf32>
   return %s, %y : tensor<64x1xf32>, tensor<64x4096xf32>
+}
+
+func.func @chain_reference(%X: tensor<16x4096xf32>, %R: tensor<16x4096xf32>) -> (tensor<16x4096xf32>, tensor<16x4096xf32>, tensor<16x4096xf32>) {
+  %h = kernel.binary add %X, %R : (tensor<16x4096xf32>, tensor<16x4096xf32>) -> tensor<16x4096xf32>
+  %a = kernel.rms_norm %h : tensor<16x4096xf32>
+  %y = kernel.binary mul %a, %h : (tensor<16x4096xf32>, tensor<16x4096xf32>) -> tensor<16x4096xf32>
+  return %h, %a, %y : tensor<16x4096xf32>, tensor<16x4096xf32>, tensor<16x4096xf32>
+}
+
+func.func @chain(%X: tensor<16x4096xf32>, %R: tensor<16x4096xf32>) -> (tensor<16x4096xf32>, tensor<16x4096xf32>, tensor<16x4096xf32>)
+    attributes {mirage.equivalent_to = @chain_reference} {
+  %h = graph.add %X, %R : (tensor<16x4096xf32>, tensor<16x4096xf32>) -> tensor<16x4096xf32>
+  %a = graph.rms_norm %h : tensor<16x4096xf32>
+  %y = graph.mul %a, %h : (tensor<16x4096xf32>, tensor<16x4096xf32>) -> tensor<16x4096xf32>
+  return %h, %a, %y : tensor<16x4096xf32>, tensor<16x4096xf32>, tensor<16x4096xf32>
 }
