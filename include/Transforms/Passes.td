@@ -767,15 +767,22 @@ def JointOptimize : Pass<"joint-optimize", "::mlir::ModuleOp"> {
     at most `mugraph-searches` µGraph searches run, each within
     `state-budget` states. The `candidates` cheapest graphs by
     predefined-kernel cost (what `--graph-optimize` would pick) are costed
-    too, so the joint result is never worse than either search alone when
-    the budgets let them be costed.
+    too, so the joint result is never worse than either search alone (by
+    more than `min-gain`, below) when the budgets let them be costed.
 
     Graphs are ranked by their segments' µGraph costs unverified (a lower
-    bound); the cheapest are then costed again with their µGraphs verified
-    (the input's are verified from the start), at most `candidates` of
-    them, until a verified graph is the cheapest. That graph is checked
+    bound; the input's are verified from the start). Among the graphs the
+    cheapest one does not beat by more than `min-gain` (a fraction, 0.001),
+    the one with the fewest rewrites is chosen: a near tie keeps the input,
+    with nothing extra to check, and the remark gives the cost of the
+    cheapest graph declined and of the one kept. The chosen graph, and the
+    cheapest when its verified cost could let a graph with fewer rewrites
+    into the near tie, are costed again with their µGraphs verified (at
+    most `candidates` graphs besides the input) until verified costs
+    settle the choice. The graph chosen is checked
     against the input with `--verify-equivalence`'s checks (unless it is
-    the input as written; if it fails, the next is tried) and emitted as
+    the input as written; if it fails, it is dropped and the choice made
+    again) and emitted as
     kernel-level IR: each segment's µGraph, verified against the segment by
     its search as `--superoptimize` verifies it, and the other ops'
     predefined kernels. A remark states the rewrites applied, the
@@ -814,6 +821,10 @@ def JointOptimize : Pass<"joint-optimize", "::mlir::ModuleOp"> {
            "Cheapest graphs by predefined-kernel cost also µGraph-costed, "
            "and graphs besides the input whose µGraphs are verified "
            "(1 to 64)">,
+    Option<"minGain", "min-gain", "double", "0.001",
+           "Least relative gain for which a graph with more rewrites is "
+           "preferred to one with fewer, the input included (a fraction, "
+           "at least 0 and below 1; 0: any strictly lower cost)">,
     Option<"mugraphSearches", "mugraph-searches", "uint64_t", "64",
            "µGraph searches (distinct segments) per function (at least 1)">,
     Option<"stateBudget", "state-budget", "uint64_t", "1000000",

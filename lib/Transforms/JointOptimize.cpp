@@ -2,13 +2,17 @@
 //
 // For each graph function: the rules' best-first search (GraphSearch.h)
 // ranks graphs by their µGraph cost (Joint.h), costed without verifying;
-// the cheapest graphs by predefined-kernel cost are costed too. The
-// cheapest are then costed again with their µGraphs verified, cheapest
-// first, until the cheapest verified cost is below every unverified one
-// (a lower bound). The graph chosen is verified against the input (unless
-// it is the input as written), its segments' µGraphs were verified against
-// their ops by their searches, as --superoptimize verifies; only then does
-// it replace the function: nothing unverified is emitted.
+// the cheapest graphs by predefined-kernel cost are costed too. Among the
+// graphs the cheapest one does not beat by more than `min-gain`, the one
+// with the fewest rewrites is chosen (joint::chooseContender): a near tie
+// keeps the input. Costs are lower bounds until the µGraphs are verified:
+// the cheapest and the chosen graph are costed again, verified, until
+// verified costs settle the choice (a graph whose verified cost could not
+// change it stays unverified). The graph chosen is verified against the
+// input (unless it is the input as written), its segments' µGraphs were
+// verified against their ops by their searches, as --superoptimize
+// verifies; only then does it replace the function: nothing unverified
+// is emitted.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +33,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
 #include <limits>
@@ -97,6 +102,14 @@ LogicalResult JointOptimizePass::validate(Location loc) {
   if (!std::isfinite(prefilter) || prefilter < 1 || prefilter > 100)
     return error() << "prefilter must be between 1 and 100, got "
                    << llvm::formatv("{0}", prefilter.getValue()).str();
+  // Below 1: a lower bound outside a near-tie class keeps its verified
+  // cost outside it (chooseContender).
+  if (!std::isfinite(minGain) || minGain < 0 || minGain >= 1)
+    return error() << "min-gain must be at least 0 and below 1 (a "
+                      "fraction of the cost), got "
+                   << llvm::formatv("{0}",
+                                    llvm::format("%g", minGain.getValue()))
+                          .str();
   if (failed(inRange("budget", budget, 1, UINT64_MAX)) ||
       failed(inRange("max-queue", maxQueue, 1, UINT64_MAX)) ||
       failed(inRange("candidates", candidates, 1, 64)) ||
@@ -299,52 +312,56 @@ LogicalResult JointOptimizePass::optimize(
       searchGraphs(*start, directions, arena, jointOptions);
   for (const GraphSearchResult::Found &f : jointResult.best)
     consider(f.graph, f.applied);
-  // Cheapest first; among equals, fewer rewrites, then the order found.
-  auto byCost = [](const Candidate &a, const Candidate &b) {
-    if (a.cost.timeUs != b.cost.timeUs)
-      return a.cost.timeUs < b.cost.timeUs;
-    return a.applied.size() < b.applied.size();
-  };
-  // Verify the cheapest until a verified cost is the cheapest of all: an
-  // unverified cost is a lower bound of its verified one, so no graph left
-  // unverified can beat it. At most `candidates` graphs besides the input
-  // are verified; those left over are dropped (the remark counts them).
+  // The graph to emit, verified (chooseContender): the cheapest graphs are
+  // verified until a verified cost is the cheapest of all, or until the
+  // cheapest's verified cost cannot change the choice (a near tie with
+  // fewer rewrites, the input's in particular, is kept without verifying
+  // the cheaper graph). An unverified cost is a lower bound of its
+  // verified one, so no graph left unverified can beat the choice by more
+  // than `min-gain`. At most `candidates` graphs besides the input are
+  // verified; past them, the unverified graphs are dropped (the remark
+  // counts them) and the choice is made among the verified ones.
   unsigned verifiedCandidates = 0;
   uint64_t notVerified = 0;
-  while (true) {
-    std::stable_sort(ranked.begin(), ranked.end(), byCost);
-    Candidate &c = ranked.front();
-    if (c.verified)
-      break;
-    if (verifiedCandidates == candidates) {
-      notVerified = llvm::count_if(
-          ranked, [](const Candidate &x) { return !x.verified; });
-      llvm::erase_if(ranked, [](const Candidate &x) { return !x.verified; });
-      break;
+  auto chooseVerified = [&]() -> std::optional<size_t> {
+    while (true) {
+      std::vector<joint::Contender> contenders;
+      for (const Candidate &c : ranked)
+        contenders.push_back({c.cost.timeUs, c.applied.size(), c.verified});
+      joint::Choice choice = joint::chooseContender(contenders, minGain);
+      if (!choice.verifyFirst)
+        return choice.chosen;
+      if (verifiedCandidates == candidates) {
+        notVerified += llvm::count_if(
+            ranked, [](const Candidate &x) { return !x.verified; });
+        llvm::erase_if(ranked, [](const Candidate &x) { return !x.verified; });
+        continue;
+      }
+      ++verifiedCandidates;
+      Candidate &c = ranked[*choice.verifyFirst];
+      std::string problem;
+      FailureOr<std::optional<joint::JointCost>> v;
+      {
+        ScopedDiagnosticHandler capture(&getContext(), [&](Diagnostic &d) {
+          if (d.getSeverity() == DiagnosticSeverity::Error && problem.empty())
+            problem = d.str();
+          return success();
+        });
+        v = coster.verify(c.graph);
+      }
+      // Its segments were all costed (else it would not be ranked), so the
+      // budget of searches does not refuse it.
+      if (failed(v) || !*v) {
+        if (firstProblem.empty())
+          firstProblem = problem;
+        ++unsearchable;
+        ranked.erase(ranked.begin() + *choice.verifyFirst);
+        continue;
+      }
+      c.cost = **v;
+      c.verified = true;
     }
-    ++verifiedCandidates;
-    std::string problem;
-    FailureOr<std::optional<joint::JointCost>> v;
-    {
-      ScopedDiagnosticHandler capture(&getContext(), [&](Diagnostic &d) {
-        if (d.getSeverity() == DiagnosticSeverity::Error && problem.empty())
-          problem = d.str();
-        return success();
-      });
-      v = coster.verify(c.graph);
-    }
-    // Its segments were all costed (else it would not be ranked), so the
-    // budget of searches does not refuse it.
-    if (failed(v) || !*v) {
-      if (firstProblem.empty())
-        firstProblem = problem;
-      ++unsearchable;
-      ranked.erase(ranked.begin());
-      continue;
-    }
-    c.cost = **v;
-    c.verified = true;
-  }
+  };
 
   const joint::CosterStats &stats = coster.getStats();
   auto graphSearchText = [&](const GraphSearchResult &r) {
@@ -364,39 +381,43 @@ LogicalResult JointOptimizePass::optimize(
                    : std::string("; the search space was exhausted"))
         .str();
   };
-  std::string searchText = llvm::formatv(
-      "graph search by predefined kernels: {0}; by µGraph cost: {1}; "
-      "µGraph searches: {2} of {3} allowed ({4} memo hits, {5} graphs not "
-      "costed for want of searches{6}), {7} states, {8:f2} s search + "
-      "{9:f2} s verification{10}; {14} verifying search(es): the input's "
-      "segments, then those of {15} other graph(s) costed unverified, "
-      "searched again cheapest first ({16} costlier once verified){17}; "
-      "{11} graphs over the prefilter ({12}x the input's predefined "
-      "cost){13}",
-      graphSearchText(graphOnly), graphSearchText(jointResult),
-      stats.searches, uint64_t(mugraphSearches), stats.memoHits,
-      stats.refused,
-      stats.refused ? "; the budget of µGraph searches was reached" : "",
-      stats.statesExplored, stats.searchSeconds, stats.verifySeconds,
-      stats.budgetCut
-          ? llvm::formatv("; {0} µGraph search(es) cut by the state or "
-                          "memory budget or the time limit (best so far "
-                          "kept)",
-                          stats.budgetCut)
-                .str()
-          : std::string(),
-      prefiltered, prefilter.getValue(),
-      unsearchable ? llvm::formatv("; {0} graph(s) the µGraph search "
-                                   "rejects ({1})",
-                                   unsearchable, firstProblem)
-                         .str()
-                   : std::string(),
-      stats.verified, verifiedCandidates, stats.verifiedCostlier,
-      notVerified ? llvm::formatv("; {0} graph(s) left unverified, past the "
-                                  "{1} candidates",
-                                  notVerified, unsigned(candidates))
-                        .str()
-                  : std::string());
+  // Read when the result is emitted: a graph failing its check may cost
+  // more verifying searches.
+  auto searchText = [&]() -> std::string {
+    return llvm::formatv(
+        "graph search by predefined kernels: {0}; by µGraph cost: {1}; "
+        "µGraph searches: {2} of {3} allowed ({4} memo hits, {5} graphs not "
+        "costed for want of searches{6}), {7} states, {8:f2} s search + "
+        "{9:f2} s verification{10}; {14} verifying search(es): the input's "
+        "segments, then those of {15} other graph(s) costed unverified, "
+        "searched again cheapest first ({16} costlier once verified){17}; "
+        "{11} graphs over the prefilter ({12}x the input's predefined "
+        "cost){13}",
+        graphSearchText(graphOnly), graphSearchText(jointResult),
+        stats.searches, uint64_t(mugraphSearches), stats.memoHits,
+        stats.refused,
+        stats.refused ? "; the budget of µGraph searches was reached" : "",
+        stats.statesExplored, stats.searchSeconds, stats.verifySeconds,
+        stats.budgetCut
+            ? llvm::formatv("; {0} µGraph search(es) cut by the state or "
+                            "memory budget or the time limit (best so far "
+                            "kept)",
+                            stats.budgetCut)
+                  .str()
+            : std::string(),
+        prefiltered, prefilter.getValue(),
+        unsearchable ? llvm::formatv("; {0} graph(s) the µGraph search "
+                                     "rejects ({1})",
+                                     unsearchable, firstProblem)
+                           .str()
+                     : std::string(),
+        stats.verified, verifiedCandidates, stats.verifiedCostlier,
+        notVerified ? llvm::formatv("; {0} graph(s) left unverified, past the "
+                                    "{1} candidates",
+                                    notVerified, unsigned(candidates))
+                          .str()
+                    : std::string());
+  };
 
   double graphOnlyUs = graphOnly.best.front().graph.cost();
   double muGraphOnlyUs = startVerified.timeUs;
@@ -455,8 +476,12 @@ LogicalResult JointOptimizePass::optimize(
     return std::optional<superopt::VerificationReport>(*report);
   };
 
+  // The chosen graph, checked; if it fails, it is dropped and the choice
+  // made again (the input is among the graphs: nothing unverified is
+  // emitted).
   std::vector<std::string> rejected;
-  for (const Candidate &c : ranked) {
+  while (std::optional<size_t> at = chooseVerified()) {
+    const Candidate &c = ranked[*at];
     FailureOr<std::optional<superopt::VerificationReport>> report =
         checkGraph(c);
     if (failed(report))
@@ -466,6 +491,7 @@ LogicalResult JointOptimizePass::optimize(
         c.cost.kernels, c.cost.graphDefined);
     if (*report && !(*report)->equivalent) {
       rejected.push_back(describe + " (" + (*report)->summary() + ")");
+      ranked.erase(ranked.begin() + *at);
       continue;
     }
     OpBuilder b(func);
@@ -487,18 +513,46 @@ LogicalResult JointOptimizePass::optimize(
                       (*report)->summary()
                 : std::string("the graph is the input as written (no "
                               "rewrite to check)"));
+    // The graphs left cheaper than the chosen one: each in its near-tie
+    // class (between the cheapest and it), so each gains at most
+    // `min-gain` over it; some may not be verified (a lower bound).
+    const Candidate *declined = nullptr;
+    unsigned numDeclined = 0;
+    for (const Candidate &d : ranked) {
+      if (d.cost.timeUs >= c.cost.timeUs)
+        continue;
+      ++numDeclined;
+      if (!declined || d.cost.timeUs < declined->cost.timeUs)
+        declined = &d;
+    }
+    std::string declinedText;
+    if (declined)
+      declinedText =
+          llvm::formatv(
+              "declined {0} cheaper graph(s), none gaining more than "
+              "min-gain {1}: the cheapest, {2:f4} us{3} with {4} "
+              "rewrite(s){5}{6}, gains {7} over the {8:f4} us kept; ",
+              numDeclined, llvm::format("%g", minGain.getValue()),
+              declined->cost.timeUs,
+              declined->verified ? "" : " (a lower bound, not verified)",
+              declined->applied.size(), declined->applied.empty() ? "" : ": ",
+              llvm::join(declined->applied, ", "),
+              llvm::format("%.3g", (c.cost.timeUs - declined->cost.timeUs) /
+                                       c.cost.timeUs),
+              c.cost.timeUs)
+              .str();
     double others = std::min(graphOnlyUs, muGraphOnlyUs);
     emitRemark(func.getLoc()) << llvm::formatv(
         "joint-optimize @{0} on {1}: default {2:f2} us; graph-only {3:f2} us; "
         "µGraph-only {4:f2} us; joint {5} ({6:f2}x the default, {7:f2}x the "
         "better of the two alone; ops on weights only folded before the "
         "run, as in TASO: {8:f2} us with them); {9} rewrite(s){10}{11}; "
-        "{12}{13}{15}; verified: {14}",
+        "{16}{12}{13}{15}; verified: {14}",
         func.getSymName(), target.name, start->cost(), graphOnlyUs,
         muGraphOnlyUs, describe, start->cost() / c.cost.timeUs,
         others / c.cost.timeUs, c.cost.timeWithWeightOpsUs, c.applied.size(),
         c.applied.empty() ? "" : ": ", llvm::join(c.applied, ", "),
-        searchText,
+        searchText(),
         rejected.empty()
             ? std::string()
             : llvm::formatv("; {0} cheaper result(s) failed verification: {1}",
@@ -509,7 +563,8 @@ LogicalResult JointOptimizePass::optimize(
                                 "(over the target's registers per thread)",
                                 unfused)
                       .str()
-                : std::string());
+                : std::string(),
+        declinedText);
     func.getBody().takeBody(lowered.getBody());
     return success();
   }
@@ -519,6 +574,6 @@ LogicalResult JointOptimizePass::optimize(
   emitWarning(func.getLoc()) << llvm::formatv(
       "joint-optimize @{0}: kept the default schedule: every result failed "
       "verification: {1}; {2}",
-      func.getSymName(), llvm::join(rejected, "; "), searchText);
+      func.getSymName(), llvm::join(rejected, "; "), searchText());
   return toDefaultSchedule(func);
 }

@@ -4,8 +4,10 @@
 // --superoptimize cuts (grouped by dataflow, within the size limit), the
 // memo (a graph costed twice searches once; a rewrite that keeps a segment
 // reuses it),
-// the budget of searches, and GraphSearch.h's cost hook (given the
-// predefined cost, the search finds what it finds without it).
+// the budget of searches, GraphSearch.h's cost hook (given the
+// predefined cost, the search finds what it finds without it), and the
+// choice among the graphs costed (chooseContender: fewer rewrites in a
+// near tie, verifying only what can change the choice).
 //
 //===----------------------------------------------------------------------===//
 
@@ -336,4 +338,78 @@ TEST_F(JointTest, CostHookGivenThePredefinedCostChangesNothing) {
   EXPECT_EQ(c.visited, 1u);
   ASSERT_EQ(c.best.size(), 1u);
   EXPECT_EQ(c.best[0].graph.hash(), g->hash());
+}
+
+// chooseContender: the near-tie preference for fewer rewrites.
+TEST(JointChoiceTest, NearTieKeepsTheInputAndAGainIsTaken) {
+  // The input (0 rewrites, verified) and a rewrite 0.05% cheaper.
+  std::vector<Contender> c = {{100.0, 0, true}, {99.95, 1, true}};
+  Choice tie = chooseContender(c, 0.001);
+  EXPECT_EQ(tie.chosen, 0u);
+  EXPECT_FALSE(tie.verifyFirst);
+  // Above the margin, or with no margin, the rewrite is taken.
+  EXPECT_EQ(chooseContender(c, 0.0004).chosen, 1u);
+  EXPECT_EQ(chooseContender(c, 0).chosen, 1u);
+  // A rounding-level difference (a sum in another order) is a tie.
+  std::vector<Contender> noise = {{389.3376, 0, true},
+                                  {389.3376 * (1 - 1e-16), 1, true}};
+  EXPECT_EQ(chooseContender(noise, 0.001).chosen, 0u);
+  // Exactly the margin is not more than it.
+  std::vector<Contender> edge = {{100.0, 0, true}, {99.0, 2, true}};
+  EXPECT_EQ(chooseContender(edge, 0.01).chosen, 0u);
+  EXPECT_EQ(chooseContender(edge, 0.0099).chosen, 1u);
+}
+
+TEST(JointChoiceTest, MarginZeroIsTheCheapestThenFewerRewrites) {
+  std::vector<Contender> c = {
+      {5.0, 3, true}, {4.0, 2, true}, {4.0, 1, true}, {4.5, 0, true}};
+  EXPECT_EQ(chooseContender(c, 0).chosen, 2u);
+  // Equal costs and rewrites: the first found.
+  std::vector<Contender> same = {{4.0, 1, true}, {4.0, 1, true}};
+  EXPECT_EQ(chooseContender(same, 0).chosen, 0u);
+  EXPECT_FALSE(chooseContender({}, 0.001).chosen);
+}
+
+TEST(JointChoiceTest, TheClassIsAnchoredAtTheCheapest) {
+  // Each is within 1% of the next, but 10 rewrites at 98.0 gain 1.98% over
+  // the input: a pairwise tie would chain back to it. The class of 98.0 at
+  // 1% reaches 98.99: it holds the 5-rewrite graph, not the input.
+  std::vector<Contender> c = {
+      {100.0, 0, true}, {99.1, 2, true}, {98.6, 5, true}, {98.0, 10, true}};
+  EXPECT_EQ(chooseContender(c, 0.01).chosen, 2u);
+  // Within the class: fewest rewrites, then the cheapest.
+  std::vector<Contender> d = {
+      {98.5, 3, true}, {98.2, 3, true}, {98.0, 9, true}};
+  EXPECT_EQ(chooseContender(d, 0.01).chosen, 1u);
+}
+
+TEST(JointChoiceTest, VerifiesOnlyWhatCanChangeTheChoice) {
+  // The cheapest is a lower bound within the margin of the input: whatever
+  // its verified cost, the input stays: nothing to verify.
+  std::vector<Contender> tie = {{100.0, 0, true}, {99.95, 1, false}};
+  Choice a = chooseContender(tie, 0.001);
+  EXPECT_EQ(a.chosen, 0u);
+  EXPECT_FALSE(a.verifyFirst);
+  // A cheaper lower bound, chosen: it is to be verified first.
+  std::vector<Contender> gain = {{100.0, 0, true}, {90.0, 1, false}};
+  Choice b = chooseContender(gain, 0.001);
+  EXPECT_EQ(b.chosen, 1u);
+  EXPECT_EQ(b.verifyFirst, 1u);
+  // Once verified higher, within the margin: the input.
+  gain[1] = {99.95, 1, true};
+  EXPECT_EQ(chooseContender(gain, 0.001).chosen, 0u);
+  // The cheapest unverified and not chosen: its verified cost could widen
+  // the class to the input (fewer rewrites than the chosen graph), so it
+  // is verified first.
+  std::vector<Contender> wide = {
+      {100.0, 0, true}, {90.05, 2, true}, {90.0, 4, false}};
+  Choice c = chooseContender(wide, 0.001);
+  EXPECT_EQ(c.chosen, 1u);
+  EXPECT_EQ(c.verifyFirst, 2u);
+  // A chosen graph that is not verified, the cheapest verified: verify it.
+  std::vector<Contender> chosenBound = {
+      {100.0, 0, true}, {90.02, 2, false}, {90.0, 4, true}};
+  Choice d = chooseContender(chosenBound, 0.001);
+  EXPECT_EQ(d.chosen, 1u);
+  EXPECT_EQ(d.verifyFirst, 1u);
 }

@@ -24,6 +24,8 @@
 // many segments it never emits. `verify` then searches again, verifying,
 // the segments of the graphs the pass may emit; a verified cost is never
 // below the unverified one, so the pass re-ranks with it before choosing.
+// The choice prefers fewer rewrites in a near tie (chooseContender): a
+// rewrite must gain more than a margin to be taken.
 // Everything is deterministic.
 //
 //===----------------------------------------------------------------------===//
@@ -98,6 +100,50 @@ struct CosterStats {
   uint64_t budgetCut = 0;
   double searchSeconds = 0, verifySeconds = 0;
 };
+
+/// A graph the pass may emit, as the choice among them sees it.
+struct Contender {
+  /// The verified cost, or a lower bound of it (not verified yet).
+  double timeUs = 0;
+  /// Rewrites from the input: 0 for the input itself.
+  size_t rewrites = 0;
+  bool verified = false;
+};
+
+/// Whether `cheaper` gains more than `minGain` (a fraction) of `costlier`:
+/// costlier - cheaper > minGain * costlier.
+bool gainsMoreThan(double cheaper, double costlier, double minGain);
+
+/// The graph to emit, or the graph to verify before choosing.
+struct Choice {
+  /// The contender chosen (an index); none without contenders.
+  std::optional<size_t> chosen;
+  /// A contender whose cost is a lower bound that may change the choice
+  /// (the chosen one, or the cheapest): verify it, then choose again.
+  std::optional<size_t> verifyFirst;
+};
+
+/// Chooses among `contenders` (indices in the order found, the last
+/// tie-break) with a near-tie preference for fewer rewrites. The cheapest
+/// cost (verified or a lower bound) anchors a near-tie class: the
+/// contenders it does not beat by more than `minGain`. The one with the
+/// fewest rewrites in the class is chosen, then the cheapest, then the
+/// first found. The cheapest is to be verified first when its verified
+/// cost, higher, could let a contender with fewer rewrites into the class;
+/// the chosen one is to be verified when it is not. Once neither is
+/// needed:
+///  - no contender gains more than `minGain` over the chosen one (a
+///    verified cost only rises);
+///  - a contender with fewer rewrites than the chosen one (the input, with
+///    none) is passed over only when the cheapest, verified, beats it by
+///    more than `minGain`;
+///  - with `minGain` 0 the choice is the cheapest, with fewer rewrites
+///    among equal costs.
+/// The choice depends on costs and counts only (deterministic), and the
+/// class is anchored, not pairwise ("within the margin" is not
+/// transitive). `minGain` is in [0, 1): below 1, a lower bound outside the
+/// class keeps its verified cost outside it.
+Choice chooseContender(llvm::ArrayRef<Contender> contenders, double minGain);
 
 class MuGraphCoster {
 public:

@@ -68,11 +68,14 @@ namespace mirage::superopt {
 ///  11: kernel-level enumeration of formulations (KernelGraphs.h): other
 ///      kernel graphs of predefined ops computing the same goals are searched
 ///      too, and the cheapest verified µGraph of any of them wins.
+///  12: graph-defined kernels with two outputs: a kernel computing a value
+///      may also save one it computes on the way, standing for that value's
+///      own kernel.
 ///  13: softmax and transpose in the kernel-level enumeration (subprograms
 ///      with them are enumerated, softmax((s Q) K) V for softmax(s (Q K)) V),
 ///      tensors told apart by their dimensions' sources (a square K from
 ///      K^T, A B from B A).
-inline constexpr unsigned kSearchVersion = 11;
+inline constexpr unsigned kSearchVersion = 13;
 
 struct SearchOptions {
   /// Kernels of the µGraph (predefined and graph-defined).
@@ -91,7 +94,8 @@ struct SearchOptions {
   unsigned maxGridDims = 2;
   /// Device tensors one graph-defined kernel may write (Mirage: 2): the
   /// partial results of a split loop count one per sum accumulator and two
-  /// per online softmax.
+  /// per online softmax; with 2 or more, a kernel may also save a value it
+  /// computes on the way to its goal (docs/Search.md, "Two outputs").
   unsigned maxKernelOutputs = 2;
   /// Candidate sizes of one grid dimension; empty: every divisor from 2 to
   /// 1024 of the partitioned extent.

@@ -313,7 +313,39 @@ private:
       g.nodes.push_back(std::move(out));
       g.loopVar = goal.loopVar;
       foundBytes += sizeof(BlockGraph) + g.nodes.size() * sizeof(BlockNode);
-      found.push_back(std::move(g));
+      found.push_back(g);
+      recordSecondOutputs(g, i);
+    }
+  }
+
+  /// Copies of the complete graph `g` (its output tile at `outTile`) that
+  /// also save a tile of a value in `goal.pairWith`: the kernel then writes
+  /// that value as well as the goal, and the kernel that would have written
+  /// it alone is spared. The tile must hold the whole value once the grid
+  /// partitions it (gridChoices keeps to grids over variables both outputs
+  /// have), so it is one computed after the loop, or any loop-body tile
+  /// when there is no loop (its one-iteration accumulator is the identity).
+  /// With a loop, a loop-body tile is one step's slice: not savable.
+  void recordSecondOutputs(const BlockGraph &g, unsigned outTile) {
+    if (goal.pairWith.empty() || o.maxKernelOutputs < 2)
+      return;
+    for (unsigned u : goal.pairWith) {
+      ArrayRef<int> uVars = t.values[u].vars;
+      for (unsigned k = numInputs; k < nodes.size(); ++k) {
+        const BlockNode &n = nodes[k];
+        bool savable = (goal.loopVar < 0) != (n.stage == BlockNode::AfterLoop);
+        if (k == outTile || !savable || n.expr != exprs[u] ||
+            !sameUpToUnitDims(n.vars, uVars))
+          continue;
+        BlockGraph paired = g;
+        paired.secondTile = k;
+        paired.secondGoal = u;
+        if (paired.nodes.size() + paired.secondOutputOps() > o.maxBlockOps)
+          break;
+        foundBytes += sizeof(BlockGraph) + paired.nodes.size() * sizeof(BlockNode);
+        found.push_back(std::move(paired));
+        break; // equal tiles are not generated twice (duplicate())
+      }
     }
   }
 
@@ -666,6 +698,12 @@ SmallVector<GridChoice> superopt::gridChoices(const SearchTarget &target,
   for (int v : graph.nodes.back().vars)
     if (v >= 0 && !target.varReduced[v] && !llvm::is_contained(candidates, v))
       candidates.push_back(v);
+  // With a second output, only variables it has too: a grid dimension it
+  // lacks would have every block along it save the same tile.
+  if (graph.secondTile >= 0)
+    llvm::erase_if(candidates, [&](int v) {
+      return !llvm::is_contained(target.values[graph.secondGoal].vars, v);
+    });
   llvm::sort(candidates);
   // A variable in two dims of one input cannot follow a single imap entry.
   llvm::erase_if(candidates, [&](int v) {
@@ -688,7 +726,7 @@ SmallVector<GridChoice> superopt::gridChoices(const SearchTarget &target,
            n.choice == static_cast<unsigned>(block::AccumKind::red_rms);
   });
   // A split is two graph-defined kernels: not under a limit of one.
-  if (graph.loopVar >= 0 && combinable &&
+  if (graph.loopVar >= 0 && combinable && graph.secondTile < 0 &&
       options.maxGraphDefinedKernels != 1 &&
       partialOutputs(graph) <= options.maxKernelOutputs)
     for (int64_t p : gridSizes(target.varExtent[graph.loopVar], options))

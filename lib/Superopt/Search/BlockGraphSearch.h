@@ -83,12 +83,30 @@ struct BlockNode {
 struct BlockGraph {
   llvm::SmallVector<BlockNode> nodes;
   int loopVar = -1;
+  /// A second output (kernel-outputs >= 2): node `secondTile`, a tile of
+  /// the target value `secondGoal` that the graph computes on its way to
+  /// the goal, saved too (through a one-iteration block.accum when it is a
+  /// loop-body tile of a graph without a loop). -1: one output.
+  int secondTile = -1;
+  unsigned secondGoal = 0;
+  /// Block ops the second output adds: its saver, and the accumulator of a
+  /// tile computed before the (absent) loop.
+  unsigned secondOutputOps() const {
+    if (secondTile < 0)
+      return 0;
+    return nodes[secondTile].stage == BlockNode::AfterLoop ? 1 : 2;
+  }
 };
 
 struct BlockGoal {
   unsigned goal;                        // target value index
   llvm::SmallVector<unsigned> available; // target value indices
   int loopVar = -1;
+  /// Values the kernel may also save, computed on its way to the goal:
+  /// for each complete graph holding a tile of one of them (same abstract
+  /// expression and variables), a copy saving that tile as a second output
+  /// is recorded too (docs/Search.md, "Two outputs").
+  llvm::SmallVector<unsigned> pairWith;
 };
 
 struct BlockSearchCounts {
@@ -166,9 +184,10 @@ mlir::Operation *buildCombineKernel(mlir::OpBuilder &builder,
                                     const GridChoice &grid,
                                     mlir::ValueRange partials);
 
-/// The goal's value computed by `graph` on `grid`: one kernel, or the two
-/// of a split grid.
-mlir::Value buildKernels(mlir::OpBuilder &builder, mlir::Location loc,
+/// The goal's value computed by `graph` on `grid` (one kernel, or the two
+/// of a split grid), and the second goal's after it for a graph with two
+/// outputs.
+llvm::SmallVector<mlir::Value, 2> buildKernels(mlir::OpBuilder &builder, mlir::Location loc,
                          const SearchTarget &target, const BlockGraph &graph,
                          const GridChoice &grid,
                          llvm::function_ref<mlir::Value(unsigned)> operand);

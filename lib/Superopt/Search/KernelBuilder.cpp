@@ -100,6 +100,27 @@ public:
                                    gridMap(out.vars));
   }
 
+  /// The second output's tile, ready to save: after a one-iteration
+  /// accumulator when it is a loop-body tile (the block dialect saves
+  /// accumulated tiles only; without a loop that is the identity, in f32
+  /// for f16/bf16 data as every accumulator here), in the value's layout.
+  Value secondTile(Type f32) {
+    const BlockNode &node = graph.nodes[graph.secondTile];
+    Value tile = tiles[graph.secondTile];
+    if (node.stage != BlockNode::AfterLoop) {
+      Type element = node.type.isF16() || node.type.isBF16() ? f32 : node.type;
+      tile = block::AccumOp::create(b, loc, tileType(node.vars, element), tile,
+                                    block::AccumKind::sum, IntegerAttr());
+    }
+    return inLayout(tile, t.values[graph.secondGoal].vars);
+  }
+
+  /// Saves `tile` (from secondTile) into a tensor of type `outType`.
+  Value saveSecond(Value tile, Type outType) {
+    return block::OutputOp::create(
+        b, loc, outType, tile, gridMap(t.values[graph.secondGoal].vars));
+  }
+
   /// Emits node i (not an output saver); input iterators read `source`.
   void emit(unsigned i, Value source = Value()) {
     MLIRContext *ctx = b.getContext();
@@ -245,8 +266,11 @@ Operation *superopt::buildGraphDef(OpBuilder &builder, Location loc,
     outShape.push_back(v < 0 ? 1 : target.varExtent[v]);
   auto outType = RankedTensorType::get(outShape, outNode.type);
 
-  auto def = createKernel(builder, loc, TypeRange{outType}, operands,
-                          grid.sizes, grid.forloop);
+  SmallVector<Type, 2> resultTypes{outType};
+  if (graph.secondTile >= 0)
+    resultTypes.push_back(target.values[graph.secondGoal].value.getType());
+  auto def = createKernel(builder, loc, resultTypes, operands, grid.sizes,
+                          grid.forloop);
   Block *body = &def.getBody().front();
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(body);
@@ -269,7 +293,12 @@ Operation *superopt::buildGraphDef(OpBuilder &builder, Location loc,
     if (graph.nodes[i].stage == BlockNode::AfterLoop &&
         !isAccumulator(graph.nodes[i]))
       e.emit(i);
-  block::YieldOp::create(builder, loc, ValueRange{e.save(outType)});
+  // The savers end the block graph: the second output's accumulator first.
+  Value second = graph.secondTile >= 0 ? e.secondTile(target.f32Type) : Value();
+  SmallVector<Value, 2> saved{e.save(outType)};
+  if (second)
+    saved.push_back(e.saveSecond(second, resultTypes[1]));
+  block::YieldOp::create(builder, loc, saved);
   return def;
 }
 
@@ -425,16 +454,19 @@ Operation *superopt::buildCombineKernel(OpBuilder &builder, Location loc,
   return def;
 }
 
-Value superopt::buildKernels(OpBuilder &builder, Location loc,
-                             const SearchTarget &target,
-                             const BlockGraph &graph, const GridChoice &grid,
-                             function_ref<Value(unsigned)> operand) {
+SmallVector<Value, 2>
+superopt::buildKernels(OpBuilder &builder, Location loc,
+                       const SearchTarget &target, const BlockGraph &graph,
+                       const GridChoice &grid,
+                       function_ref<Value(unsigned)> operand) {
   if (grid.splitParts == 1)
-    return buildGraphDef(builder, loc, target, graph, grid, operand)
-        ->getResult(0);
+    return SmallVector<Value, 2>(
+        buildGraphDef(builder, loc, target, graph, grid, operand)
+            ->getResults());
+  assert(graph.secondTile < 0 && "a split graph has one output");
   Operation *partial =
       buildPartialKernel(builder, loc, target, graph, grid, operand);
-  return buildCombineKernel(builder, loc, target, graph, grid,
-                            partial->getResults())
-      ->getResult(0);
+  return {buildCombineKernel(builder, loc, target, graph, grid,
+                             partial->getResults())
+              ->getResult(0)};
 }

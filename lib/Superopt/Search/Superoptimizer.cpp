@@ -7,6 +7,7 @@
 #include "Dialect/Graph/GraphOps.h"
 #include "Dialect/Kernel/KernelOps.h"
 #include "Superopt/Semantics/Interpreter.h"
+#include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
@@ -50,13 +51,24 @@ struct GoalResult {
   }
 };
 
+/// Complete block-graph structures among `graphs`: the copies saving a
+/// second output (BlockGraph::secondTile) are variants of one of them.
+static size_t structures(ArrayRef<BlockGraph> graphs) {
+  return llvm::count_if(graphs,
+                        [](const BlockGraph &g) { return g.secondTile < 0; });
+}
+
 /// One block-level search task: a goal and a for-loop choice. Its results
 /// are those of its last run (budget rounds rerun it with a larger share).
 struct Task {
   GoalKey key;
   int loopVar = -1;
+  /// Values the goal's kernel may save too (BlockGoal::pairWith).
+  SmallVector<unsigned> pairWith;
   SmallVector<BlockGraph> graphs; // found by the last run
   std::vector<KernelOption> options;
+  /// The cheapest few with a second output, per second goal.
+  std::map<unsigned, std::vector<KernelOption>> pairOptions;
   BlockSearchCounts counts;
   uint64_t costed = 0;
   bool costingCut = false; // the deadline stopped the costing
@@ -97,7 +109,13 @@ private:
     DenseMap<unsigned, KernelOption *> chosen;
   };
   Choice pickCheapest();
+  /// The cheapest kernels for the values of `m` outside `covered` with at
+  /// most `capacity` graph-defined kernels (under a limit on them); their
+  /// total and choices, or nothing when some value has no kernel.
+  std::optional<std::pair<double, DenseMap<unsigned, KernelOption *>>>
+  assignKernels(uint64_t m, uint64_t covered, unsigned capacity);
   uint64_t availableFor(unsigned v, uint64_t m) const;
+  SmallVector<unsigned> pairsIn(uint64_t m, unsigned v) const;
   bool isReference() const { return defaultSchedule == reference; }
 
   uint64_t bit(unsigned i) const { return uint64_t(1) << i; }
@@ -123,7 +141,18 @@ private:
   int64_t defaultKernels = 0;
   uint64_t outputs = 0, inner = 0, args = 0;
   SmallVector<uint64_t> materializations, operandSets;
+  /// Per value, the values that depend on it (bit set).
+  SmallVector<uint64_t> descendants;
+  /// Per materialization (index in `materializations`), the kernels with
+  /// two outputs that could stand for two of its values: (u, v, options).
+  struct PairSite {
+    unsigned u, v;
+    GoalResult *options;
+  };
+  std::vector<SmallVector<PairSite, 1>> pairSites;
   std::map<GoalKey, GoalResult> goals;
+  /// Kernels with two outputs: (goal, frontier, second goal).
+  std::map<std::tuple<unsigned, uint64_t, unsigned>, GoalResult> pairGoals;
 
   SmallVector<double> predefinedUs; // per value: its default kernel
   /// The time limit, and the half of it the enumeration may take (the
@@ -146,6 +175,7 @@ void Superoptimizer::enumerateTask(Task &task, const TaskLimits &limits) {
     if (task.key.second & bit(i))
       goal.available.push_back(i);
   goal.loopVar = task.loopVar;
+  goal.pairWith = task.pairWith;
 
   task.graphs.clear();
   task.counts = {};
@@ -174,7 +204,8 @@ void Superoptimizer::costTask(Task &task) {
 
   // The cheapest few, cheapest first; among equal costs the first in
   // enumeration order, so the choice does not depend on the thread schedule.
-  std::vector<KernelOption> &kept = task.options;
+  // Graphs with a second output are kept apart, per second goal: they
+  // compete with the pair of kernels they replace, not with these.
   auto operand = [&](unsigned i) { return entry->getArgument(i); };
   /// The cost of `op` (then erased); nothing when over a limit of the
   /// target (shared memory, registers).
@@ -189,6 +220,9 @@ void Superoptimizer::costTask(Task &task) {
     return cost->timeUs;
   };
   for (const BlockGraph &graph : task.graphs) {
+    std::vector<KernelOption> &kept =
+        graph.secondTile < 0 ? task.options
+                             : task.pairOptions[graph.secondGoal];
     // The best combining kernel of a split into p parts, found once per p:
     // it does not depend on the partial kernel's grid.
     std::map<int64_t, std::optional<std::pair<double, GridChoice>>> combines;
@@ -248,7 +282,7 @@ void Superoptimizer::costTask(Task &task) {
         task.key.first, llvm::popcount(task.key.second),
         task.loopVar < 0 ? std::string("none")
                          : "over " + std::to_string(t.varExtent[task.loopVar]),
-        c.explored, c.pruned, task.graphs.size(), task.costed,
+        c.explored, c.pruned, structures(task.graphs), task.costed,
         task.options.empty() ? std::string("-")
                              : llvm::formatv("{0:F2}", task.options[0].costUs).str(),
         task.seconds + secondsSince(start),
@@ -332,20 +366,20 @@ void Superoptimizer::forEachTask(ArrayRef<Task *> tasks, F &&f) {
     f(*task);
 }
 
-/// The ops of the default schedule that compute `goal` from `available`,
+/// The ops of the default schedule that compute `goals` from `available`,
 /// as a function of the available tensors it reads.
 static func::FuncOp sliceFunction(const SearchTarget &t, ModuleOp scratch,
-                                  StringRef name, unsigned goal,
+                                  StringRef name, ArrayRef<unsigned> goals,
                                   uint64_t available,
                                   SmallVectorImpl<unsigned> &args) {
-  // Walk back from the goal, stopping at available tensors.
+  // Walk back from the goals, stopping at available tensors.
   SmallVector<bool> inSlice(t.values.size(), false), isArg(t.values.size(), false);
-  SmallVector<unsigned> stack{goal};
+  SmallVector<unsigned> stack(goals);
   while (!stack.empty()) {
     unsigned v = stack.pop_back_val();
     if (inSlice[v] || isArg[v])
       continue;
-    if (v != goal && (available >> v & 1)) {
+    if (!llvm::is_contained(goals, v) && (available >> v & 1)) {
       isArg[v] = true;
       continue;
     }
@@ -361,10 +395,12 @@ static func::FuncOp sliceFunction(const SearchTarget &t, ModuleOp scratch,
     }
   OpBuilder builder(scratch.getContext());
   builder.setInsertionPointToEnd(scratch.getBody());
-  Location loc = t.values[goal].value.getLoc();
+  Location loc = t.values[goals.front()].value.getLoc();
+  SmallVector<Type> resultTypes;
+  for (unsigned goal : goals)
+    resultTypes.push_back(t.values[goal].value.getType());
   auto func = func::FuncOp::create(
-      builder, loc, name,
-      builder.getFunctionType(argTypes, t.values[goal].value.getType()));
+      builder, loc, name, builder.getFunctionType(argTypes, resultTypes));
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToEnd(entry);
   IRMapping map;
@@ -373,17 +409,22 @@ static func::FuncOp sliceFunction(const SearchTarget &t, ModuleOp scratch,
   for (unsigned v = 0; v < t.values.size(); ++v)
     if (inSlice[v])
       builder.clone(*t.values[v].producer, map);
-  func::ReturnOp::create(builder, loc, map.lookup(t.values[goal].value));
+  SmallVector<Value> results;
+  for (unsigned goal : goals)
+    results.push_back(map.lookup(t.values[goal].value));
+  func::ReturnOp::create(builder, loc, results);
   return func;
 }
 
 LogicalResult Superoptimizer::verifyOption(unsigned goal, uint64_t available,
                                            KernelOption &option) {
   auto start = Clock::now();
-  SmallVector<unsigned> args;
+  SmallVector<unsigned> args, goalValues{goal};
+  if (option.graph.secondTile >= 0)
+    goalValues.push_back(option.graph.secondGoal);
   std::string base = (t.func.getSymName() + "_goal" + Twine(goal)).str();
-  func::FuncOp reference =
-      sliceFunction(t, scratch, base + "_reference", goal, available, args);
+  func::FuncOp reference = sliceFunction(t, scratch, base + "_reference",
+                                         goalValues, available, args);
   OpBuilder builder(scratch.getContext());
   builder.setInsertionPointToEnd(scratch.getBody());
   Location loc = t.values[goal].value.getLoc();
@@ -391,11 +432,11 @@ LogicalResult Superoptimizer::verifyOption(unsigned goal, uint64_t available,
                                         reference.getFunctionType());
   Block *entry = candidate.addEntryBlock();
   builder.setInsertionPointToEnd(entry);
-  Value goalValue = buildKernels(
+  SmallVector<Value, 2> built = buildKernels(
       builder, loc, t, option.graph, option.grid, [&](unsigned v) -> Value {
         return entry->getArgument(llvm::find(args, v) - args.begin());
       });
-  func::ReturnOp::create(builder, loc, goalValue);
+  func::ReturnOp::create(builder, loc, built);
 
   FailureOr<VerificationReport> report =
       verifyEquivalence(reference, candidate, verifierOptions);
@@ -449,12 +490,24 @@ Superoptimizer::buildFunction(StringRef name, uint64_t materialized,
       continue;
     Operation *producer = cloned[v].getDefiningOp();
     builder.setInsertionPoint(producer);
-    Value built = buildKernels(builder, producer->getLoc(), t,
-                               it->second->graph, it->second->grid,
-                               [&](unsigned i) { return cloned[i]; });
-    cloned[v].replaceAllUsesWith(built);
-    cloned[v] = built;
+    const BlockGraph &graph = it->second->graph;
+    SmallVector<Value, 2> built =
+        buildKernels(builder, producer->getLoc(), t, graph, it->second->grid,
+                     [&](unsigned i) { return cloned[i]; });
+    cloned[v].replaceAllUsesWith(built[0]);
+    cloned[v] = built[0];
+    if (graph.secondTile >= 0) {
+      unsigned u = graph.secondGoal;
+      cloned[u].replaceAllUsesWith(built[1]);
+      cloned[u] = built[1];
+    }
   }
+  // A kernel with two outputs sits where its goal was: the readers of its
+  // second output that came before it move after it (pairsIn keeps its own
+  // operands independent of that output, so an order exists).
+  bool sorted = sortTopologically(&body);
+  assert(sorted && "kernels with two outputs leave no cycle");
+  (void)sorted;
   // Drop the predefined kernels nothing reads any more.
   SmallVector<Operation *> ops;
   for (Operation &op : body.without_terminator())
@@ -558,33 +611,59 @@ LogicalResult Superoptimizer::search() {
       materializations.push_back(m);
   }
   operandSets.assign(n, 0);
+  SmallVector<uint64_t> ancestors(n, 0);
   for (unsigned v = t.numArguments; v < n; ++v)
-    for (Value operand : t.values[v].producer->getOperands())
-      operandSets[v] |= bit(t.indexOf.lookup(operand));
+    for (Value operand : t.values[v].producer->getOperands()) {
+      unsigned u = t.indexOf.lookup(operand);
+      operandSets[v] |= bit(u);
+      ancestors[v] |= bit(u) | ancestors[u];
+    }
+  descendants.assign(n, 0);
+  for (unsigned v = 0; v < n; ++v)
+    for (unsigned u = 0; u < n; ++u)
+      if (ancestors[v] >> u & 1)
+        descendants[u] |= bit(v);
 
-  // One block-level task per distinct goal and loop choice.
-  std::vector<Task> tasks;
+  // The goals: every materialized value from its frontier, and, for two
+  // outputs, v from the frontier it has when a value u it reads is not
+  // materialized, saving u too (pairsIn).
+  std::map<GoalKey, SmallVector<unsigned>> goalPairs;
   for (uint64_t m : materializations)
     for (unsigned v = t.numArguments; v < n; ++v) {
       if (!(m >> v & 1))
         continue;
-      GoalKey key{v, availableFor(v, m)};
-      if (!goals.try_emplace(key).second || t.values[v].opaque)
-        continue;
-      SmallVector<int> loops{-1};
-      for (unsigned u = 0; u < n; ++u)
-        if (key.second >> u & 1)
-          for (int var : t.values[u].vars)
-            if (var >= 0 && t.varReduced[var] &&
-                !llvm::is_contained(t.values[v].vars, var) &&
-                !llvm::is_contained(loops, var))
-              loops.push_back(var);
-      for (int loop : loops) {
-        tasks.emplace_back();
-        tasks.back().key = key;
-        tasks.back().loopVar = loop;
+      goalPairs.try_emplace({v, availableFor(v, m)});
+      for (unsigned u : pairsIn(m, v)) {
+        SmallVector<unsigned> &with =
+            goalPairs[{v, availableFor(v, m & ~bit(u))}];
+        if (!llvm::is_contained(with, u))
+          with.push_back(u);
       }
     }
+  // One block-level task per distinct goal and loop choice, in the order of
+  // the goals (value, then frontier), so the tasks do not depend on the
+  // order the materializations were met in.
+  std::vector<Task> tasks;
+  for (auto &[key, pairWith] : goalPairs) {
+    unsigned v = key.first;
+    llvm::sort(pairWith);
+    if (!goals.try_emplace(key).second || t.values[v].opaque)
+      continue;
+    SmallVector<int> loops{-1};
+    for (unsigned u = 0; u < n; ++u)
+      if (key.second >> u & 1)
+        for (int var : t.values[u].vars)
+          if (var >= 0 && t.varReduced[var] &&
+              !llvm::is_contained(t.values[v].vars, var) &&
+              !llvm::is_contained(loops, var))
+            loops.push_back(var);
+    for (int loop : loops) {
+      tasks.emplace_back();
+      tasks.back().key = key;
+      tasks.back().loopVar = loop;
+      tasks.back().pairWith = pairWith;
+    }
+  }
 
   // Small goals first: they are cheap and their results are needed by most
   // materializations.
@@ -617,7 +696,7 @@ LogicalResult Superoptimizer::search() {
   for (Task &task : tasks) {
     stats.statesExplored += task.counts.explored;
     stats.statesPruned += task.counts.pruned;
-    stats.blockGraphs += task.graphs.size();
+    stats.blockGraphs += structures(task.graphs);
     stats.candidatesCosted += task.costed;
     stats.tasksCutByStates += task.counts.stateCapHit;
     stats.tasksCutByMemory += task.counts.memoryCapHit;
@@ -625,12 +704,33 @@ LogicalResult Superoptimizer::search() {
     auto &opts = goals[task.key].options;
     for (KernelOption &o : task.options)
       opts.push_back(std::move(o));
+    for (auto &[u, options] : task.pairOptions) {
+      auto &pairOpts = pairGoals[{task.key.first, task.key.second, u}].options;
+      for (KernelOption &o : options)
+        pairOpts.push_back(std::move(o));
+    }
   }
+  auto byCost = [](const KernelOption &a, const KernelOption &b) {
+    return a.costUs < b.costUs;
+  };
   for (auto &[key, goal] : goals)
-    std::stable_sort(goal.options.begin(), goal.options.end(),
-                     [](const KernelOption &a, const KernelOption &b) {
-                       return a.costUs < b.costUs;
-                     });
+    std::stable_sort(goal.options.begin(), goal.options.end(), byCost);
+  for (auto &[key, goal] : pairGoals)
+    std::stable_sort(goal.options.begin(), goal.options.end(), byCost);
+  // Where a kernel with two outputs could stand for two values' kernels.
+  pairSites.assign(materializations.size(), {});
+  if (llvm::any_of(pairGoals,
+                   [](auto &entry) { return !entry.second.options.empty(); }))
+    for (auto [i, m] : llvm::enumerate(materializations))
+      for (unsigned v = t.numArguments; v < n; ++v) {
+        if (!(m >> v & 1))
+          continue;
+        for (unsigned u : pairsIn(m, v)) {
+          auto it = pairGoals.find({v, availableFor(v, m & ~bit(u)), u});
+          if (it != pairGoals.end() && !it->second.options.empty())
+            pairSites[i].push_back({u, v, &it->second});
+        }
+      }
   stats.searchSeconds = secondsSince(start);
   estimate = pickCheapest().cost;
   return success();
@@ -656,83 +756,148 @@ uint64_t Superoptimizer::availableFor(unsigned v, uint64_t m) const {
   return frontier;
 }
 
+/// The values u of `m` that v's kernel may save too (docs/Search.md, "Two
+/// outputs"): v reads u (u is on its frontier), so with u not materialized
+/// v's kernel computes u on its way, and no tensor that kernel would then
+/// read depends on u (which it would have to wait for). Views, opaque
+/// values and arguments are never second outputs.
+SmallVector<unsigned> Superoptimizer::pairsIn(uint64_t m, unsigned v) const {
+  SmallVector<unsigned> pairs;
+  if (options.maxKernelOutputs < 2 || t.values[v].opaque)
+    return pairs;
+  uint64_t frontier = availableFor(v, m);
+  for (unsigned u = t.numArguments; u < v; ++u) {
+    if (!(frontier >> u & 1) || t.values[u].opaque ||
+        isUnitDimReshape(t.values[u].producer))
+      continue;
+    if (!(availableFor(v, m & ~bit(u)) & descendants[u]))
+      pairs.push_back(u);
+  }
+  return pairs;
+}
+
+std::optional<std::pair<double, DenseMap<unsigned, KernelOption *>>>
+Superoptimizer::assignKernels(uint64_t m, uint64_t covered, unsigned capacity) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const unsigned gdLimit = options.maxGraphDefinedKernels;
+  unsigned n = t.values.size();
+  double total = 0;
+  DenseMap<unsigned, KernelOption *> chosen;
+  // Capacity-indexed best totals and the options they use.
+  SmallVector<double> dp(capacity + 1, inf);
+  SmallVector<SmallVector<std::pair<unsigned, KernelOption *>>> picks(
+      capacity + 1);
+  if (gdLimit)
+    dp[0] = 0;
+  for (unsigned v = t.numArguments; v < n; ++v) {
+    if (!(m >> v & 1) || (covered >> v & 1))
+      continue;
+    uint64_t avail = availableFor(v, m);
+    double bestUs = inf;
+    bool predefined = llvm::all_of(
+        t.values[v].producer->getOperands(), [&](Value operand) {
+          return avail >> t.indexOf.lookup(operand) & 1;
+        });
+    if (predefined)
+      bestUs = predefinedUs[v];
+    GoalResult &goal = goals[{v, avail}];
+    KernelOption *option = goal.best();
+    if (gdLimit) {
+      double pre = bestUs;
+      unsigned weight = option && option->grid.splitParts > 1 ? 2 : 1;
+      SmallVector<double> next(capacity + 1, inf);
+      SmallVector<SmallVector<std::pair<unsigned, KernelOption *>>> nextPicks(
+          capacity + 1);
+      for (unsigned c = 0; c <= capacity; ++c) {
+        if (dp[c] == inf)
+          continue;
+        if (pre != inf && dp[c] + pre < next[c]) {
+          next[c] = dp[c] + pre;
+          nextPicks[c] = picks[c];
+        }
+        if (option && c + weight <= capacity &&
+            dp[c] + option->costUs < next[c + weight]) {
+          next[c + weight] = dp[c] + option->costUs;
+          nextPicks[c + weight] = picks[c];
+          nextPicks[c + weight].push_back({v, option});
+        }
+      }
+      dp = std::move(next);
+      picks = std::move(nextPicks);
+      if (llvm::none_of(dp, [&](double d) { return d != inf; }))
+        return std::nullopt;
+      continue;
+    }
+    if (option && option->costUs < bestUs) {
+      bestUs = option->costUs;
+      chosen[v] = option;
+    }
+    if (bestUs == inf)
+      return std::nullopt;
+    total += bestUs;
+  }
+  if (gdLimit) {
+    unsigned c = std::min_element(dp.begin(), dp.end()) - dp.begin();
+    total = dp[c];
+    for (auto [v, option] : picks[c])
+      chosen[v] = option;
+  }
+  return std::make_pair(total, std::move(chosen));
+}
+
 /// The cheapest materialization with the kernels not rejected so far; the
 /// default schedule (nothing chosen) unless something beats it.
 Superoptimizer::Choice Superoptimizer::pickCheapest() {
-  unsigned n = t.values.size();
   Choice best{defaultCostUs, outputs | inner,
               DenseMap<unsigned, KernelOption *>()};
   // With a limit on graph-defined kernels (preset=mirage-limits), each
   // materialization takes the cheapest assignment of predefined and
-  // graph-defined kernels within it (a split loop's pair counts two).
+  // graph-defined kernels within it (a split loop's pair counts two, a
+  // kernel with two outputs one).
   const unsigned gdLimit = options.maxGraphDefinedKernels;
-  for (uint64_t m : materializations) {
-    constexpr double inf = std::numeric_limits<double>::infinity();
-    double total = 0;
-    DenseMap<unsigned, KernelOption *> chosen;
-    bool feasible = true;
-    // Capacity-indexed best totals and the options they use.
-    SmallVector<double> dp(gdLimit + 1, inf);
-    SmallVector<SmallVector<std::pair<unsigned, KernelOption *>>> picks(
-        gdLimit + 1);
-    if (gdLimit)
-      dp[0] = 0;
-    for (unsigned v = t.numArguments; v < n && feasible; ++v) {
-      if (!(m >> v & 1))
-        continue;
-      uint64_t avail = availableFor(v, m);
-      double bestUs = inf;
-      bool predefined = llvm::all_of(
-          t.values[v].producer->getOperands(), [&](Value operand) {
-            return avail >> t.indexOf.lookup(operand) & 1;
-          });
-      if (predefined)
-        bestUs = predefinedUs[v];
-      GoalResult &goal = goals[{v, avail}];
-      KernelOption *option = goal.best();
-      if (gdLimit) {
-        double pre = bestUs;
-        unsigned weight = option && option->grid.splitParts > 1 ? 2 : 1;
-        SmallVector<double> next(gdLimit + 1, inf);
-        SmallVector<SmallVector<std::pair<unsigned, KernelOption *>>>
-            nextPicks(gdLimit + 1);
-        for (unsigned c = 0; c <= gdLimit; ++c) {
-          if (dp[c] == inf)
-            continue;
-          if (pre != inf && dp[c] + pre < next[c]) {
-            next[c] = dp[c] + pre;
-            nextPicks[c] = picks[c];
+  // Kernels with two outputs: the first few sites of a materialization
+  // with an option left are combined (every disjoint subset of them).
+  constexpr unsigned kMaxPairSites = 6;
+  struct Site {
+    unsigned u, v;
+    KernelOption *option;
+  };
+  for (auto [mi, m] : llvm::enumerate(materializations)) {
+    SmallVector<Site> sites;
+    for (const PairSite &site : pairSites[mi])
+      if (KernelOption *option = site.options->best())
+        if (sites.size() < kMaxPairSites)
+          sites.push_back({site.u, site.v, option});
+    // Every set of disjoint sites, each site's kernel standing for the two
+    // values' own; the rest assigned as without sites.
+    SmallVector<unsigned> used;
+    std::function<void(unsigned, uint64_t, double)> extend =
+        [&](unsigned from, uint64_t covered, double pairUs) {
+          unsigned capacity = gdLimit;
+          if (gdLimit && used.size() > gdLimit)
+            return;
+          if (gdLimit)
+            capacity -= used.size();
+          if (auto rest = assignKernels(m, covered, capacity)) {
+            double total = rest->first + pairUs;
+            if (total < best.cost * (1 - 1e-9)) {
+              best.cost = total;
+              best.materialized = m;
+              best.chosen = std::move(rest->second);
+              for (unsigned i : used)
+                best.chosen[sites[i].v] = sites[i].option;
+            }
           }
-          if (option && c + weight <= gdLimit &&
-              dp[c] + option->costUs < next[c + weight]) {
-            next[c + weight] = dp[c] + option->costUs;
-            nextPicks[c + weight] = picks[c];
-            nextPicks[c + weight].push_back({v, option});
+          for (unsigned i = from; i < sites.size(); ++i) {
+            uint64_t both = bit(sites[i].u) | bit(sites[i].v);
+            if (covered & both)
+              continue;
+            used.push_back(i);
+            extend(i + 1, covered | both, pairUs + sites[i].option->costUs);
+            used.pop_back();
           }
-        }
-        dp = std::move(next);
-        picks = std::move(nextPicks);
-        feasible = llvm::any_of(dp, [&](double d) { return d != inf; });
-        continue;
-      }
-      if (option && option->costUs < bestUs) {
-        bestUs = option->costUs;
-        chosen[v] = option;
-      }
-      feasible = bestUs != inf;
-      total += bestUs;
-    }
-    if (gdLimit && feasible) {
-      unsigned c = std::min_element(dp.begin(), dp.end()) - dp.begin();
-      total = dp[c];
-      for (auto [v, option] : picks[c])
-        chosen[v] = option;
-    }
-    if (feasible && total < best.cost * (1 - 1e-9)) {
-      best.cost = total;
-      best.materialized = m;
-      best.chosen = std::move(chosen);
-    }
+        };
+    extend(0, 0, 0);
   }
   return best;
 }
@@ -835,17 +1000,25 @@ FailureOr<SearchResult> Superoptimizer::choose() {
     for (auto &[v, option] : bestChosen) {
       if (option->verified)
         continue;
+      // A kernel with two outputs computes its second one where it is not
+      // read: v's frontier is the one it has without it.
+      uint64_t frontierM = bestM;
+      uint64_t computed = bit(v);
+      if (option->graph.secondTile >= 0) {
+        frontierM &= ~bit(option->graph.secondGoal);
+        computed |= bit(option->graph.secondGoal);
+      }
+      uint64_t frontier = availableFor(v, frontierM);
       // A kernel (pair) that computes the whole subprogram from its
       // arguments was just checked against exactly the ops it replaces
       // (or, for another formulation, against the program as written).
-      if (bestChosen.size() == 1 && bestM == outputs &&
-          llvm::popcount(outputs) == 1 &&
-          (availableFor(v, bestM) & ~args) == 0) {
+      if (bestChosen.size() == 1 && computed == outputs && bestM == outputs &&
+          (frontier & ~args) == 0) {
         option->verified = true;
         option->report = result.verification;
         continue;
       }
-      if (failed(verifyOption(v, availableFor(v, bestM), *option)))
+      if (failed(verifyOption(v, frontier, *option)))
         return failure();
       allVerified &= option->verified;
     }
