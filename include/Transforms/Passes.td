@@ -220,7 +220,8 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
     Option<"kernelOutputs", "kernel-outputs", "unsigned", "2",
            "Most device tensors a graph-defined kernel writes (1 to 8): the "
            "partial results of a split loop, one per sum accumulator and two "
-           "per online softmax">,
+           "per online softmax; with 2 or more, a kernel may also save a "
+           "program value it computes on the way to its goal">,
     ListOption<"gridSizes", "grid-sizes", "int64_t",
                "Candidate sizes of a grid dimension, each positive (default: "
                "every divisor from 2 to 1024 of the partitioned extent)">,
