@@ -170,3 +170,86 @@ func.func @offset_wrong(%x: tensor<4x32xf32>) -> tensor<4x32xf32>
   %y = graph.scalar_add %a, 1.0 : tensor<4x32xf32>
   return %y : tensor<4x32xf32>
 }
+
+// -----
+
+// A kernel with two outputs (docs/Search.md, "Two outputs") whose second
+// saver writes the normalized tile where the residual sum belongs: the
+// first output is right, the second is caught.
+func.func @residual_norm(%X: tensor<4x64xf32>, %R: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4x64xf32>) {
+  %h = graph.add %X, %R : (tensor<4x64xf32>, tensor<4x64xf32>) -> tensor<4x64xf32>
+  %y = graph.rms_norm %h : tensor<4x64xf32>
+  return %h, %y : tensor<4x64xf32>, tensor<4x64xf32>
+}
+// expected-error @+1 {{@residual_norm_wrong_second is not equivalent to @residual_norm: output #0 differs}}
+func.func @residual_norm_wrong_second(%X: tensor<4x64xf32>, %R: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4x64xf32>)
+    attributes {mirage.equivalent_to = @residual_norm} {
+  %K:2 = kernel.graph_def (%X, %R) grid = [4] forloop = 1
+      : (tensor<4x64xf32>, tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4x64xf32>) {
+  ^bb0(%a: tensor<4x64xf32>, %b: tensor<4x64xf32>):
+    %x = block.input %a imap = <x: 0> fmap = <i: replicate> : tensor<4x64xf32> -> !block.tile<1x64xf32>
+    %r = block.input %b imap = <x: 0> fmap = <i: replicate> : tensor<4x64xf32> -> !block.tile<1x64xf32>
+    %h = block.binary add %x, %r : (!block.tile<1x64xf32>, !block.tile<1x64xf32>) -> !block.tile<1x64xf32>
+    %n = block.rms_norm %h, dim = 1 : !block.tile<1x64xf32> -> !block.tile<1x64xf32>
+    %yc = block.accum sum %n : !block.tile<1x64xf32> -> !block.tile<1x64xf32>
+    %hc = block.accum sum %n : !block.tile<1x64xf32> -> !block.tile<1x64xf32>
+    %yo = block.output %yc omap = <x: 0> : !block.tile<1x64xf32> -> tensor<4x64xf32>
+    %ho = block.output %hc omap = <x: 0> : !block.tile<1x64xf32> -> tensor<4x64xf32>
+    block.yield %yo, %ho : tensor<4x64xf32>, tensor<4x64xf32>
+  }
+  return %K#1, %K#0 : tensor<4x64xf32>, tensor<4x64xf32>
+}
+
+// -----
+
+// The same kernel, right, with its results returned in the wrong order.
+func.func @residual_norm(%X: tensor<4x64xf32>, %R: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4x64xf32>) {
+  %h = graph.add %X, %R : (tensor<4x64xf32>, tensor<4x64xf32>) -> tensor<4x64xf32>
+  %y = graph.rms_norm %h : tensor<4x64xf32>
+  return %h, %y : tensor<4x64xf32>, tensor<4x64xf32>
+}
+// expected-error @+1 {{@residual_norm_swapped is not equivalent to @residual_norm: output #0 differs}}
+func.func @residual_norm_swapped(%X: tensor<4x64xf32>, %R: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4x64xf32>)
+    attributes {mirage.equivalent_to = @residual_norm} {
+  %K:2 = kernel.graph_def (%X, %R) grid = [4] forloop = 1
+      : (tensor<4x64xf32>, tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4x64xf32>) {
+  ^bb0(%a: tensor<4x64xf32>, %b: tensor<4x64xf32>):
+    %x = block.input %a imap = <x: 0> fmap = <i: replicate> : tensor<4x64xf32> -> !block.tile<1x64xf32>
+    %r = block.input %b imap = <x: 0> fmap = <i: replicate> : tensor<4x64xf32> -> !block.tile<1x64xf32>
+    %h = block.binary add %x, %r : (!block.tile<1x64xf32>, !block.tile<1x64xf32>) -> !block.tile<1x64xf32>
+    %n = block.rms_norm %h, dim = 1 : !block.tile<1x64xf32> -> !block.tile<1x64xf32>
+    %yc = block.accum sum %n : !block.tile<1x64xf32> -> !block.tile<1x64xf32>
+    %hc = block.accum sum %h : !block.tile<1x64xf32> -> !block.tile<1x64xf32>
+    %yo = block.output %yc omap = <x: 0> : !block.tile<1x64xf32> -> tensor<4x64xf32>
+    %ho = block.output %hc omap = <x: 0> : !block.tile<1x64xf32> -> tensor<4x64xf32>
+    block.yield %yo, %ho : tensor<4x64xf32>, tensor<4x64xf32>
+  }
+  return %K#0, %K#1 : tensor<4x64xf32>, tensor<4x64xf32>
+}
+
+// -----
+
+// And right: the kernel --superoptimize emits for this program.
+func.func @residual_norm(%X: tensor<4x64xf32>, %R: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4x64xf32>) {
+  %h = graph.add %X, %R : (tensor<4x64xf32>, tensor<4x64xf32>) -> tensor<4x64xf32>
+  %y = graph.rms_norm %h : tensor<4x64xf32>
+  return %h, %y : tensor<4x64xf32>, tensor<4x64xf32>
+}
+// expected-remark @+1 {{@residual_norm_two_outputs is equivalent to @residual_norm}}
+func.func @residual_norm_two_outputs(%X: tensor<4x64xf32>, %R: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4x64xf32>)
+    attributes {mirage.equivalent_to = @residual_norm} {
+  %K:2 = kernel.graph_def (%X, %R) grid = [4] forloop = 1
+      : (tensor<4x64xf32>, tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4x64xf32>) {
+  ^bb0(%a: tensor<4x64xf32>, %b: tensor<4x64xf32>):
+    %x = block.input %a imap = <x: 0> fmap = <i: replicate> : tensor<4x64xf32> -> !block.tile<1x64xf32>
+    %r = block.input %b imap = <x: 0> fmap = <i: replicate> : tensor<4x64xf32> -> !block.tile<1x64xf32>
+    %h = block.binary add %x, %r : (!block.tile<1x64xf32>, !block.tile<1x64xf32>) -> !block.tile<1x64xf32>
+    %n = block.rms_norm %h, dim = 1 : !block.tile<1x64xf32> -> !block.tile<1x64xf32>
+    %yc = block.accum sum %n : !block.tile<1x64xf32> -> !block.tile<1x64xf32>
+    %hc = block.accum sum %h : !block.tile<1x64xf32> -> !block.tile<1x64xf32>
+    %yo = block.output %yc omap = <x: 0> : !block.tile<1x64xf32> -> tensor<4x64xf32>
+    %ho = block.output %hc omap = <x: 0> : !block.tile<1x64xf32> -> tensor<4x64xf32>
+    block.yield %yo, %ho : tensor<4x64xf32>, tensor<4x64xf32>
+  }
+  return %K#1, %K#0 : tensor<4x64xf32>, tensor<4x64xf32>
+}
