@@ -21,6 +21,8 @@
 // REMARK-SAME: verified:
 // REMARK: remark: superoptimize @chain part 0: 3 graph op(s) -> 2 kernel(s) (1 graph-defined), was 3
 // REMARK-SAME: verified:
+// REMARK: remark: superoptimize @side part 0: 3 graph op(s) -> 1 kernel(s) (1 graph-defined), was 3
+// REMARK-SAME: verified:
 
 // The norm's kernel saves the sum it normalizes: two savers, one kernel.
 // CHECK-LABEL: func.func @residual_norm
@@ -67,13 +69,27 @@
 // CHECK-NOT: kernel.
 // CHECK: return %[[H]], %[[K]]#1, %[[K]]#0
 
+// Two independent values of one input side by side: relu(x + r) and
+// exp(x + r), both returned. One kernel computes the sum once and saves
+// both (with one output per kernel: the sum's kernel and one reading it).
+// CHECK-LABEL: func.func @side
+// CHECK: %[[K:.*]]:2 = kernel.graph_def(%arg0, %arg1)
+// CHECK-COUNT-1: {{block|thread}}.binary add
+// CHECK-DAG: {{block|thread}}.unary relu
+// CHECK-DAG: {{block|thread}}.unary exp
+// CHECK: block.yield
+// CHECK-NOT: kernel.
+// CHECK: return %[[K]]#0, %[[K]]#1
+
 // VERIFY: remark: @residual_norm is equivalent to @residual_norm_reference: finite-field test
 // VERIFY: remark: @projection_relu is equivalent to @projection_relu_reference: finite-field test
 // VERIFY: remark: @row_scale is equivalent to @row_scale_reference: finite-field test
 // VERIFY: remark: @chain is equivalent to @chain_reference: finite-field test
+// VERIFY: remark: @side is equivalent to @side_reference: finite-field test
 
 // ONE: remark: superoptimize @residual_norm part 0: 3 graph op(s) -> 2 kernel(s)
 // ONE: remark: superoptimize @projection_relu part 0: 2 graph op(s) -> 2 kernel(s) (0 graph-defined)
+// ONE: remark: superoptimize @side part 0: 3 graph op(s) -> 2 kernel(s)
 
 func.func @residual_norm_reference(%X: tensor<16x4096xf16>, %R: tensor<16x4096xf16>, %W: tensor<4096xf16>) -> (tensor<16x4096xf16>, tensor<16x4096xf16>) {
   %h = kernel.binary add %X, %R : (tensor<16x4096xf16>, tensor<16x4096xf16>) -> tensor<16x4096xf16>
@@ -131,4 +147,19 @@ func.func @chain(%X: tensor<16x4096xf32>, %R: tensor<16x4096xf32>) -> (tensor<16
   %a = graph.rms_norm %h : tensor<16x4096xf32>
   %y = graph.mul %a, %h : (tensor<16x4096xf32>, tensor<16x4096xf32>) -> tensor<16x4096xf32>
   return %h, %a, %y : tensor<16x4096xf32>, tensor<16x4096xf32>, tensor<16x4096xf32>
+}
+
+func.func @side_reference(%X: tensor<64x4096xf32>, %R: tensor<64x4096xf32>) -> (tensor<64x4096xf32>, tensor<64x4096xf32>) {
+  %h = kernel.binary add %X, %R : (tensor<64x4096xf32>, tensor<64x4096xf32>) -> tensor<64x4096xf32>
+  %a = kernel.unary relu %h : tensor<64x4096xf32>
+  %b = kernel.unary exp %h : tensor<64x4096xf32>
+  return %a, %b : tensor<64x4096xf32>, tensor<64x4096xf32>
+}
+
+func.func @side(%X: tensor<64x4096xf32>, %R: tensor<64x4096xf32>) -> (tensor<64x4096xf32>, tensor<64x4096xf32>)
+    attributes {mirage.equivalent_to = @side_reference} {
+  %h = graph.add %X, %R : (tensor<64x4096xf32>, tensor<64x4096xf32>) -> tensor<64x4096xf32>
+  %a = graph.relu %h : tensor<64x4096xf32>
+  %b = graph.exp %h : tensor<64x4096xf32>
+  return %a, %b : tensor<64x4096xf32>, tensor<64x4096xf32>
 }

@@ -75,7 +75,9 @@ namespace mirage::superopt {
 ///      with them are enumerated, softmax((s Q) K) V for softmax(s (Q K)) V),
 ///      tensors told apart by their dimensions' sources (a square K from
 ///      K^T, A B from B A).
-inline constexpr unsigned kSearchVersion = 13;
+///  14: kernels with two outputs computing two independent values side by
+///      side (the two goals' block graphs combined, shared nodes once).
+inline constexpr unsigned kSearchVersion = 14;
 
 struct SearchOptions {
   /// Kernels of the µGraph (predefined and graph-defined).

@@ -689,6 +689,45 @@ void superopt::enumerateBlockGraphs(const SearchTarget &target,
   BlockGraphEnumerator(target, goal, options, limits, found, counts).run();
 }
 
+std::optional<BlockGraph> superopt::combineGraphs(const BlockGraph &first,
+                                                  const BlockGraph &second,
+                                                  unsigned secondGoal,
+                                                  unsigned maxBlockOps) {
+  if (first.loopVar != second.loopVar || first.secondTile >= 0 ||
+      second.secondTile >= 0)
+    return std::nullopt;
+  BlockGraph g;
+  g.loopVar = first.loopVar;
+  g.nodes.assign(first.nodes.begin(), first.nodes.end() - 1);
+  SmallVector<int> index(second.nodes.size(), -1);
+  for (size_t i = 0; i + 1 < second.nodes.size(); ++i) {
+    BlockNode n = second.nodes[i];
+    if (n.a >= 0)
+      n.a = index[n.a];
+    if (n.b >= 0)
+      n.b = index[n.b];
+    // A node the first graph has already (the same op on the same tiles,
+    // an input iterator of the same tensor in the same layout) is shared.
+    auto shared = llvm::find_if(g.nodes, [&](const BlockNode &m) {
+      return m.kind == n.kind && m.choice == n.choice && m.dim == n.dim &&
+             m.a == n.a && m.b == n.b && m.vars == n.vars &&
+             m.type == n.type && m.stage == n.stage;
+    });
+    if (shared != g.nodes.end()) {
+      index[i] = shared - g.nodes.begin();
+      continue;
+    }
+    index[i] = g.nodes.size();
+    g.nodes.push_back(std::move(n));
+  }
+  g.nodes.push_back(first.nodes.back());
+  g.secondTile = index[second.nodes.back().a];
+  g.secondGoal = secondGoal;
+  if (g.nodes.size() + g.secondOutputOps() > maxBlockOps)
+    return std::nullopt;
+  return g;
+}
+
 SmallVector<GridChoice> superopt::gridChoices(const SearchTarget &target,
                                               const BlockGraph &graph,
                                               const SearchOptions &options) {

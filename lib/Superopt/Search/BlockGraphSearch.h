@@ -20,6 +20,7 @@
 #include "mlir/IR/Builders.h"
 #include <atomic>
 #include <chrono>
+#include <optional>
 
 namespace mirage::superopt {
 
@@ -125,6 +126,18 @@ void enumerateBlockGraphs(const SearchTarget &target, const BlockGoal &goal,
                           const TaskLimits &limits,
                           llvm::SmallVectorImpl<BlockGraph> &found,
                           BlockSearchCounts &counts);
+
+/// One block graph computing two independent goals: `first`'s nodes, then
+/// `second`'s, sharing the nodes they have in common (an input iterator of
+/// the same tensor in the same layout, the same op on shared tiles),
+/// first's saver last and second's output tile saved as the
+/// second output (`secondGoal`). Nothing when their loop choices differ,
+/// either has two outputs already, or the union with its second saver has
+/// more than `maxBlockOps` block ops.
+std::optional<BlockGraph> combineGraphs(const BlockGraph &first,
+                                        const BlockGraph &second,
+                                        unsigned secondGoal,
+                                        unsigned maxBlockOps);
 
 /// Estimated bytes of a list of block graphs (the memory budget's count).
 uint64_t approximateBytes(llvm::ArrayRef<BlockGraph> graphs);

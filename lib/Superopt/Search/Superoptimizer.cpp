@@ -15,6 +15,7 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <set>
 #include <mutex>
 
 using namespace mlir;
@@ -116,6 +117,8 @@ private:
   assignKernels(uint64_t m, uint64_t covered, unsigned capacity);
   uint64_t availableFor(unsigned v, uint64_t m) const;
   SmallVector<unsigned> pairsIn(uint64_t m, unsigned v) const;
+  SmallVector<std::pair<GoalKey, GoalKey>> sidePairsIn(uint64_t m) const;
+  void costSidePairs();
   bool isReference() const { return defaultSchedule == reference; }
 
   uint64_t bit(unsigned i) const { return uint64_t(1) << i; }
@@ -153,6 +156,8 @@ private:
   std::map<GoalKey, GoalResult> goals;
   /// Kernels with two outputs: (goal, frontier, second goal).
   std::map<std::tuple<unsigned, uint64_t, unsigned>, GoalResult> pairGoals;
+  /// Kernels computing two independent values: (first goal, second goal).
+  std::map<std::pair<GoalKey, GoalKey>, GoalResult> sideGoals;
 
   SmallVector<double> predefinedUs; // per value: its default kernel
   /// The time limit, and the half of it the enumeration may take (the
@@ -717,10 +722,11 @@ LogicalResult Superoptimizer::search() {
     std::stable_sort(goal.options.begin(), goal.options.end(), byCost);
   for (auto &[key, goal] : pairGoals)
     std::stable_sort(goal.options.begin(), goal.options.end(), byCost);
+  costSidePairs();
   // Where a kernel with two outputs could stand for two values' kernels.
   pairSites.assign(materializations.size(), {});
-  if (llvm::any_of(pairGoals,
-                   [](auto &entry) { return !entry.second.options.empty(); }))
+  auto hasOptions = [](auto &entry) { return !entry.second.options.empty(); };
+  if (llvm::any_of(pairGoals, hasOptions))
     for (auto [i, m] : llvm::enumerate(materializations))
       for (unsigned v = t.numArguments; v < n; ++v) {
         if (!(m >> v & 1))
@@ -730,6 +736,14 @@ LogicalResult Superoptimizer::search() {
           if (it != pairGoals.end() && !it->second.options.empty())
             pairSites[i].push_back({u, v, &it->second});
         }
+      }
+  if (llvm::any_of(sideGoals, hasOptions))
+    for (auto [i, m] : llvm::enumerate(materializations))
+      for (auto &keys : sidePairsIn(m)) {
+        auto it = sideGoals.find(keys);
+        if (it != sideGoals.end() && !it->second.options.empty())
+          pairSites[i].push_back(
+              {keys.second.first, keys.first.first, &it->second});
       }
   stats.searchSeconds = secondsSince(start);
   estimate = pickCheapest().cost;
@@ -774,6 +788,89 @@ SmallVector<unsigned> Superoptimizer::pairsIn(uint64_t m, unsigned v) const {
       pairs.push_back(u);
   }
   return pairs;
+}
+
+/// Pairs of values of `m` one kernel may compute side by side: independent
+/// (neither depends on the other), both searched as graph-defined kernels,
+/// and reading a tensor in common (which the kernel then loads once); as
+/// their goals (value, frontier), the first one earlier in the program.
+SmallVector<std::pair<GoalKey, GoalKey>>
+Superoptimizer::sidePairsIn(uint64_t m) const {
+  SmallVector<std::pair<GoalKey, GoalKey>> pairs;
+  if (options.maxKernelOutputs < 2)
+    return pairs;
+  auto searched = [&](unsigned v) {
+    return (m >> v & 1) && !t.values[v].opaque &&
+           !isUnitDimReshape(t.values[v].producer);
+  };
+  for (unsigned v1 = t.numArguments; v1 < t.values.size(); ++v1) {
+    if (!searched(v1))
+      continue;
+    uint64_t a1 = availableFor(v1, m);
+    for (unsigned v2 = v1 + 1; v2 < t.values.size(); ++v2) {
+      if (!searched(v2) || (descendants[v1] >> v2 & 1))
+        continue;
+      uint64_t a2 = availableFor(v2, m);
+      if (a1 & a2)
+        pairs.push_back({{v1, a1}, {v2, a2}});
+    }
+  }
+  return pairs;
+}
+
+/// Kernels computing two independent values side by side: for the first
+/// `kMaxSidePairs` pairs of goals (in goal order) any materialization
+/// offers, the cheapest block graph of each goal per loop choice, combined
+/// (combineGraphs) and costed on every grid over the variables both
+/// values have, like a task's graphs.
+void Superoptimizer::costSidePairs() {
+  constexpr size_t kMaxSidePairs = 32;
+  std::set<std::pair<GoalKey, GoalKey>> keyPairs;
+  for (uint64_t m : materializations)
+    for (auto &keys : sidePairsIn(m)) {
+      auto g1 = goals.find(keys.first), g2 = goals.find(keys.second);
+      if (g1 != goals.end() && g2 != goals.end() &&
+          !g1->second.options.empty() && !g2->second.options.empty())
+        keyPairs.insert(keys);
+    }
+  // The cheapest graph of a goal per loop choice (options are sorted).
+  auto bestPerLoop = [](const GoalResult &goal) {
+    SmallVector<const BlockGraph *> graphs;
+    SmallVector<int> loops;
+    for (const KernelOption &o : goal.options)
+      if (!llvm::is_contained(loops, o.graph.loopVar)) {
+        loops.push_back(o.graph.loopVar);
+        graphs.push_back(&o.graph);
+      }
+    return graphs;
+  };
+  std::vector<Task> tasks;
+  std::vector<std::pair<GoalKey, GoalKey>> taskKeys;
+  for (auto &keys : keyPairs) {
+    if (tasks.size() == kMaxSidePairs)
+      break;
+    Task task;
+    task.key = keys.first;
+    for (const BlockGraph *g1 : bestPerLoop(goals[keys.first]))
+      for (const BlockGraph *g2 : bestPerLoop(goals[keys.second]))
+        if (std::optional<BlockGraph> g = combineGraphs(
+                *g1, *g2, keys.second.first, options.maxBlockOps))
+          task.graphs.push_back(std::move(*g));
+    if (task.graphs.empty())
+      continue;
+    tasks.push_back(std::move(task));
+    taskKeys.push_back(keys);
+  }
+  std::vector<Task *> all;
+  for (Task &task : tasks)
+    all.push_back(&task);
+  forEachTask(all, [&](Task &task) { costTask(task); });
+  for (auto [task, keys] : llvm::zip(tasks, taskKeys)) {
+    stats.candidatesCosted += task.costed;
+    auto &kept = task.pairOptions[keys.second.first];
+    if (!kept.empty())
+      sideGoals[keys].options = std::move(kept);
+  }
 }
 
 std::optional<std::pair<double, DenseMap<unsigned, KernelOption *>>>
@@ -1000,15 +1097,18 @@ FailureOr<SearchResult> Superoptimizer::choose() {
     for (auto &[v, option] : bestChosen) {
       if (option->verified)
         continue;
-      // A kernel with two outputs computes its second one where it is not
-      // read: v's frontier is the one it has without it.
-      uint64_t frontierM = bestM;
+      // A kernel with two outputs reads v's frontier without its second
+      // value when v reads it (computed on the way), and both frontiers
+      // when the two are independent (side by side).
+      uint64_t frontier = availableFor(v, bestM);
       uint64_t computed = bit(v);
       if (option->graph.secondTile >= 0) {
-        frontierM &= ~bit(option->graph.secondGoal);
-        computed |= bit(option->graph.secondGoal);
+        unsigned u = option->graph.secondGoal;
+        computed |= bit(u);
+        frontier = (frontier >> u & 1)
+                       ? availableFor(v, bestM & ~bit(u))
+                       : frontier | availableFor(u, bestM);
       }
-      uint64_t frontier = availableFor(v, frontierM);
       // A kernel (pair) that computes the whole subprogram from its
       // arguments was just checked against exactly the ops it replaces
       // (or, for another formulation, against the program as written).
