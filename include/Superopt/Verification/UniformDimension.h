@@ -63,7 +63,8 @@ struct UniformDimension {
 
 /// Finds a dimension of the first result along which `original` and
 /// `candidate` are both uniform, with a reduced instance smaller than the
-/// full one; nothing, and why not in `whyNot`, otherwise.
+/// full one (of several, the one whose reduced arguments hold the fewest
+/// elements); nothing, and why not in `whyNot`, otherwise.
 std::optional<UniformDimension>
 findUniformDimension(mlir::func::FuncOp original, mlir::func::FuncOp candidate,
                      std::string *whyNot = nullptr);

@@ -388,6 +388,24 @@ mirage::superopt::findUniformDimension(func::FuncOp original,
   auto result = dyn_cast<RankedTensorType>(type.getResult(0));
   if (!result)
     return fail();
+  // Of the dimensions that qualify, the one that leaves the arguments
+  // smallest (the first among equals): a matmul's 14336 weight rows save
+  // more than its 16 token rows.
+  std::optional<UniformDimension> best;
+  uint64_t bestElements = 0;
+  auto argumentElements = [&](const UniformDimension &dim) {
+    uint64_t total = 0;
+    for (auto [t, d] : llvm::zip(type.getInputs(), dim.argumentDims)) {
+      auto shaped = dyn_cast<RankedTensorType>(t);
+      if (!shaped || !shaped.hasStaticShape())
+        continue;
+      uint64_t n = 1;
+      for (auto [i, e] : llvm::enumerate(shaped.getShape()))
+        n *= int64_t(i) == d ? dim.reducedExtent : e;
+      total += n;
+    }
+    return total;
+  };
   for (auto [k, extent] : llvm::enumerate(result.getShape())) {
     if (extent < 3)
       continue;
@@ -448,8 +466,14 @@ mirage::superopt::findUniformDimension(func::FuncOp original,
     };
     dim.why = "uniform in both programs (" + clause(original, a) + "; " +
               clause(candidate, b) + ")";
-    return dim;
+    uint64_t elements = argumentElements(dim);
+    if (!best || elements < bestElements) {
+      best = std::move(dim);
+      bestElements = elements;
+    }
   }
+  if (best)
+    return best;
   return fail();
 }
 
