@@ -316,6 +316,45 @@ func.func @cols_kernel(%a: tensor<2x32xf32>, %w: tensor<32x16xf32>) -> tensor<2x
       << dim->describe();
 }
 
+TEST_F(UniformDimensionTest, TheDimensionLeavingTheSmallestInstanceIsChosen) {
+  // x W^T computed as (W x^T)^T, as the kernel-level enumeration finds it
+  // for a transposed weight: uniform over the 8 token rows (x's rows) and
+  // over the 512 output columns (W's rows). Reducing the tokens keeps all
+  // of W; reducing W's rows leaves 2 of them, so that one is chosen,
+  // though it is the later dimension.
+  ASSERT_TRUE(parse(R"mlir(
+func.func @proj(%x: tensor<8x64xf32>, %w: tensor<512x64xf32>) -> tensor<8x512xf32> {
+  %t = graph.transpose %w, perm = [1, 0] : tensor<512x64xf32> -> tensor<64x512xf32>
+  %y = graph.matmul %x, %t : (tensor<8x64xf32>, tensor<64x512xf32>) -> tensor<8x512xf32>
+  return %y : tensor<8x512xf32>
+}
+func.func @proj_weight_left(%x: tensor<8x64xf32>, %w: tensor<512x64xf32>) -> tensor<8x512xf32> {
+  %xt = kernel.transpose %x, perm = [1, 0] : tensor<8x64xf32> -> tensor<64x8xf32>
+  %m = kernel.matmul %w, %xt : (tensor<512x64xf32>, tensor<64x8xf32>) -> tensor<512x8xf32>
+  %y = kernel.transpose %m, perm = [1, 0] : tensor<512x8xf32> -> tensor<8x512xf32>
+  return %y : tensor<8x512xf32>
+}
+)mlir"));
+  std::string whyNot;
+  std::optional<UniformDimension> dim =
+      findUniformDimension(fn("proj"), fn("proj_weight_left"), &whyNot);
+  ASSERT_TRUE(dim.has_value()) << whyNot;
+  EXPECT_EQ(dim->extent, 512);
+  EXPECT_EQ(dim->reducedExtent, 2);
+  EXPECT_EQ(dim->resultDims, (llvm::SmallVector<int64_t>{1}));
+  EXPECT_EQ(dim->argumentDims, (llvm::SmallVector<int64_t>{-1, 0}));
+
+  VerifierOptions options;
+  options.reduceUniformDimension = true;
+  mlir::FailureOr<VerificationReport> report =
+      verifyEquivalence(fn("proj"), fn("proj_weight_left"), options);
+  ASSERT_TRUE(mlir::succeeded(report));
+  EXPECT_TRUE(report->equivalent) << report->summary();
+  EXPECT_NE(report->summary().find("2 of 512 slices of result dimension 1"),
+            std::string::npos)
+      << report->summary();
+}
+
 TEST_F(UniformDimensionTest, AContractedDimensionIsNotReduced) {
   // x (xT x): the Gram matrix xT x sums over all 16 rows of x, so row i of
   // the result depends on every row. Rows of both operands (the columns 4
