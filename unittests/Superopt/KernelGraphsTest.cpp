@@ -72,14 +72,14 @@ protected:
   }
 
   /// A graph as text, an op a word: M(atmul), E(lementwise), R(educe),
-  /// T(ranspose) and S(oftmax) with their choice, N(orm), then the
-  /// operands, e.g. "M(0,1) E0(3,2)".
+  /// T(ranspose), S(oftmax) and V (a reshape, a view) with their choice,
+  /// N(orm), then the operands, e.g. "M(0,1) E0(3,2)".
   static std::string str(const KernelGraph &g) {
     std::string out;
     for (const KernelGraphOp &op : g.ops) {
       if (!out.empty())
         out += " ";
-      out += "MERNTS"[unsigned(op.kind)];
+      out += "MERNTSV"[unsigned(op.kind)];
       if (op.kind != KernelGraphOpKind::Matmul &&
           op.kind != KernelGraphOpKind::RMSNorm)
         out += std::to_string(op.choice);
@@ -115,6 +115,15 @@ TEST_F(KernelGraphsTest, ShapeRules) {
   EXPECT_EQ(*kernelGraphShape(K::Transpose, 0, {a}, {0, 2, 1}),
             (Shape{2, 16, 8}));
   EXPECT_FALSE(kernelGraphShape(K::Transpose, 0, {a}, {1, 0}));
+  // Reshapes insert or drop size-1 dimensions only.
+  Shape row{1, 16, 64};
+  EXPECT_EQ(*kernelGraphShape(K::Reshape, 0, {row}, {16, 64}),
+            (Shape{16, 64}));
+  EXPECT_EQ(*kernelGraphShape(K::Reshape, 0, {row}, {16, 1, 64, 1}),
+            (Shape{16, 1, 64, 1}));
+  EXPECT_FALSE(kernelGraphShape(K::Reshape, 0, {row}, {64, 16})); // order
+  EXPECT_FALSE(kernelGraphShape(K::Reshape, 0, {row}, {1024}));   // merge
+  EXPECT_FALSE(kernelGraphShape(K::Reshape, 0, {row}, {16, 8, 8})); // split
 }
 
 // Sources follow the indexing: a matmul's rows, columns and batch, a
@@ -143,6 +152,17 @@ TEST_F(KernelGraphsTest, Sources) {
   EXPECT_EQ(kernelGraphSources(K::ReduceSum, 1, {a}, {&sa}, {2, 1, 16}),
             (KernelGraphSources{{a0}, {}, {a2}}));
   EXPECT_EQ(kernelGraphSources(K::Softmax, 2, {a}, {&sa}, a), sa);
+  // A reshape moves the dimensions other than size 1 in order; its size-1
+  // dimensions have none.
+  Shape x{1, 16, 1, 64};
+  KernelGraphSources sx = kernelGraphInputSources(3, x);
+  unsigned x1 = kernelGraphSource(3, 1), x3 = kernelGraphSource(3, 3);
+  EXPECT_EQ(kernelGraphSources(K::Reshape, 0, {x}, {&sx}, {16, 64},
+                               {16, 64}),
+            (KernelGraphSources{{x1}, {x3}}));
+  EXPECT_EQ(kernelGraphSources(K::Reshape, 0, {x}, {&sx}, {16, 1, 64, 1, 1},
+                               {16, 1, 64, 1, 1}),
+            (KernelGraphSources{{x1}, {}, {x3}, {}, {}}));
 }
 
 // softmax(s (Q K)) V: scaling Q or K before the product is the same
@@ -327,6 +347,84 @@ TEST_F(KernelGraphsTest, MultipleGoalsAndElementTypes) {
   goals[1].elementType = 1;
   graphs.clear();
   enumerateKernelGraphs(ctx, inputs, goals, menu, limits, graphs, counts);
+  EXPECT_TRUE(graphs.empty());
+}
+
+// y = reshape(x) W^T with W of many rows (Llama's projections): the
+// formulation (W reshape(x)^T)^T transposes the [16, 64] activations
+// instead of the [256, 64] weight. The reshape is a free view: the
+// formulation has three counted ops (two transposes and the matmul), so it
+// is found at the default limit, and the reshaped x has x's expression.
+TEST_F(KernelGraphsTest, ReshapedActivations) {
+  ExprId x = ctx.input(0), w = ctx.input(1);
+  SmallVector<KernelGraphTensor> inputs{tensor({1, 16, 64}, x),
+                                        tensor({256, 64}, w)};
+  KernelGraphTensor out =
+      goal({16, 256}, matmul(x, w, 64), {{{0, 1}}, {{1, 0}}});
+  KernelGraphMenu menu;
+  menu.matmul = true;
+  menu.transposes.push_back({1, 0});
+  menu.reshapes.push_back({{1, 16, 64}, {16, 64}});
+  KernelGraphLimits limits;
+  ASSERT_EQ(limits.maxOps, 3u);
+  SmallVector<ExprId> own{x, w, out.expr};
+  llvm::sort(own);
+  SmallVector<KernelGraph> graphs;
+  KernelGraphCounts counts;
+  enumerateKernelGraphs(ctx, inputs, {out}, menu, limits, graphs, counts, own);
+  EXPECT_EQ(strs(graphs),
+            (std::vector<std::string>{"V0(0) T0(2) M(1,3) T0(4)"}));
+  // The program's own, reshape(x) transpose(W), is counted, not reported.
+  EXPECT_EQ(counts.own, 1u);
+  EXPECT_FALSE(counts.stateBudgetHit);
+  ASSERT_EQ(graphs.size(), 1u);
+  const KernelGraph &g = graphs[0];
+  EXPECT_EQ(g.tensors[2].expr, x);
+  EXPECT_EQ(g.tensors[2].shape, (Shape{16, 64}));
+  EXPECT_EQ(g.tensors[2].sources,
+            (KernelGraphSources{{kernelGraphSource(0, 1)},
+                                {kernelGraphSource(0, 2)}}));
+  EXPECT_EQ(g.outputs, (SmallVector<unsigned>{5}));
+  // Counted ops only: within two, nothing (the reshape alone is free, the
+  // formulation needs three more).
+  limits.maxOps = 2;
+  graphs.clear();
+  counts = {};
+  enumerateKernelGraphs(ctx, inputs, {out}, menu, limits, graphs, counts, own);
+  EXPECT_TRUE(graphs.empty());
+  EXPECT_EQ(counts.own, 1u);
+}
+
+// A goal of the program's reshaped shape is met only by a reshape to it
+// (x W viewed as [1, 16, 32]): the shape and the size-1 dimension's empty
+// sources must match; without the reshape in the menu there is no graph.
+TEST_F(KernelGraphsTest, ReshapedGoal) {
+  ExprId x = ctx.input(0), w = ctx.input(1);
+  SmallVector<KernelGraphTensor> inputs{tensor({16, 64}, x),
+                                        tensor({64, 32}, w)};
+  KernelGraphTensor out =
+      goal({1, 16, 32}, matmul(x, w, 64), {{}, {{0, 0}}, {{1, 1}}});
+  KernelGraphMenu menu;
+  menu.matmul = true;
+  menu.reshapes.push_back({{16, 32}, {1, 16, 32}});
+  menu.reshapes.push_back({{1, 16, 32}, {16, 32}});
+  KernelGraphLimits limits;
+  limits.maxOps = 1;
+  SmallVector<KernelGraph> graphs;
+  KernelGraphCounts counts;
+  enumerateKernelGraphs(ctx, inputs, {out}, menu, limits, graphs, counts);
+  EXPECT_EQ(strs(graphs), (std::vector<std::string>{"M(0,1) V0(2)"}));
+  ASSERT_EQ(graphs.size(), 1u);
+  EXPECT_EQ(graphs[0].outputs, (SmallVector<unsigned>{3}));
+  // In another layout (x^T's rows) the goal is not met.
+  out.sources[1] = {kernelGraphSource(0, 1)};
+  graphs.clear();
+  counts = {};
+  enumerateKernelGraphs(ctx, inputs, {out}, menu, limits, graphs, counts);
+  EXPECT_TRUE(graphs.empty());
+  out.sources[1] = {kernelGraphSource(0, 0)};
+  menu.reshapes.clear();
+  enumerateKernelGraphs(ctx, inputs, {out}, menu, limits, graphs, counts);
   EXPECT_TRUE(graphs.empty());
 }
 

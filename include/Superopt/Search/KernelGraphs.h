@@ -3,7 +3,8 @@
 // Mirage's kernel-level search (OSDI'25, §4; docs/Search.md, "Kernel-level
 // enumeration"): kernel graphs are built op by op from predefined kernel ops
 // (matmul, elementwise unary and binary ops, sum reductions, rms_norm,
-// softmax, transpose) over every tensor available so far (the subprogram's
+// softmax, transpose, and reshapes that only insert or drop size-1
+// dimensions) over every tensor available so far (the subprogram's
 // inputs and the intermediates created before), with each op's shape rule,
 // in a canonical order, and pruned by abstract expressions: a new tensor
 // must be able to be a subexpression of some goal's. A graph in which every
@@ -23,6 +24,16 @@
 // dimension has none). Tensors are the same only if their sources are too,
 // so a square K and K^T, or A B and B A, are two tensors, and a goal is met
 // only in its own layout.
+//
+// A reshape that only inserts or drops size-1 dimensions is data movement
+// too, and free (a view of the same memory, as kernel.reshape is): its
+// input's expression, its dimensions other than size 1 run along the
+// input's in order, its size-1 dimensions along none. It does not count
+// against the op limit, and a reshape's result is not reshaped again (the
+// program's reshapes are the menu; a chain of two would be one reshape the
+// program does not have). Reshapes that merge or split dimensions are not
+// in the enumeration (a dimension of two sources would not be one index
+// variable of the block level).
 //
 // This file knows nothing of IR: tensors are shapes, element-type ids and
 // abstract expressions, and the elementwise ops of the menu are given by
@@ -51,7 +62,8 @@ enum class KernelGraphOpKind : uint8_t {
   ReduceSum,
   RMSNorm,
   Transpose,
-  Softmax
+  Softmax,
+  Reshape
 };
 
 /// Most dimensions of a tensor of the enumeration (SearchTarget's limit).
@@ -80,7 +92,7 @@ struct KernelGraphTensor {
 struct KernelGraphOp {
   KernelGraphOpKind kind;
   /// Elementwise: the menu entry; ReduceSum and Softmax: the dimension;
-  /// Transpose: the menu's permutation.
+  /// Transpose: the menu's permutation; Reshape: the menu's reshape.
   unsigned choice = 0;
   llvm::SmallVector<unsigned, 2> operands; // tensor indices
 };
@@ -120,10 +132,19 @@ struct KernelGraphMenu {
   /// applied to tensors of the permutation's rank. Data movement: the
   /// result has its operand's abstract expression.
   llvm::SmallVector<llvm::SmallVector<int64_t, 4>, 2> transposes;
+  /// Reshapes that only insert or drop size-1 dimensions: a tensor of
+  /// shape `from` viewed as `to`. Data movement and free: the result has
+  /// its operand's abstract expression, and reshapes are not counted in
+  /// KernelGraphLimits::maxOps.
+  struct Reshape {
+    llvm::SmallVector<int64_t, 4> from, to;
+  };
+  llvm::SmallVector<Reshape, 2> reshapes;
 };
 
 struct KernelGraphLimits {
-  /// Ops of a kernel graph (its inputs not counted).
+  /// Ops of a kernel graph (its inputs and reshapes, free views, not
+  /// counted).
   unsigned maxOps = 3;
   /// States (prefixes visited) before the enumeration stops.
   uint64_t maxStates = 100'000;
@@ -161,21 +182,23 @@ void enumerateKernelGraphs(
 /// its shape rule rejects them (matmul: equal batch dims and contracted
 /// sizes; elementwise: NumPy broadcasting; reductions keep the dimension
 /// as size 1; rms_norm and softmax: the input's shape, softmax only along
-/// one of its dimensions; transpose: `perm`, of the operand's rank, applied
-/// to the operand's dimensions).
+/// one of its dimensions; transpose: `attr`, a permutation of the
+/// operand's rank, applied to the operand's dimensions; reshape: `attr`,
+/// the result shape, when it only inserts or drops size-1 dimensions).
 std::optional<llvm::SmallVector<int64_t, 4>>
 kernelGraphShape(KernelGraphOpKind kind, unsigned choice,
                  llvm::ArrayRef<llvm::ArrayRef<int64_t>> operands,
-                 llvm::ArrayRef<int64_t> perm = {});
+                 llvm::ArrayRef<int64_t> attr = {});
 
 /// The sources of an op's result (see the file comment) from its operands'
-/// shapes and sources and its result shape, which kernelGraphShape gave.
+/// shapes and sources and its result shape, which kernelGraphShape gave
+/// (`attr` as there; a reshape's is its result shape).
 KernelGraphSources
 kernelGraphSources(KernelGraphOpKind kind, unsigned choice,
                    llvm::ArrayRef<llvm::ArrayRef<int64_t>> operandShapes,
                    llvm::ArrayRef<const KernelGraphSources *> operandSources,
                    llvm::ArrayRef<int64_t> resultShape,
-                   llvm::ArrayRef<int64_t> perm = {});
+                   llvm::ArrayRef<int64_t> attr = {});
 
 /// An input's sources: each dimension of size other than 1 its own.
 KernelGraphSources kernelGraphInputSources(unsigned input,

@@ -77,7 +77,11 @@ namespace mirage::superopt {
 ///      K^T, A B from B A).
 ///  14: kernels with two outputs computing two independent values side by
 ///      side (the two goals' block graphs combined, shared nodes once).
-inline constexpr unsigned kSearchVersion = 14;
+///  15: reshapes that only insert or drop size-1 dimensions in the
+///      kernel-level enumeration (free views, not counted against
+///      kernel-graph-ops): subprograms with them are enumerated, e.g.
+///      reshape(x) W^T as (W reshape(x)^T)^T.
+inline constexpr unsigned kSearchVersion = 15;
 
 struct SearchOptions {
   /// Kernels of the µGraph (predefined and graph-defined).

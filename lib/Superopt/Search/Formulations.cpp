@@ -31,8 +31,11 @@ std::string superopt::formulationsUnsupported(const SearchTarget &t) {
              "one index variable";
     if (isa<kernel::MatmulOp, kernel::UnaryOp, kernel::BinaryOp,
             kernel::ReduceOp, kernel::RMSNormOp, kernel::SoftmaxOp,
-            kernel::TransposeOp>(op))
+            kernel::TransposeOp>(op) ||
+        isUnitDimReshape(op))
       continue;
+    if (isa<kernel::ReshapeOp>(op))
+      return "it has a kernel.reshape that merges or splits dimensions";
     return ("it has a " + op->getName().getStringRef() +
             " (not a kernel-graph op of the enumeration)")
         .str();
@@ -49,7 +52,7 @@ struct TargetMenu {
   KernelGraphMenu menu;
   SmallVector<Operation *> elementwiseOps;
   Operation *matmul = nullptr, *reduce = nullptr, *rmsNorm = nullptr,
-            *softmax = nullptr, *transpose = nullptr;
+            *softmax = nullptr, *transpose = nullptr, *reshape = nullptr;
 };
 
 static bool sameUnary(kernel::UnaryOp a, kernel::UnaryOp b) {
@@ -129,6 +132,20 @@ static TargetMenu menuOf(const SearchTarget &t) {
         if (!identity && !llvm::is_contained(m.menu.transposes, p))
           m.menu.transposes.emplace_back(p.begin(), p.end());
       }
+    } else if (auto re = dyn_cast<kernel::ReshapeOp>(op)) {
+      // The program's size-1 reshapes (formulationsUnsupported let no
+      // other in), each pair of shapes once, applied to any tensor of the
+      // source shape. Not their inverses: a formulation's ops run in the
+      // program's shapes, and its goals are met in them.
+      m.reshape = m.reshape ? m.reshape : op;
+      ArrayRef<int64_t> from = t.values[t.indexOf.lookup(re.getInput())].shape;
+      ArrayRef<int64_t> to = tv.shape;
+      if (!llvm::any_of(m.menu.reshapes, [&](const auto &r) {
+            return ArrayRef<int64_t>(r.from) == from &&
+                   ArrayRef<int64_t>(r.to) == to;
+          }))
+        m.menu.reshapes.push_back({SmallVector<int64_t, 4>(from),
+                                   SmallVector<int64_t, 4>(to)});
     }
   }
   return m;
@@ -145,7 +162,7 @@ static SmallVector<KernelGraphSources, 0> sourcesOf(const SearchTarget &t) {
     Operation *op = t.values[v].producer;
     KernelGraphOpKind kind = KernelGraphOpKind::Elementwise;
     unsigned choice = 0;
-    ArrayRef<int64_t> perm;
+    ArrayRef<int64_t> attr;
     if (isa<kernel::MatmulOp>(op)) {
       kind = KernelGraphOpKind::Matmul;
     } else if (auto r = dyn_cast<kernel::ReduceOp>(op)) {
@@ -158,7 +175,10 @@ static SmallVector<KernelGraphSources, 0> sourcesOf(const SearchTarget &t) {
       choice = sm.getDim();
     } else if (auto tr = dyn_cast<kernel::TransposeOp>(op)) {
       kind = KernelGraphOpKind::Transpose;
-      perm = tr.getPerm();
+      attr = tr.getPerm();
+    } else if (isa<kernel::ReshapeOp>(op)) {
+      kind = KernelGraphOpKind::Reshape;
+      attr = t.values[v].shape;
     }
     SmallVector<ArrayRef<int64_t>, 2> shapes;
     SmallVector<const KernelGraphSources *, 2> operands;
@@ -168,7 +188,7 @@ static SmallVector<KernelGraphSources, 0> sourcesOf(const SearchTarget &t) {
       operands.push_back(&sources[o]);
     }
     KernelGraphSources s = kernelGraphSources(kind, choice, shapes, operands,
-                                              t.values[v].shape, perm);
+                                              t.values[v].shape, attr);
     sources.push_back(std::move(s));
   }
   return sources;
@@ -209,6 +229,11 @@ static std::string describe(const KernelGraph &g, const TargetMenu &m) {
       break;
     case KernelGraphOpKind::Softmax:
       os << "softmax[" << op.choice << "]";
+      break;
+    case KernelGraphOpKind::Reshape:
+      os << "reshape[";
+      llvm::interleave(m.menu.reshapes[op.choice].to, os, "x");
+      os << "]";
       break;
     }
     os << "(";
@@ -253,6 +278,10 @@ static func::FuncOp build(const SearchTarget &t, const TargetMenu &m,
       break;
     case KernelGraphOpKind::Softmax:
       like = m.softmax;
+      break;
+    case KernelGraphOpKind::Reshape:
+      // No attributes: the view's shape is its result type, set below.
+      like = m.reshape;
       break;
     }
     Operation *made = builder.clone(*like);

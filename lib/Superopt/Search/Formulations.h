@@ -18,8 +18,8 @@
 namespace mirage::superopt {
 
 /// Why the kernel-level enumeration does not apply to a target (an op
-/// outside its menu: a reshape, a max, ...; or a transpose SearchTarget
-/// makes an atom), or empty when it does.
+/// outside its menu: a reshape that merges or splits dimensions, a max,
+/// ...; or a transpose SearchTarget makes an atom), or empty when it does.
 std::string formulationsUnsupported(const SearchTarget &target);
 
 struct Formulations {

@@ -1,6 +1,7 @@
 //===- KernelGraphs.cpp - kernel-level enumeration of formulations --------===//
 
 #include "Superopt/Search/KernelGraphs.h"
+#include "Dialect/Graph/ShapeRules.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mirage;
@@ -10,7 +11,7 @@ using ExprId = AbstractExprContext::ExprId;
 std::optional<llvm::SmallVector<int64_t, 4>>
 superopt::kernelGraphShape(KernelGraphOpKind kind, unsigned choice,
                            llvm::ArrayRef<llvm::ArrayRef<int64_t>> operands,
-                           llvm::ArrayRef<int64_t> perm) {
+                           llvm::ArrayRef<int64_t> attr) {
   using Shape = llvm::SmallVector<int64_t, 4>;
   switch (kind) {
   case KernelGraphOpKind::Matmul: {
@@ -59,16 +60,23 @@ superopt::kernelGraphShape(KernelGraphOpKind kind, unsigned choice,
     return Shape(operands[0]);
   case KernelGraphOpKind::Transpose: {
     llvm::ArrayRef<int64_t> in = operands[0];
-    if (perm.size() != in.size())
+    if (attr.size() != in.size())
       return std::nullopt;
     Shape shape;
-    for (int64_t p : perm) {
+    for (int64_t p : attr) {
       if (p < 0 || p >= int64_t(in.size()))
         return std::nullopt;
       shape.push_back(in[p]);
     }
     return shape;
   }
+  case KernelGraphOpKind::Reshape:
+    // Size-1 dimensions only: a merge or split is not one index per
+    // dimension (see the header).
+    if (attr.size() > kKernelGraphMaxRank ||
+        !mirage::isUnitDimReshape(operands[0], attr))
+      return std::nullopt;
+    return Shape(attr);
   }
   return std::nullopt;
 }
@@ -86,7 +94,7 @@ KernelGraphSources superopt::kernelGraphSources(
     KernelGraphOpKind kind, unsigned choice,
     llvm::ArrayRef<llvm::ArrayRef<int64_t>> operandShapes,
     llvm::ArrayRef<const KernelGraphSources *> operandSources,
-    llvm::ArrayRef<int64_t> resultShape, llvm::ArrayRef<int64_t> perm) {
+    llvm::ArrayRef<int64_t> resultShape, llvm::ArrayRef<int64_t> attr) {
   size_t rank = resultShape.size();
   KernelGraphSources out(rank);
   // Result dimension `d` runs along operand `o`'s dimension `od` too.
@@ -122,8 +130,21 @@ KernelGraphSources superopt::kernelGraphSources(
     break;
   case KernelGraphOpKind::Transpose:
     for (size_t d = 0; d < rank; ++d)
-      take(d, 0, perm[d]);
+      take(d, 0, attr[d]);
     break;
+  case KernelGraphOpKind::Reshape: {
+    // The k-th dimension of size other than 1 is the operand's k-th.
+    llvm::ArrayRef<int64_t> in = operandShapes[0];
+    size_t od = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      if (resultShape[d] == 1)
+        continue;
+      while (in[od] == 1)
+        ++od;
+      take(d, 0, od++);
+    }
+    break;
+  }
   }
   return out;
 }
@@ -229,12 +250,30 @@ private:
       }
       return;
     }
-    unsigned left = limits.maxOps - graph.ops.size();
-    // Each op consumes at most two unused tensors; a prefix with more than
-    // its remaining ops can consume never completes without dead code.
-    if (left == 0 || dead > 2 * left)
+    unsigned left = limits.maxOps - counted;
+    // Each op consumes at most two unused tensors and makes one, unused
+    // unless it is a goal; a reshape consumes at most one, so it lowers
+    // the count only by making a goal. A prefix with more unused tensors
+    // than what is left can consume never completes without dead code.
+    unsigned unmet = goals.size() - outputs.size();
+    if (dead > 2 * left + (menu.reshapes.empty() ? 0 : unmet))
       return;
     unsigned n = graph.tensors.size();
+    if (left > 0)
+      visitCounted(n);
+    // Reshapes are free views, not counted; a reshape's result is not
+    // reshaped again (see the header).
+    for (auto [r, reshape] : llvm::enumerate(menu.reshapes))
+      for (unsigned a = 0; a < n && !stopped(); ++a)
+        if (graph.tensors[a].shape == reshape.from &&
+            (a < graph.numInputs ||
+             graph.ops[a - graph.numInputs].kind != KernelGraphOpKind::Reshape))
+          tryOp({KernelGraphOpKind::Reshape, unsigned(r), {a}});
+  }
+
+  /// The ops that count against KernelGraphLimits::maxOps, on the first
+  /// `n` tensors.
+  void visitCounted(unsigned n) {
     if (menu.matmul)
       for (unsigned a = 0; a < n && !stopped(); ++a)
         for (unsigned b = 0; b < n && !stopped(); ++b)
@@ -282,10 +321,12 @@ private:
       shapes.push_back(t.shape);
       exprs.push_back(t.expr);
     }
-    llvm::ArrayRef<int64_t> perm;
+    llvm::ArrayRef<int64_t> attr;
     if (op.kind == KernelGraphOpKind::Transpose)
-      perm = menu.transposes[op.choice];
-    auto shape = kernelGraphShape(op.kind, op.choice, shapes, perm);
+      attr = menu.transposes[op.choice];
+    if (op.kind == KernelGraphOpKind::Reshape)
+      attr = menu.reshapes[op.choice].to;
+    auto shape = kernelGraphShape(op.kind, op.choice, shapes, attr);
     if (!shape)
       return;
     KernelGraphTensor result;
@@ -293,7 +334,7 @@ private:
     for (unsigned o : op.operands)
       sources.push_back(&graph.tensors[o].sources);
     result.sources =
-        kernelGraphSources(op.kind, op.choice, shapes, sources, *shape, perm);
+        kernelGraphSources(op.kind, op.choice, shapes, sources, *shape, attr);
     result.shape = std::move(*shape);
     result.elementType = elementType;
     switch (op.kind) {
@@ -310,7 +351,8 @@ private:
       result.expr = menu.rmsNorm(ctx, shapes[0].back(), exprs[0]);
       break;
     case KernelGraphOpKind::Transpose:
-      // Data movement: the layout is in the sources only.
+    case KernelGraphOpKind::Reshape:
+      // Data movement: the layout is in the shape and sources only.
       result.expr = exprs[0];
       break;
     case KernelGraphOpKind::Softmax:
@@ -331,12 +373,15 @@ private:
       return;
     }
     llvm::SmallVector<unsigned, 2> operands = op.operands;
+    unsigned cost = op.kind == KernelGraphOpKind::Reshape ? 0 : 1;
     for (unsigned o : operands)
       ++uses[o];
     graph.tensors.push_back(std::move(result));
     graph.ops.push_back(std::move(op));
     uses.push_back(0);
+    counted += cost;
     visit();
+    counted -= cost;
     uses.pop_back();
     graph.ops.pop_back();
     graph.tensors.pop_back();
@@ -353,6 +398,8 @@ private:
   llvm::ArrayRef<ExprId> own;
   KernelGraph graph;
   llvm::SmallVector<unsigned> uses;
+  /// The ops of `graph` that count against the limit (not its reshapes).
+  unsigned counted = 0;
 };
 
 } // namespace
