@@ -139,8 +139,10 @@ KernelGraphSources superopt::kernelGraphSources(
     for (size_t d = 0; d < rank; ++d) {
       if (resultShape[d] == 1)
         continue;
-      while (in[od] == 1)
+      while (od < in.size() && in[od] == 1)
         ++od;
+      if (od == in.size())
+        break; // not a size-1 reshape (kernelGraphShape rejects it)
       take(d, 0, od++);
     }
     break;
