@@ -243,6 +243,17 @@ static std::string budgetText(const SearchStats &s, uint64_t stateBudget) {
     os << "state budget reached: " << s.tasksCutByStates << " of " << s.tasks
        << " tasks cut at " << s.stateShare << " states each (budget "
        << stateBudget << ", " << s.rounds << " round(s))";
+  if (!s.tasksCutByStates && (s.pairTasksCut || s.pairTasksNotRun))
+    os << "state budget reached: ";
+  if (s.pairTasksCut)
+    os << (s.tasksCutByStates ? "; " : "") << s.pairTasksCut << " of "
+       << s.pairTasks << " tasks for kernels with two outputs cut at "
+       << s.pairStateShare << " states each";
+  if (s.pairTasksNotRun)
+    os << (s.tasksCutByStates || s.pairTasksCut ? "; " : "")
+       << s.pairTasksNotRun
+       << " tasks for kernels with two outputs not run (the state budget "
+          "was spent)";
   if (s.tasksCutByMemory)
     os << (out.empty() ? "" : "; ") << "memory budget reached: "
        << s.tasksCutByMemory << " task(s) cut (largest task "

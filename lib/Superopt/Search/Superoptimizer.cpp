@@ -66,6 +66,8 @@ struct Task {
   int loopVar = -1;
   /// Values the goal's kernel may save too (BlockGoal::pairWith).
   SmallVector<unsigned> pairWith;
+  /// A goal no materialization needs but for a kernel with two outputs.
+  bool pairOnly = false;
   SmallVector<BlockGraph> graphs; // found by the last run
   std::vector<KernelOption> options;
   /// The cheapest few with a second output, per second goal.
@@ -124,7 +126,7 @@ private:
   uint64_t bit(unsigned i) const { return uint64_t(1) << i; }
   void enumerateTask(Task &task, const TaskLimits &limits);
   void costTask(Task &task);
-  void runTasks(std::vector<Task> &tasks);
+  uint64_t runTasks(std::vector<Task> &tasks, uint64_t budget);
   template <typename F> void forEachTask(ArrayRef<Task *> tasks, F &&f);
   LogicalResult verifyOption(unsigned goal, uint64_t available,
                              KernelOption &option);
@@ -305,10 +307,12 @@ void Superoptimizer::costTask(Task &task) {
 /// share would grow by less than a quarter. Every share and every task's
 /// outcome depend only on the counts, never on time or on which thread ran
 /// what, so the result is the same with any number of threads.
-void Superoptimizer::runTasks(std::vector<Task> &tasks) {
-  stats.tasks = tasks.size();
+/// Returns the states the tasks' last runs explored (what they took of
+/// `budget`).
+uint64_t Superoptimizer::runTasks(std::vector<Task> &tasks, uint64_t budget) {
+  stats.tasks += tasks.size();
   if (tasks.empty())
-    return;
+    return 0;
   unsigned concurrency =
       options.threadPool
           ? std::max(1, static_cast<int>(options.threadPool->getMaxConcurrency()))
@@ -317,7 +321,7 @@ void Superoptimizer::runTasks(std::vector<Task> &tasks) {
   limits.deadline = &enumerationDeadline;
   // The tasks running at once share the memory budget.
   limits.maxBytes = std::max<uint64_t>(1, options.memoryBudgetBytes / concurrency);
-  limits.maxStates = std::max<uint64_t>(1, options.stateBudget / tasks.size());
+  limits.maxStates = std::max<uint64_t>(1, budget / tasks.size());
 
   std::vector<Task *> pending;
   for (Task &task : tasks)
@@ -333,12 +337,11 @@ void Superoptimizer::runTasks(std::vector<Task> &tasks) {
       else
         finishedStates += task->counts.explored;
     }
-    stats.stateShare = limits.maxStates;
+    if (!next.empty() || !stats.stateShare)
+      stats.stateShare = limits.maxStates;
     if (next.empty() || enumerationDeadline.expired())
       break;
-    uint64_t left = options.stateBudget > finishedStates
-                        ? options.stateBudget - finishedStates
-                        : 0;
+    uint64_t left = budget > finishedStates ? budget - finishedStates : 0;
     uint64_t share = left / next.size();
     // A round must grow the share by a quarter (and by one state at least),
     // so the rounds end.
@@ -351,9 +354,13 @@ void Superoptimizer::runTasks(std::vector<Task> &tasks) {
   }
   // Cost what each task's last run found, once.
   std::vector<Task *> all;
-  for (Task &task : tasks)
+  uint64_t used = 0;
+  for (Task &task : tasks) {
     all.push_back(&task);
+    used += task.counts.explored;
+  }
   forEachTask(all, [&](Task &task) { costTask(task); });
+  return used;
 }
 
 /// Runs f on every task, on the thread pool if there is one; each task's
@@ -633,11 +640,13 @@ LogicalResult Superoptimizer::search() {
   // outputs, v from the frontier it has when a value u it reads is not
   // materialized, saving u too (pairsIn).
   std::map<GoalKey, SmallVector<unsigned>> goalPairs;
+  std::set<GoalKey> ownGoals;
   for (uint64_t m : materializations)
     for (unsigned v = t.numArguments; v < n; ++v) {
       if (!(m >> v & 1))
         continue;
       goalPairs.try_emplace({v, availableFor(v, m)});
+      ownGoals.insert({v, availableFor(v, m)});
       for (unsigned u : pairsIn(m, v)) {
         SmallVector<unsigned> &with =
             goalPairs[{v, availableFor(v, m & ~bit(u))}];
@@ -667,6 +676,7 @@ LogicalResult Superoptimizer::search() {
       tasks.back().key = key;
       tasks.back().loopVar = loop;
       tasks.back().pairWith = pairWith;
+      tasks.back().pairOnly = !ownGoals.count(key);
     }
   }
 
@@ -696,14 +706,41 @@ LogicalResult Superoptimizer::search() {
           formatByteCount(limit));
     }
   }
-  runTasks(tasks);
+  // The goals every materialization needs first, with the whole budget, as
+  // if there were no kernels with two outputs; then the goals only those
+  // need, with what the first left. So a budget that binds never makes a
+  // search worse than it was with one output per kernel.
+  {
+    auto firstPair = std::stable_partition(
+        tasks.begin(), tasks.end(), [](const Task &t) { return !t.pairOnly; });
+    std::vector<Task> pairTasks(std::make_move_iterator(firstPair),
+                                std::make_move_iterator(tasks.end()));
+    tasks.erase(firstPair, tasks.end());
+    uint64_t used = runTasks(tasks, options.stateBudget);
+    uint64_t left = options.stateBudget > used ? options.stateBudget - used : 0;
+    if (left < pairTasks.size()) {
+      stats.pairTasksNotRun = pairTasks.size();
+      pairTasks.clear();
+    }
+    unsigned ownTasks = stats.tasks;
+    uint64_t ownShare = stats.stateShare;
+    stats.stateShare = 0;
+    runTasks(pairTasks, left);
+    stats.pairTasks = stats.tasks - ownTasks;
+    stats.pairStateShare = stats.stateShare;
+    stats.tasks = ownTasks;
+    stats.stateShare = ownShare;
+    for (Task &task : pairTasks)
+      tasks.push_back(std::move(task));
+  }
   // Merged in task order (fixed above), whatever order the threads ran in.
   for (Task &task : tasks) {
     stats.statesExplored += task.counts.explored;
     stats.statesPruned += task.counts.pruned;
     stats.blockGraphs += structures(task.graphs);
     stats.candidatesCosted += task.costed;
-    stats.tasksCutByStates += task.counts.stateCapHit;
+    (task.pairOnly ? stats.pairTasksCut : stats.tasksCutByStates) +=
+        task.counts.stateCapHit;
     stats.tasksCutByMemory += task.counts.memoryCapHit;
     stats.peakTaskBytes = std::max(stats.peakTaskBytes, task.counts.peakBytes);
     auto &opts = goals[task.key].options;
