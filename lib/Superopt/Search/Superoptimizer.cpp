@@ -514,9 +514,12 @@ Superoptimizer::buildFunction(StringRef name, uint64_t materialized,
       cloned[u] = built[1];
     }
   }
-  // A kernel with two outputs sits where its goal was: the readers of its
-  // second output that came before it move after it (pairsIn keeps its own
-  // operands independent of that output, so an order exists).
+  // A kernel with two outputs sits where its (first) goal was: the readers
+  // of its second output that came before it, and for two values side by
+  // side the producers of the second one's operands, change places with it.
+  // An order exists: pairsIn keeps the kernel's operands independent of its
+  // second output, sidePairsIn pairs only values independent of each
+  // other.
   bool sorted = sortTopologically(&body);
   assert(sorted && "kernels with two outputs leave no cycle");
   (void)sorted;
