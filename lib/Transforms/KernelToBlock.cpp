@@ -300,10 +300,13 @@ public:
         b, loc(), kind, x,
         params.empty() ? DenseF64ArrayAttr() : b.getDenseF64ArrayAttr(params));
   }
+  static bool isNarrow(TileType type) {
+    return type.getElementType().isF16() || type.getElementType().isBF16();
+  }
   /// `kind` of an f16/bf16 tile computed and kept in f32.
   Value unaryWidened(UnaryKind kind, Value x) {
     auto type = cast<TileType>(x.getType());
-    if (!type.getElementType().isF16() && !type.getElementType().isBF16())
+    if (!isNarrow(type))
       return unary(kind, x);
     return block::UnaryOp::create(
         b, loc(), TileType::get(type.getShape(), b.getF32Type()),
@@ -312,8 +315,30 @@ public:
   Value binary(BinaryKind kind, Value lhs, Value rhs) {
     return block::BinaryOp::create(b, loc(), kind, lhs, rhs);
   }
+  /// `kind` of two tiles, kept in f32 where both are f16 or bf16 (the
+  /// inferred type where either is f32 already).
+  Value binaryWidened(BinaryKind kind, Value lhs, Value rhs) {
+    Value result = binary(kind, lhs, rhs);
+    if (isNarrow(cast<TileType>(lhs.getType())) &&
+        isNarrow(cast<TileType>(rhs.getType())))
+      result.setType(TileType::get(
+          cast<TileType>(result.getType()).getShape(), b.getF32Type()));
+    return result;
+  }
   Value reduce(ReduceKind kind, Value x, int64_t dim) {
     return block::ReduceOp::create(b, loc(), kind, x, dim);
+  }
+  /// A reduction of an f16 or bf16 tile kept in f32 (a max stays exact in
+  /// the narrow type, but its users may need it wide).
+  Value reduceWidened(ReduceKind kind, Value x, int64_t dim) {
+    auto type = cast<TileType>(x.getType());
+    if (!isNarrow(type))
+      return reduce(kind, x, dim);
+    SmallVector<int64_t> shape(type.getShape());
+    shape[dim] = 1;
+    return block::ReduceOp::create(b, loc(),
+                                   TileType::get(shape, b.getF32Type()), kind,
+                                   x, dim);
   }
 
   /// Saves `tile` as the kernel's only result (omap: the grid's result
@@ -616,7 +641,12 @@ static LogicalResult lowerReduce(kernel::ReduceOp op,
                       budgets.graph);
   Value x = g.input(op.getInput(), identityDims(),
                     forloop > 1 ? dim : block::LoopMapAttr::kReplicate);
-  Value partial = g.reduce(op.getKind(), x, dim);
+  // A sum of f16 or bf16 data keeps each chunk's partial sum in f32, so that
+  // the result rounds once (at the saver), as a reduction does; an f16
+  // partial would round every chunk first. A max is exact in any type.
+  Value partial = op.getKind() == ReduceKind::max
+                      ? g.reduce(op.getKind(), x, dim)
+                      : g.reduceWidened(op.getKind(), x, dim);
   return g.finish(g.accum(partial, op.getKind() == ReduceKind::max
                                        ? AccumKind::max
                                        : AccumKind::sum));
@@ -654,7 +684,11 @@ static LogicalResult lowerRMSNorm(kernel::RMSNormOp op,
 }
 
 /// exp(x - max) / sum(exp(x - max)) along `dim`, whole rows per block; the
-/// max keeps exp's argument at most 0, so no f16 tile overflows.
+/// max keeps exp's argument at most 0. For f16 or bf16 data the difference,
+/// exp, row sum and quotient are kept in f32 tiles and rounded once, by the
+/// saver, as the op's semantics (an fp32-internal kernel) round: f16 tiles
+/// rounded exp and again its sum (128 terms of up to 1 in f16 are off by
+/// many ulps) and the difference x - max before exp.
 static LogicalResult lowerSoftmax(kernel::SoftmaxOp op,
                                 const SmemBudgets &budgets) {
   ArrayRef<int64_t> shape = shapeOf(op.getInput());
@@ -667,7 +701,7 @@ static LogicalResult lowerSoftmax(kernel::SoftmaxOp op,
                       budgets.graph);
   Value x = g.input(op.getInput(), identityDims());
   Value shifted =
-      g.binary(BinaryKind::sub, x, g.reduce(ReduceKind::max, x, dim));
+      g.binaryWidened(BinaryKind::sub, x, g.reduce(ReduceKind::max, x, dim));
   Value e = g.unary(UnaryKind::exp, shifted);
   Value y = g.binary(BinaryKind::div, e, g.reduce(ReduceKind::sum, e, dim));
   return g.finish(g.accum(y, AccumKind::sum));

@@ -26,6 +26,22 @@ static Value f32Const(OpBuilder &b, Location loc, double v) {
   return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
 }
 
+/// The logistic function without overflow: with t = exp(-|x|) in (0, 1],
+/// 1 / (1 + t) for x >= 0 and t / (1 + t) for x < 0. The textbook
+/// 1 / (1 + exp(-x)) overflows exp for x below about -88 and returns 0 where
+/// the value is a subnormal down to x = -103 (and loses nothing elsewhere
+/// that this form keeps).
+static Value buildSigmoid(OpBuilder &b, Location loc, Value x) {
+  Value t = math::ExpOp::create(
+      b, loc, arith::NegFOp::create(b, loc, math::AbsFOp::create(b, loc, x)));
+  Value one = f32Const(b, loc, 1.0);
+  Value negative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                         f32Const(b, loc, 0.0));
+  Value numerator = arith::SelectOp::create(b, loc, negative, t, one);
+  return arith::DivFOp::create(b, loc, numerator,
+                               arith::AddFOp::create(b, loc, one, t));
+}
+
 Value mirage::buildScalarUnary(OpBuilder &b, Location loc, UnaryKind kind,
                                ArrayRef<double> params, Value x) {
   switch (kind) {
@@ -35,19 +51,19 @@ Value mirage::buildScalarUnary(OpBuilder &b, Location loc, UnaryKind kind,
     return math::SqrtOp::create(b, loc, x);
   case UnaryKind::square:
     return arith::MulFOp::create(b, loc, x, x);
-  case UnaryKind::silu: {
-    // x / (1 + exp(-x)), as the interpreter defines it.
-    Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
-    Value d = arith::AddFOp::create(b, loc, f32Const(b, loc, 1.0), e);
-    return arith::DivFOp::create(b, loc, x, d);
-  }
+  case UnaryKind::silu:
+    // x / (1 + exp(-x)), the interpreter's definition, as x * sigmoid(x)
+    // with the sigmoid that does not overflow.
+    return arith::MulFOp::create(b, loc, x, buildSigmoid(b, loc, x));
   case UnaryKind::gelu: {
-    // The exact GELU, 0.5 x (1 + erf(x / sqrt 2)), as in the interpreter.
-    Value s = arith::MulFOp::create(b, loc, x, f32Const(b, loc, M_SQRT1_2));
-    Value e = math::ErfOp::create(b, loc, s);
-    Value one = arith::AddFOp::create(b, loc, f32Const(b, loc, 1.0), e);
+    // The exact GELU, 0.5 x (1 + erf(x / sqrt 2)), as 0.5 x erfc(-x / sqrt 2):
+    // the same function, but 1 + erf cancels below x = -4 (all relative
+    // precision is gone by x = -6), while erfc keeps it down to the
+    // underflow.
+    Value s = arith::MulFOp::create(b, loc, x, f32Const(b, loc, -M_SQRT1_2));
+    Value c = math::ErfcOp::create(b, loc, s);
     Value h = arith::MulFOp::create(b, loc, x, f32Const(b, loc, 0.5));
-    return arith::MulFOp::create(b, loc, h, one);
+    return arith::MulFOp::create(b, loc, h, c);
   }
   case UnaryKind::relu:
     return arith::MaximumFOp::create(b, loc, x, f32Const(b, loc, 0.0));
@@ -61,12 +77,9 @@ Value mirage::buildScalarUnary(OpBuilder &b, Location loc, UnaryKind kind,
     return arith::AddFOp::create(b, loc, x, f32Const(b, loc, params[0]));
   case UnaryKind::tanh:
     return math::TanhOp::create(b, loc, x);
-  case UnaryKind::sigmoid: {
-    // 1 / (1 + exp(-x)), as the interpreter defines it.
-    Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
-    Value d = arith::AddFOp::create(b, loc, f32Const(b, loc, 1.0), e);
-    return arith::DivFOp::create(b, loc, f32Const(b, loc, 1.0), d);
-  }
+  case UnaryKind::sigmoid:
+    // 1 / (1 + exp(-x)), the interpreter's definition, without its overflow.
+    return buildSigmoid(b, loc, x);
   case UnaryKind::pow: {
     double e = params[0];
     if (e == 2.0)

@@ -7,11 +7,18 @@
 // CHECK-NEXT: ^bb0(%[[P:.*]]: f16, %[[Q:.*]]: f16):
 // CHECK-NEXT: %[[PW:.*]] = arith.extf %[[P]] : f16 to f32
 // CHECK-NEXT: %[[QW:.*]] = arith.extf %[[Q]] : f16 to f32
-// CHECK-NEXT: %[[N:.*]] = arith.negf %[[PW]] : f32
-// CHECK-NEXT: %[[E:.*]] = math.exp %[[N]] : f32
+// silu is x * sigmoid(x), the sigmoid from t = exp(-|x|) in (0, 1]:
+// 1 / (1 + t) for x >= 0, t / (1 + t) for x < 0, so nothing overflows.
+// CHECK-NEXT: %[[A:.*]] = math.absf %[[PW]] : f32
+// CHECK-NEXT: %[[N:.*]] = arith.negf %[[A]] : f32
+// CHECK-NEXT: %[[T:.*]] = math.exp %[[N]] : f32
 // CHECK-NEXT: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT: %[[D:.*]] = arith.addf %[[ONE]], %[[E]] : f32
-// CHECK-NEXT: %[[S:.*]] = arith.divf %[[PW]], %[[D]] : f32
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[NEG:.*]] = arith.cmpf olt, %[[PW]], %[[ZERO]] : f32
+// CHECK-NEXT: %[[NUM:.*]] = arith.select %[[NEG]], %[[T]], %[[ONE]] : f32
+// CHECK-NEXT: %[[D:.*]] = arith.addf %[[ONE]], %[[T]] : f32
+// CHECK-NEXT: %[[SIG:.*]] = arith.divf %[[NUM]], %[[D]] : f32
+// CHECK-NEXT: %[[S:.*]] = arith.mulf %[[PW]], %[[SIG]] : f32
 // CHECK-NEXT: %[[M:.*]] = arith.mulf %[[S]], %[[QW]] : f32
 // CHECK-NEXT: %[[R:.*]] = arith.truncf %[[M]] : f32 to f16
 // CHECK-NEXT: thread.yield %[[R]] : f16
@@ -38,12 +45,20 @@ func.func @silu_mul(%A: tensor<16x64xf16>, %B: tensor<16x64xf16>) -> tensor<16x6
 }
 
 // f32 chains need no conversions; pow with an integer exponent stays exact
-// for negative bases (math.fpowi), gelu is the exact erf form.
+// for negative bases (math.fpowi), gelu is the exact form as
+// 0.5 x erfc(-x / sqrt 2), which does not cancel for negative x as
+// 1 + erf(x / sqrt 2) does.
 // CHECK-LABEL: func.func @f32_chain
 // CHECK: ^bb0(%[[X:.*]]: f32):
 // CHECK-NOT: arith.extf
-// CHECK: math.fpowi %[[X]], %{{.*}} : f32, i32
-// CHECK: math.erf
+// CHECK: %[[C:.*]] = math.fpowi %[[X]], %{{.*}} : f32, i32
+// CHECK-NEXT: %[[K:.*]] = arith.constant -0.707106769 : f32
+// CHECK-NEXT: %[[S:.*]] = arith.mulf %[[C]], %[[K]] : f32
+// CHECK-NEXT: %[[E:.*]] = math.erfc %[[S]] : f32
+// CHECK-NEXT: %[[H:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT: %[[HX:.*]] = arith.mulf %[[C]], %[[H]] : f32
+// CHECK-NEXT: arith.mulf %[[HX]], %[[E]] : f32
+// CHECK-NOT: math.erf
 // CHECK-NOT: arith.truncf
 // CHECK: thread.yield
 func.func @f32_chain(%A: tensor<8x8xf32>) -> tensor<8x8xf32> {

@@ -137,6 +137,27 @@ func.func @bias_scale_k(%x: tensor<16x256xf32>, %b: tensor<256xf32>, %s: tensor<
   return %y : tensor<16x256xf32>
 }
 
+// Sum over the last dim, f16, walked in 2 chunks: each chunk's partial sum
+// is an f32 tile, so the result rounds to f16 once, at the saver (an f16
+// partial would round each chunk's sum first).
+// EQUIV: remark: @row_sum_f16_k is equivalent to @row_sum_f16: finite-field test:
+func.func @row_sum_f16(%x: tensor<8x8192xf16>) -> tensor<8x1xf16> {
+  %y = graph.reduce_sum %x, dim = 1 : tensor<8x8192xf16> -> tensor<8x1xf16>
+  return %y : tensor<8x1xf16>
+}
+// CHECK-LABEL: func.func @row_sum_f16_k(
+// CHECK-NEXT: kernel.graph_def(%arg0) grid = [8] forloop = 2
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: block.input %{{.*}} imap = <x: 0> fmap = <i: 1> : tensor<8x8192xf16> -> !block.tile<1x4096xf16>
+// CHECK-NEXT: block.reduce sum %{{.*}}, dim = 1 : !block.tile<1x4096xf16> -> !block.tile<1x1xf32>
+// CHECK-NEXT: block.accum sum %{{.*}} : !block.tile<1x1xf32> -> !block.tile<1x1xf32>
+// CHECK-NEXT: block.output %{{.*}} omap = <x: 0> : !block.tile<1x1xf32> -> tensor<8x1xf16>
+func.func @row_sum_f16_k(%x: tensor<8x8192xf16>) -> tensor<8x1xf16>
+    attributes {mirage.equivalent_to = @row_sum_f16} {
+  %y = kernel.reduce sum %x, dim = 1 : tensor<8x8192xf16> -> tensor<8x1xf16>
+  return %y : tensor<8x1xf16>
+}
+
 // A binary op whose operands are one tensor, f16: one device tensor, one
 // input iterator.
 // EQUIV: remark: @square_by_mul_k is equivalent to @square_by_mul: finite-field test:
@@ -248,7 +269,10 @@ func.func @rms_norm_eps_k(%x: tensor<8x256xf32>) -> tensor<8x256xf32>
 }
 
 // Softmax over the last dim, f16, rank 3: whole rows, exp(x - max) / sum.
-// The maximum cancels: the field test applies with its full bound.
+// The maximum cancels: the field test applies with its full bound. The
+// difference, exp, row sum and quotient are f32 tiles, rounded to f16 once
+// by the saver, as the op's semantics round (f16 tiles rounded exp, then its
+// sum, then the quotient).
 // EQUIV: remark: @softmax_k is equivalent to @softmax: finite-field test: {{[0-9]+}} tests over
 func.func @softmax(%x: tensor<4x8x128xf16>) -> tensor<4x8x128xf16> {
   %y = graph.softmax %x, dim = 2 : tensor<4x8x128xf16>
@@ -259,12 +283,12 @@ func.func @softmax(%x: tensor<4x8x128xf16>) -> tensor<4x8x128xf16> {
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: %[[X:.*]] = block.input %{{.*}} imap = <x: 0> fmap = <i: replicate> : tensor<4x8x128xf16> -> !block.tile<1x8x128xf16>
 // CHECK-NEXT: %[[M:.*]] = block.reduce max %[[X]], dim = 2 : !block.tile<1x8x128xf16> -> !block.tile<1x8x1xf16>
-// CHECK-NEXT: %[[S:.*]] = block.binary sub %[[X]], %[[M]]
-// CHECK-NEXT: %[[E:.*]] = block.unary exp %[[S]]
-// CHECK-NEXT: %[[Z:.*]] = block.reduce sum %[[E]], dim = 2
-// CHECK-NEXT: %[[Y:.*]] = block.binary div %[[E]], %[[Z]]
-// CHECK-NEXT: %[[A:.*]] = block.accum sum %[[Y]]
-// CHECK-NEXT: block.output %[[A]] omap = <x: 0> : !block.tile<1x8x128xf16> -> tensor<4x8x128xf16>
+// CHECK-NEXT: %[[S:.*]] = block.binary sub %[[X]], %[[M]] : (!block.tile<1x8x128xf16>, !block.tile<1x8x1xf16>) -> !block.tile<1x8x128xf32>
+// CHECK-NEXT: %[[E:.*]] = block.unary exp %[[S]] : !block.tile<1x8x128xf32>
+// CHECK-NEXT: %[[Z:.*]] = block.reduce sum %[[E]], dim = 2 : !block.tile<1x8x128xf32> -> !block.tile<1x8x1xf32>
+// CHECK-NEXT: %[[Y:.*]] = block.binary div %[[E]], %[[Z]] : (!block.tile<1x8x128xf32>, !block.tile<1x8x1xf32>) -> !block.tile<1x8x128xf32>
+// CHECK-NEXT: %[[A:.*]] = block.accum sum %[[Y]] : !block.tile<1x8x128xf32> -> !block.tile<1x8x128xf32>
+// CHECK-NEXT: block.output %[[A]] omap = <x: 0> : !block.tile<1x8x128xf32> -> tensor<4x8x128xf16>
 func.func @softmax_k(%x: tensor<4x8x128xf16>) -> tensor<4x8x128xf16>
     attributes {mirage.equivalent_to = @softmax} {
   %y = kernel.softmax %x, dim = 2 : tensor<4x8x128xf16>

@@ -7,6 +7,7 @@
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/ErrorHandling.h"
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 
@@ -46,6 +47,23 @@ int gpurun::dtypePrecision(Dtype dtype) {
     return 24;
   }
   llvm_unreachable("unknown dtype");
+}
+
+/// The exponents of the smallest and largest normal numbers.
+static std::pair<int, int> exponentRange(Dtype dtype) {
+  return dtype == Dtype::F16 ? std::pair(-14, 15) : std::pair(-126, 127);
+}
+
+double gpurun::dtypeLargest(Dtype dtype) {
+  int p = dtypePrecision(dtype);
+  return std::ldexp(2.0 - std::ldexp(1.0, 1 - p), exponentRange(dtype).second);
+}
+
+double gpurun::dtypeUlp(Dtype dtype, double x) {
+  auto [minExponent, maxExponent] = exponentRange(dtype);
+  int e = x == 0 ? minExponent : std::ilogb(x);
+  e = std::clamp(e, minExponent, maxExponent);
+  return std::ldexp(1.0, e - dtypePrecision(dtype) + 1);
 }
 
 bool gpurun::isDtype(mlir::Type type, Dtype dtype) {

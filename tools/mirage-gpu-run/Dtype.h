@@ -35,6 +35,15 @@ unsigned dtypeSize(Dtype dtype);
 /// generator needs.
 int dtypePrecision(Dtype dtype);
 
+/// The largest finite value of `dtype`.
+double dtypeLargest(Dtype dtype);
+
+/// The spacing of `dtype`'s values at `x` (finite): the unit in the last
+/// place of the binade that holds |x|, 2^(e - p + 1), with e at least the
+/// smallest normal exponent (so the subnormals' spacing below it) and at
+/// most the largest.
+double dtypeUlp(Dtype dtype, double x);
+
 /// Whether `type` (an MLIR element type) is `dtype`.
 bool isDtype(mlir::Type type, Dtype dtype);
 

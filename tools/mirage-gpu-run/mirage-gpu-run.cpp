@@ -67,6 +67,12 @@ static cl::opt<uint64_t>
          cl::desc("Seed of the random inputs (default 0), drawn as "
                   "mirage-run draws them"),
          cl::init(0), cl::cat(runCategory));
+static cl::opt<double>
+    inputScale("scale",
+               cl::desc("Random inputs uniform in [-S, S) instead of [-1, "
+                        "1): the same draws times S, a power of two (as "
+                        "mirage-run --scale)"),
+               cl::init(1.0), cl::cat(runCategory));
 static cl::list<std::string>
     inputFiles("input",
                cl::desc("A .npy file per input, in order, instead of random "
@@ -83,6 +89,12 @@ static cl::opt<double>
     tolerance("tolerance",
               cl::desc("Largest relative error that passes (default 1e-2)"),
               cl::init(1e-2), cl::cat(runCategory));
+static cl::opt<double> maxUlp(
+    "max-ulp",
+    cl::desc("Also check every element: at most this many units in the last "
+             "place of the output's dtype at the reference value (the "
+             "subnormals' spacing below the normal range)"),
+    cl::cat(runCategory));
 static cl::opt<std::string>
     outputDir("output-dir",
               cl::desc("Write the GPU's outputs (out0.npy, ...) and the "
@@ -359,7 +371,44 @@ static Expected<SmallVector<RealTensor>> makeInputs(const Function &function) {
     const Buffer &buffer = function.buffers[position];
     specs.push_back({buffer.shape, dtypePrecision(buffer.dtype)});
   }
-  return generateRandomInputs(specs, seed);
+  return generateRandomInputs(specs, seed, inputScale);
+}
+
+static std::string formatNumber(double x);
+
+/// --scale is a positive power of two (so the scaled draws stay exact) that
+/// every input's dtype can hold, and applies to random inputs only; --max-ulp
+/// is a number >= 0.
+static LogicalResult checkInputScale(const Function &function) {
+  int exponent;
+  if (!std::isfinite(inputScale) || inputScale <= 0 ||
+      std::frexp(inputScale, &exponent) != 0.5) {
+    error() << "--scale must be a positive power of two (so that the scaled "
+               "inputs stay exact), got "
+            << formatNumber(inputScale) << "\n";
+    return failure();
+  }
+  if (inputScale.getNumOccurrences() && !inputFiles.empty()) {
+    error() << "--scale applies to random inputs only; it cannot be used "
+               "with --input\n";
+    return failure();
+  }
+  for (unsigned position : function.inputs) {
+    const Buffer &buffer = function.buffers[position];
+    if (inputScale > dtypeLargest(buffer.dtype)) {
+      error() << "--scale=" << formatNumber(inputScale)
+              << " exceeds the largest " << dtypeName(buffer.dtype)
+              << " value " << formatNumber(dtypeLargest(buffer.dtype))
+              << " of input \"" << buffer.name << "\"\n";
+      return failure();
+    }
+  }
+  if (maxUlp.getNumOccurrences() && !(maxUlp >= 0 && maxUlp <= 1e300)) {
+    error() << "--max-ulp must be a number >= 0, got "
+            << formatNumber(maxUlp) << "\n";
+    return failure();
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -376,11 +425,16 @@ struct Comparison {
   /// Elements that are NaN or infinite on the GPU where the reference is
   /// finite.
   int64_t nonFinite = 0;
+  /// With --max-ulp: the largest error in units of the dtype's spacing at
+  /// the reference value, and where it is (-1 when none).
+  double maxUlpError = 0;
+  int64_t worstUlp = -1;
   bool pass = false;
 };
 } // namespace
 
-static Comparison compare(ArrayRef<double> gpu, ArrayRef<double> ref) {
+static Comparison compare(ArrayRef<double> gpu, ArrayRef<double> ref,
+                          Dtype dtype) {
   Comparison c;
   for (auto [i, g, r] : enumerate(gpu, ref)) {
     if (std::isfinite(r)) {
@@ -400,11 +454,19 @@ static Comparison compare(ArrayRef<double> gpu, ArrayRef<double> ref) {
       c.maxAbsError = err;
       c.worst = static_cast<int64_t>(i);
     }
+    // A reference beyond the dtype's range (infinite after rounding) is
+    // measured in the top binade's spacing.
+    double ulps = std::isfinite(r) ? err / dtypeUlp(dtype, r) : err;
+    if (ulps > c.maxUlpError || (c.worstUlp < 0 && ulps > 0)) {
+      c.maxUlpError = ulps;
+      c.worstUlp = static_cast<int64_t>(i);
+    }
   }
   c.relativeError =
       c.maxAbsError /
       std::max(c.maxAbsReference, std::numeric_limits<double>::min());
-  c.pass = c.relativeError <= tolerance;
+  c.pass = c.relativeError <= tolerance &&
+           (!maxUlp.getNumOccurrences() || c.maxUlpError <= maxUlp);
   return c;
 }
 
@@ -759,6 +821,8 @@ static int run(mlir::MLIRContext &context, const Manifest &manifest) {
   if (!selected)
     return kError;
   const Function &function = *selected;
+  if (failed(checkInputScale(function)))
+    return kError;
   mlir::FailureOr<std::unique_ptr<Reference>> reference =
       Reference::load(context, manifest, function);
   if (failed(reference))
@@ -809,7 +873,8 @@ static int run(mlir::MLIRContext &context, const Manifest &manifest) {
   json::Array jsonOutputs;
   for (auto [i, position] : enumerate(function.outputs)) {
     const Buffer &buffer = function.buffers[position];
-    Comparison c = compare(outputs[i].data, references[i].data);
+    Comparison c =
+        compare(outputs[i].data, references[i].data, buffer.dtype);
     allPass &= c.pass;
     log << "output " << i << " \"" << buffer.name << "\" "
         << formatShape(buffer.shape) << " " << dtypeName(buffer.dtype)
@@ -835,6 +900,20 @@ static int run(mlir::MLIRContext &context, const Manifest &manifest) {
     }
     log << ", max |reference| " << formatNumber(c.maxAbsReference)
         << ", relative error " << formatNumber(c.relativeError);
+    if (maxUlp.getNumOccurrences()) {
+      log << ", max ulp error " << formatNumber(c.maxUlpError);
+      entry["max_ulp_error"] = jsonNumber(c.maxUlpError);
+      if (c.worstUlp >= 0) {
+        SmallVector<int64_t> at = unflatten(c.worstUlp, buffer.shape);
+        log << " (at " << formatShape(at) << ": gpu "
+            << formatNumber(outputs[i].data[c.worstUlp]) << ", reference "
+            << formatNumber(references[i].data[c.worstUlp]) << ")";
+        entry["worst_ulp"] = json::Object{
+            {"index", json::Array(at)},
+            {"gpu", jsonNumber(outputs[i].data[c.worstUlp])},
+            {"reference", jsonNumber(references[i].data[c.worstUlp])}};
+      }
+    }
     if (c.nonFinite)
       log << ", " << c.nonFinite << " NaN or infinite";
     log << ": " << (c.pass ? "pass" : "FAIL") << "\n";
@@ -849,7 +928,10 @@ static int run(mlir::MLIRContext &context, const Manifest &manifest) {
   log << execution.trailer;
   log << (allPass ? "PASS" : "FAIL") << ": "
       << (expected ? "against --expected" : "against the fp64 reference")
-      << ", tolerance " << formatNumber(tolerance) << "\n";
+      << ", tolerance " << formatNumber(tolerance);
+  if (maxUlp.getNumOccurrences())
+    log << ", at most " << formatNumber(maxUlp) << " ulp per element";
+  log << "\n";
 
   if (jsonOutput) {
     json::Object result{{"manifest", manifest.path},
@@ -858,6 +940,7 @@ static int run(mlir::MLIRContext &context, const Manifest &manifest) {
                         {"launches", int64_t(function.launches.size())},
                         {"reference", expected ? "expected" : "interpreter"},
                         {"tolerance", tolerance.getValue()},
+                        {"scale", inputScale.getValue()},
                         {"outputs", std::move(jsonOutputs)},
                         {"pass", allPass}};
     for (auto &[key, value] : execution.json)

@@ -92,8 +92,11 @@ RealTensor RealArithmetic::matmul(const Value &a, const Value &b) const {
   return c;
 }
 
+/// 0.5 x (1 + erf(x / sqrt 2)) as 0.5 x erfc(-x / sqrt 2): 1 + erf cancels
+/// for negative x (in fp64 all of it is gone below x = -8, where the value is
+/// still a normal f32 number).
 static double gelu(double x) {
-  return 0.5 * x * (1.0 + std::erf(x * M_SQRT1_2));
+  return 0.5 * x * std::erfc(-x * M_SQRT1_2);
 }
 
 RealTensor RealArithmetic::unary(UnaryKind kind, llvm::ArrayRef<double> params,
