@@ -44,11 +44,15 @@ void fuseBlockGraph(mlir::Block &graph);
 /// Thread fusion of every graph-defined kernel of `func`, as the µGraph
 /// passes apply it to their results. A kernel whose fused chains would
 /// exceed the target's registers per thread (or its shared memory) is left
-/// unfused, as the search costed it, and counted in `unfused`.
+/// unfused, as the search costed it, and counted in `unfused`. A kernel whose
+/// fused block graph the verifiers reject is left unfused too (a valid
+/// µGraph stays valid), counted in `invalid` when given, and its verifier
+/// message kept in `firstInvalid`.
 mlir::LogicalResult
 fuseThreadChainsWithinTarget(mlir::func::FuncOp func,
                              const superopt::GpuTarget &gpu,
-                             unsigned &unfused);
+                             unsigned &unfused, unsigned *invalid = nullptr,
+                             std::string *firstInvalid = nullptr);
 
 /// The thread level's scalar semantics as f32 arith/math ops
 /// (ThreadToArith.cpp); block-to-gpu uses them for unfused elementwise ops.

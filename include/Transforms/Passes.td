@@ -276,6 +276,11 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
            "always at full size">,
     Option<"progress", "progress", "bool", "false",
            "Print a line on stderr per search task and verification">,
+    Option<"testFailPart", "test-fail-part", "int64_t", "-1",
+           "Testing only: the search of this subprogram (its part number) "
+           "fails as an internal error would, to exercise the rule that "
+           "keeps a failing subprogram as written (no real input is known "
+           "to reach it)">,
   ];
   let dependentDialects = ["::mirage::kernel::KernelDialect",
                            "::mirage::block::BlockDialect",

@@ -73,7 +73,9 @@ private:
   LogicalResult validateOptions(Location loc);
   std::string configKey() const;
   SearchOptions searchOptions(llvm::ThreadPoolInterface *pool,
-                              const GpuTarget &gpu, unsigned &unfused) const;
+                              const GpuTarget &gpu, unsigned &unfused,
+                              unsigned &invalidFusions,
+                              std::string &invalidFusion) const;
   LogicalResult optimize(func::FuncOp func, Subprogram &sub, unsigned index,
                          const GpuTarget &gpu, ModuleOp scratch,
                          llvm::ThreadPoolInterface *pool);
@@ -179,7 +181,9 @@ std::string SuperoptimizePass::configKey() const {
 
 SearchOptions SuperoptimizePass::searchOptions(llvm::ThreadPoolInterface *pool,
                                                const GpuTarget &gpu,
-                                               unsigned &unfused) const {
+                                               unsigned &unfused,
+                                               unsigned &invalidFusions,
+                                               std::string &invalidFusion) const {
   SearchOptions options;
   options.maxKernelOps = kernelOps;
   options.maxBlockOps = blockOps;
@@ -212,8 +216,10 @@ SearchOptions SuperoptimizePass::searchOptions(llvm::ThreadPoolInterface *pool,
   options.progress = progress ? &llvm::errs() : nullptr;
   options.threadPool = pool;
   if (threadFusion)
-    options.finalize = [&gpu, &unfused](func::FuncOp f) {
-      return fuseThreadChainsWithinTarget(f, gpu, unfused);
+    options.finalize = [&gpu, &unfused, &invalidFusions,
+                        &invalidFusion](func::FuncOp f) {
+      return fuseThreadChainsWithinTarget(f, gpu, unfused, &invalidFusions,
+                                          &invalidFusion);
     };
   return options;
 }
@@ -353,8 +359,37 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
   auto defaultSchedule = cast<func::FuncOp>(original->clone());
   scratch.push_back(defaultSchedule);
   defaultSchedule.setSymName(name + "_default");
-  if (failed(convertToKernels(defaultSchedule)))
-    return failure();
+  // An internal failure on this subprogram (its default schedule, the
+  // search, a finalization) keeps the subprogram as written, with a remark
+  // naming the failure: one subprogram never fails the pass. The errors it
+  // raised are caught here and become the remark's text.
+  std::string internalError;
+  auto keepAsWritten = [&](StringRef stage) {
+    Outcome outcome;
+    outcome.cache = "off";
+    outcome.text = ("not optimized: " + stage + " failed (" +
+                    (internalError.empty() ? std::string("no diagnostic")
+                                           : internalError) +
+                    "); the subprogram is kept as written")
+                       .str();
+    report(func, index, loc, sub, outcome);
+    return success();
+  };
+  auto captureErrors = [&]() {
+    return std::make_unique<ScopedDiagnosticHandler>(
+        ctx, [&](Diagnostic &d) -> LogicalResult {
+          if (d.getSeverity() != DiagnosticSeverity::Error)
+            return failure(); // remarks and warnings go on to the user
+          if (internalError.empty())
+            internalError = d.str();
+          return success();
+        });
+  };
+  {
+    auto capture = captureErrors();
+    if (failed(convertToKernels(defaultSchedule)))
+      return keepAsWritten("its default schedule");
+  }
 
   // The cache key: the subprogram printed generically, without locations.
   std::string program;
@@ -370,8 +405,10 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
   }
   SearchCache store(cacheDir);
   std::string key = SearchCache::key(program, configKey());
-  unsigned unfused = 0;
-  SearchOptions options = searchOptions(pool, gpu, unfused);
+  unsigned unfused = 0, invalidFusions = 0;
+  std::string invalidFusion;
+  SearchOptions options =
+      searchOptions(pool, gpu, unfused, invalidFusions, invalidFusion);
 
   Outcome outcome;
   outcome.cache = cacheMode == CacheMode::Off ? "off" : "miss";
@@ -476,10 +513,16 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
   }
 
   if (!best) {
-    FailureOr<SearchResult> result =
-        searchMuGraph(defaultSchedule, scratch, gpu, options);
+    FailureOr<SearchResult> result = failure();
+    {
+      auto capture = captureErrors();
+      if (testFailPart == int64_t(index))
+        emitError(loc) << "planted failure (test-fail-part=" << index << ")";
+      else
+        result = searchMuGraph(defaultSchedule, scratch, gpu, options);
+    }
     if (failed(result))
-      return failure();
+      return keepAsWritten("the µGraph search");
     best = result->best;
     const SearchStats &s = result->stats;
     std::string budget = budgetText(s, stateBudget);
@@ -498,11 +541,18 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
         s.statesPruned, s.blockGraphs, s.candidatesCosted,
         s.candidatesVerified, s.candidatesRejected, s.searchSeconds,
         s.verifySeconds, budget.empty() ? "" : "; " + budget + ", best so far kept",
-        unfused ? llvm::formatv("; thread fusion left {0} kernel(s) unfused "
-                                "(over the target's registers per thread)",
-                                unfused)
-                      .str()
-                : std::string(),
+        (unfused ? llvm::formatv("; thread fusion left {0} kernel(s) unfused "
+                                 "(over the target's registers per thread)",
+                                 unfused)
+                       .str()
+                 : std::string()) +
+            (invalidFusions
+                 ? llvm::formatv("; thread fusion declined for {0} kernel(s) "
+                                 "whose fused block graph the verifier "
+                                 "rejects ({1})",
+                                 invalidFusions, invalidFusion)
+                       .str()
+                 : std::string()),
         result->verification, kernelLevelText(s, kernelGraphOps > 0));
     if (cacheMode != CacheMode::Off) {
       if (s.timeLimitHit) {
