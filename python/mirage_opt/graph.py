@@ -114,9 +114,13 @@ class Graph:
 
     # -- structure ---------------------------------------------------------
 
-    def input(self, shape: Sequence[int], dtype: str = "f32", name: str | None = None) -> Tensor:
-        """A function argument of static `shape` and `dtype` (f16, bf16, f32)."""
-        if self._lines:
+    def input(self, shape: Sequence[int], dtype: str = "f32", name: str | None = None,
+              late: bool = False) -> Tensor:
+        """A function argument of static `shape` and `dtype` (f16, bf16, f32),
+        appended to the signature. Inputs come before the first op, except
+        `late` ones: a constant an importer meets mid-graph, bound as an
+        argument."""
+        if self._lines and not late:
             raise GraphError("inputs must be declared before the first op")
         shape = tuple(int(d) for d in shape)
         if any(d <= 0 for d in shape):

@@ -11,11 +11,13 @@ op type and why. docs/Python.md lists the supported operators.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
 from ._mirage_opt import MirageError
+from . import _windows
 from .graph import Graph, GraphError, Tensor
 
 try:
@@ -36,7 +38,10 @@ def from_onnx(path_or_model, *, name: str | None = None, keep_weights_as_inputs:
         model = shape_inference.infer_shapes(model, strict_mode=False)
     except Exception as e:  # noqa: BLE001
         raise MirageError(f"ONNX shape inference failed: {e}") from None
-    return _Importer(model, name, keep_weights_as_inputs).run()
+    try:
+        return _Importer(model, name, keep_weights_as_inputs).run()
+    except GraphError as e:
+        raise MirageError(f"ONNX model: {_shorten(str(e))}") from None
 
 
 class _Unsupported(MirageError):
@@ -57,14 +62,19 @@ class _Importer:
         self.bound: dict = {}
         self.scaled: dict = {}   # Tensor name -> (source Tensor, factor): x * c
         self.node = None
+        self.bound_consts: dict = {}   # id(array) -> (bound input, array)
+        self.input_names: list = []
         opsets = {o.domain: o.version for o in model.opset_import}
         self.opset = opsets.get("", opsets.get("ai.onnx", 13))
 
     def run(self):
         from .program import Program
-        inits = {i.name: numpy_helper.to_array(i) for i in self.graph.initializer}
+        inits = {i.name: _initializer(i) for i in self.graph.initializer}
+        init_types = {i.name: _FLOAT.get(i.data_type) for i in self.graph.initializer}
         used = {name for node in self.graph.node for name in node.input}
-        names = []
+        self.used = used
+        self.outputs = {vo.name for vo in self.graph.output}
+        names = self.input_names
         # Graph inputs that are not initializers are the model's inputs.
         for vi in self.graph.input:
             if vi.name in inits:
@@ -82,7 +92,10 @@ class _Importer:
             else:
                 self.consts[k] = v
         for k, v in float_inits:
-            t = self.g.input(v.shape, _np_dtype(v.dtype), name=_clean(k))
+            if 0 in v.shape:
+                raise MirageError(f"initializer {k!r} has zero-size shape {list(v.shape)}; "
+                                  f"the graph dialect has no empty tensors")
+            t = self.g.input(v.shape, init_types.get(k) or _np_dtype(v.dtype), name=_clean(k))
             self.env[k] = t
             names.append(_clean(k))
             if not self.keep_weights:
@@ -93,24 +106,50 @@ class _Importer:
             self.node = node
             try:
                 outs = self._convert(node)
-            except (GraphError, _Unsupported) as e:
-                raise MirageError(f"ONNX node {node.name or '(unnamed)'} ({node.op_type}): {e}") from None
+            except (GraphError, MirageError) as e:
+                raise MirageError(f"ONNX node {node.name or '(unnamed)'} ({node.op_type}): "
+                                  f"{_shorten(str(e))}") from None
+            except Exception as e:  # noqa: BLE001 - no Python error reaches the user raw
+                raise MirageError(f"ONNX node {node.name or '(unnamed)'} ({node.op_type}): "
+                                  f"cannot import it ({type(e).__name__}: "
+                                  f"{_shorten(str(e))})") from None
             outs = outs if isinstance(outs, (list, tuple)) else [outs]
             for name, value in zip(node.output, outs):
+                if isinstance(value, np.generic):
+                    value = np.asarray(value)  # NumPy folds 0-d arrays to scalars
                 if name:
+                    self._check_size(node, name, value)
                     self.env[name] = value
         for vo in self.graph.output:
             v = self.env.get(vo.name)
             if isinstance(v, np.ndarray):
                 raise MirageError(f"output {vo.name!r} is a constant; the graph dialect has "
                                   f"no constants")
+            if isinstance(v, _Empty):
+                raise MirageError(f"output {vo.name!r} has zero-size shape {list(v.shape)}; "
+                                  f"the graph dialect has no empty tensors")
             if not isinstance(v, Tensor):
                 raise MirageError(f"output {vo.name!r} is not computed by a supported op")
             self.g.output(v)
         return Program(self.g.mlir(), self.g.name, input_names=names, bound=self.bound,
                        source=f"<onnx {self.g.name}>")
 
+    def _check_size(self, node, name, value):
+        """The graph dialect has no empty tensors: a zero-size value is refused
+        here, at the node that makes it, rather than deep in a shape rule."""
+        shape = value.shape if isinstance(value, (Tensor, np.ndarray)) else None
+        if shape is not None and 0 in tuple(shape) and isinstance(value, Tensor):
+            raise MirageError(f"ONNX node {node.name or '(unnamed)'} ({node.op_type}): output "
+                              f"{name!r} has zero-size shape {list(shape)}; the graph dialect "
+                              f"has no empty tensors")
+
     def _value_info(self, vi):
+        kind = vi.type.WhichOneof("value")
+        if kind != "tensor_type":
+            what = {"sequence_type": "a sequence", "optional_type": "an optional",
+                    "map_type": "a map", "sparse_tensor_type": "a sparse tensor"}.get(kind, "untyped")
+            raise MirageError(f"input {vi.name!r} is {what}, not a tensor; the graph dialect "
+                              f"has dense tensors only")
         t = vi.type.tensor_type
         if t.elem_type not in _FLOAT:
             raise MirageError(f"input {vi.name!r} has ONNX element type "
@@ -122,6 +161,9 @@ class _Importer:
                 raise MirageError(f"input {vi.name!r} has a dynamic dimension "
                                   f"({d.dim_param or '?'}); export the model with static shapes")
             dims.append(d.dim_value)
+        if 0 in dims:
+            raise MirageError(f"input {vi.name!r} has zero-size shape {dims}; the graph "
+                              f"dialect has no empty tensors")
         return tuple(dims), _FLOAT[t.elem_type]
 
     # -- helpers -----------------------------------------------------------------
@@ -146,12 +188,34 @@ class _Importer:
         return v
 
     def _t(self, v) -> Tensor:
+        if isinstance(v, _Empty):
+            raise _Unsupported(f"an operand of zero-size shape {list(v.shape)}; the graph "
+                               f"dialect has no empty tensors")
         if isinstance(v, np.ndarray):
-            raise _Unsupported("a constant tensor operand: the graph dialect has no "
-                               "tensor constants (bind it as an input)")
+            return self._bind_constant(v)
         if not isinstance(v, Tensor):
             raise _Unsupported(f"operand {v!r} is not a tensor the graph computes")
         return v
+
+    def _bind_constant(self, v: np.ndarray, dtype: str | None = None) -> Tensor:
+        """A float constant that a graph op reads as a tensor (a causal mask
+        built by Trilu/Where at import, a folded weight) is an input of the
+        function bound to its values, as initializers are: the graph dialect
+        has no tensor constants."""
+        if v.dtype.kind != "f":
+            raise _Unsupported(f"a constant {v.dtype} tensor operand of shape {list(v.shape)}: "
+                               f"graph tensors are float")
+        if v.size == 0:
+            raise _Unsupported(f"an operand of zero-size shape {list(v.shape)}; the graph "
+                               f"dialect has no empty tensors")
+        key = id(v)
+        if key not in self.bound_consts:
+            name = _clean(self.node.name or self.node.op_type) + f"_const{len(self.bound_consts)}"
+            t = self.g.input(v.shape, dtype or _np_dtype(v.dtype), name=name, late=True)
+            self.bound[name] = v.astype(np.float64)
+            self.input_names.append(name)
+            self.bound_consts[key] = (t, v)  # v kept alive: its id stays unique
+        return self.bound_consts[key][0]
 
     def _scalar(self, v):
         if isinstance(v, np.ndarray) and v.size == 1:
@@ -169,6 +233,9 @@ class _Importer:
             if folded is not None:
                 return folded
         handler = getattr(self, "op_" + node.op_type, None)
+        if handler is None and node.op_type in _FOLDED_OPS:
+            raise _Unsupported(f"{node.op_type} of a computed tensor: the graph dialect has no "
+                               f"such op (only constant operands are folded at import)")
         if handler is None:
             raise _Unsupported("unsupported operator")
         return handler(node, self._attrs(node))
@@ -177,6 +244,8 @@ class _Importer:
         """NumPy semantics for shape arithmetic on constants."""
         a = self._attrs(node)
         op = node.op_type
+        if op not in _FOLDED_OPS:
+            return None
         x = ins[0] if ins else None
         if op == "Shape":
             return np.array(x.shape, dtype=np.int64)
@@ -195,11 +264,15 @@ class _Importer:
         if op == "Concat":
             return np.concatenate([v for v in ins], axis=a["axis"])
         binary = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply,
-                  "Div": (np.floor_divide if x.dtype.kind in "iu" else np.divide),
+                  "Div": (_int_divide if x.dtype.kind in "iu" else np.divide),
                   "Equal": np.equal, "Less": np.less, "Greater": np.greater,
                   "LessOrEqual": np.less_equal, "GreaterOrEqual": np.greater_equal,
                   "And": np.logical_and, "Or": np.logical_or, "Pow": np.power,
                   "Max": np.maximum, "Min": np.minimum}
+        if op in ("Max", "Min", "Sum") and ins:
+            return functools.reduce(np.add if op == "Sum" else binary[op], ins)
+        if op == "Relu":
+            return np.maximum(x, np.zeros((), x.dtype))
         if op in binary and len(ins) == 2:
             return binary[op](ins[0], ins[1])
         if op == "Mod":
@@ -212,7 +285,18 @@ class _Importer:
         if op == "Reshape":
             return x.reshape(_onnx_reshape(x.shape, ins[1], a.get("allowzero", 0)))
         if op == "Range":
-            return np.arange(ins[0], ins[1], ins[2])
+            start, limit, delta = (v.reshape(()) for v in ins[:3])
+            count = max(int(math.ceil((limit - start) / delta)), 0)
+            return (start + np.arange(count) * delta).astype(start.dtype)
+        if op == "Trilu":
+            k = int(ins[1].reshape(())) if len(ins) > 1 and ins[1] is not None else 0
+            return (np.triu if a.get("upper", 1) else np.tril)(x, k)
+        if op == "Expand":
+            return np.array(np.broadcast_to(x, np.broadcast_shapes(x.shape, tuple(ins[1].tolist()))))
+        if op == "CastLike":
+            return x.astype(ins[1].dtype)
+        if op == "Transpose":
+            return np.transpose(x, a.get("perm"))
         if op == "ConstantOfShape":
             value = numpy_helper.to_array(a["value"]) if "value" in a else np.zeros(1, np.float32)
             return np.full(tuple(x.tolist()), value.reshape(-1)[0], dtype=value.dtype)
@@ -225,9 +309,14 @@ class _Importer:
         return None
 
     def _slice_const(self, x, ins, a):
-        starts, ends = ins[1], ins[2]
-        axes = ins[3] if len(ins) > 3 and ins[3] is not None else np.arange(len(starts))
-        steps = ins[4] if len(ins) > 4 and ins[4] is not None else np.ones(len(starts), np.int64)
+        if self.opset < 10 or "starts" in a:
+            starts, ends = a["starts"], a["ends"]
+            axes = a.get("axes", range(len(starts)))
+            steps = [1] * len(starts)
+        else:
+            starts, ends = ins[1], ins[2]
+            axes = ins[3] if len(ins) > 3 and ins[3] is not None else np.arange(len(starts))
+            steps = ins[4] if len(ins) > 4 and ins[4] is not None else np.ones(len(starts), np.int64)
         index = [slice(None)] * x.ndim
         for s, e, ax, st in zip(starts, ends, axes, steps):
             index[int(ax)] = slice(int(s), int(e), int(st))
@@ -254,23 +343,24 @@ class _Importer:
         return shape[start:end]
 
     def op_Gather(self, node, a):
-        """Gather with constant indices that pick one index (a select) or a
-        contiguous range (a slice) of a computed tensor."""
+        """Gather with constant indices from a computed tensor: strided runs
+        of the indices as slices (_windows.take), reshaped to the indices'
+        shape."""
         x = self._t(self._in(node, 0))
         idx = self._const(node, 1)
-        axis = a.get("axis", 0) % x.rank
+        if idx.dtype.kind not in "iu":
+            raise _Unsupported(f"indices of dtype {idx.dtype}")
+        axis = a.get("axis", 0)
+        if not -x.rank <= axis < x.rank:
+            raise _Unsupported(f"axis {axis} is out of range for rank {x.rank}")
+        axis %= x.rank
         n = x.shape[axis]
-        flat = [int(v) % n for v in idx.reshape(-1)]
-        if not flat or flat != list(range(flat[0], flat[0] + len(flat))):
-            raise _Unsupported(f"a Gather of indices {idx.tolist()} (only one index or a "
-                               f"contiguous range of constant indices)")
-        start, end = flat[0], flat[-1] + 1
-        part = x
-        if (start, end) != (0, n):
-            part = self.g.split(x, axis, [v for v in (start, end - start, n - end) if v > 0])
-            part = part[1 if start > 0 else 0]
+        flat = idx.reshape(-1)
+        if flat.size and not ((flat >= -n) & (flat < n)).all():
+            raise _Unsupported(f"an index out of range [{-n}, {n - 1}]")
+        part = _windows.take(self.g, x, axis, [int(v) % n for v in flat])
         shape = x.shape[:axis] + tuple(idx.shape) + x.shape[axis + 1:]
-        return self.g.reshape(part, shape)
+        return part if part.shape == shape else self.g.reshape(part, shape)
 
     def op_Size(self, node, a):
         return np.array(math.prod(self._in(node, 0).shape), dtype=np.int64)
@@ -279,6 +369,20 @@ class _Importer:
         return self._in(node, 0)
 
     def op_Dropout(self, node, a):
+        # Inference: the identity, unless the model asks for training mode,
+        # whose random mask has no place in an inference graph.
+        if len(node.input) > 2 and node.input[2]:
+            mode = self._in(node, 2)
+            if not isinstance(mode, np.ndarray):
+                raise _Unsupported("a training_mode computed by the graph (only a constant "
+                                   "false: a random mask has no place in an inference graph)")
+            if bool(np.asarray(mode).reshape(-1)[0]):
+                raise _Unsupported("training_mode = true: dropout draws a random mask, which "
+                                   "has no place in an inference graph")
+        if a.get("is_test", 1) == 0 and self.opset < 7:
+            raise _Unsupported("is_test = 0: dropout in training mode")
+        if len(node.output) > 1 and node.output[1]:
+            raise _Unsupported("Dropout's mask output (a boolean tensor)")
         return self._in(node, 0)
 
     def op_Cast(self, node, a):
@@ -289,11 +393,36 @@ class _Importer:
                                f"{onnx.TensorProto.DataType.Name(a['to'])}: the graph dialect has no cast")
         return x
 
+    def op_CastLike(self, node, a):
+        """A cast to the dtype of the second operand: a constant is rounded
+        to it here (exporters cast their scalars so), a computed tensor is
+        a Cast."""
+        x, like = self._in(node, 0), self._in(node, 1)
+        to = like.dtype if isinstance(like, Tensor) else _np_dtype(np.asarray(like).dtype)
+        if isinstance(x, np.ndarray):
+            if x.dtype.kind != "f" and not isinstance(like, np.ndarray):
+                x = x.astype(np.float64)
+            return _round_to(x, to)
+        onnx_type = {v: k for k, v in _FLOAT.items()}[to]
+        return self.op_Cast(node, {"to": onnx_type})
+
     def op_MatMul(self, node, a):
         g = self.g
         x, w = self._t(self._in(node, 0)), self._t(self._in(node, 1))
         if x.rank == 1 or w.rank == 1:
-            raise _Unsupported("MatMul with a vector operand")
+            # numpy.matmul's rule: a vector operand is a matrix with a unit
+            # dimension (prepended for the left, appended for the right),
+            # which the result then drops.
+            xm = g.reshape(x, (1,) + x.shape) if x.rank == 1 else x
+            wm = g.reshape(w, w.shape + (1,)) if w.rank == 1 else w
+            y = self._matmul(xm, wm)
+            shape = y.shape[:-2] + ((y.shape[-2],) if x.rank > 1 else ()) + \
+                ((y.shape[-1],) if w.rank > 1 else ())
+            return g.reshape(y, shape)
+        return self._matmul(x, w)
+
+    def _matmul(self, x, w):
+        g = self.g
         if w.rank == 2 and x.rank > 2:
             lead = x.shape[:-1]
             y = g.matmul(g.reshape(x, (math.prod(lead), x.shape[-1])), w)
@@ -328,8 +457,10 @@ class _Importer:
         return y
 
     def _binary(self, node, op):
+        return self._combine(op, self._in(node, 0), self._in(node, 1))
+
+    def _combine(self, op, x, y):
         g = self.g
-        x, y = self._in(node, 0), self._in(node, 1)
         sx, sy = self._scalar(x), self._scalar(y)
         if isinstance(x, Tensor) and isinstance(y, Tensor):
             if op == "mul":
@@ -376,7 +507,11 @@ class _Importer:
     def op_Erf(self, node, a):
         z = self._t(self._in(node, 0))
         src = self.scaled.get(z.name)
-        if src is None or abs(src[1] - 1 / math.sqrt(2)) > 1e-6:
+        # The exporter stores 1/sqrt(2) (or sqrt(2) for a Div) in the model's
+        # dtype: f16's nearest sqrt(2) is 1.4140625. Accept the constant within
+        # a rounding of that dtype.
+        tol = {"f16": 2.0 ** -10, "bf16": 2.0 ** -7}.get(z.dtype, 2.0 ** -20)
+        if src is None or abs(src[1] * math.sqrt(2) - 1) > tol:
             raise _Unsupported("Erf outside the GELU pattern 0.5 x (1 + erf(x / sqrt 2))")
         return _Marker("erf", src[0])
 
@@ -398,6 +533,38 @@ class _Importer:
     def _gelu(self, x, y):
         return None
 
+    def op_Max(self, node, a): return self._extremum(node, "max")
+    def op_Min(self, node, a): return self._extremum(node, "min")
+
+    def _extremum(self, node, kind):
+        """Max / Min of one computed tensor and constant scalars: a clamp
+        (relu for max with 0). Of two computed tensors it has no graph op."""
+        vals = [self._in(node, i) for i in range(len(node.input))]
+        tensors = [v for v in vals if isinstance(v, Tensor)]
+        consts = [v for v in vals if not isinstance(v, Tensor)]
+        scalars = [self._scalar(v) for v in consts]
+        name = "Max" if kind == "max" else "Min"
+        if len(tensors) != 1 or None in scalars:
+            raise _Unsupported(f"{name} of {len(tensors)} computed tensors and "
+                               f"{len(consts)} constants (only one computed tensor and constant "
+                               f"scalars: a clamp)")
+        x = tensors[0]
+        if any(math.prod(np.asarray(v).shape) == 1 and np.asarray(v).ndim > x.rank for v in consts):
+            raise _Unsupported(f"{name} whose constant broadcasts the result to a higher rank")
+        if not scalars:
+            return x
+        c = (max if kind == "max" else min)(scalars)
+        if kind == "max":
+            return self.g.relu(x) if c == 0.0 else self.g.clamp(x, c, math.inf)
+        return self.g.clamp(x, -math.inf, c)
+
+    def op_Sum(self, node, a):
+        xs = [self._in(node, i) for i in range(len(node.input))]
+        y = xs[0]
+        for x in xs[1:]:
+            y = self._combine("add", y, x)
+        return self._t(y) if len(xs) == 1 else y
+
     def op_Neg(self, node, a): return self.g.scalar_mul(self._t(self._in(node, 0)), -1.0)
     def op_Relu(self, node, a): return self.g.relu(self._t(self._in(node, 0)))
     def op_Sigmoid(self, node, a): return self.g.sigmoid(self._t(self._in(node, 0)))
@@ -412,17 +579,30 @@ class _Importer:
         return self.g.gelu(self._t(self._in(node, 0)))
 
     def op_Pow(self, node, a):
-        x, e = self._t(self._in(node, 0)), self._scalar(self._in(node, 1))
+        x, ev = self._t(self._in(node, 0)), self._in(node, 1)
+        e = self._scalar(ev)
+        if e is None and isinstance(ev, np.ndarray) and ev.size and \
+                np.broadcast_shapes(x.shape, ev.shape) == x.shape and (ev == ev.flat[0]).all():
+            e = float(ev.flat[0])  # one exponent for every element
         if e is None:
-            raise _Unsupported("a non-constant exponent")
+            raise _Unsupported("an exponent that is not one constant (graph.pow takes a "
+                               "constant scalar exponent)")
         return self.g.square(x) if e == 2.0 else self.g.pow(x, e)
 
     def op_Clip(self, node, a):
         x = self._t(self._in(node, 0))
-        lo = a.get("min", self._scalar(self._in(node, 1)) if len(node.input) > 1 and node.input[1] else None)
-        hi = a.get("max", self._scalar(self._in(node, 2)) if len(node.input) > 2 and node.input[2] else None)
+        bounds = []
+        for i, name in ((1, "min"), (2, "max")):
+            v = self._in(node, i)
+            if v is not None and self._scalar(v) is None:
+                raise _Unsupported(f"a {name} bound that is not a constant scalar "
+                                   f"(graph.clamp takes constant bounds)")
+            bounds.append(self._scalar(v) if v is not None else None)
+        lo = a.get("min", bounds[0])
+        hi = a.get("max", bounds[1])
         lo = -math.inf if lo is None else float(lo)
         hi = math.inf if hi is None else float(hi)
+        lo = min(lo, hi)  # ONNX: every value is max when min > max
         return self.g.relu(x) if (lo, hi) == (0.0, math.inf) else self.g.clamp(x, lo, hi)
 
     def op_Softmax(self, node, a):
@@ -473,7 +653,10 @@ class _Importer:
 
     def op_Flatten(self, node, a):
         x = self._t(self._in(node, 0))
-        axis = a.get("axis", 1) % (x.rank + 1) if x.rank else 0
+        axis = a.get("axis", 1)
+        if not -x.rank <= axis <= x.rank:
+            raise _Unsupported(f"axis {axis} is out of range for rank {x.rank}")
+        axis = axis + x.rank if axis < 0 else axis
         return self.g.reshape(x, (math.prod(x.shape[:axis]), math.prod(x.shape[axis:])))
 
     def op_Unsqueeze(self, node, a):
@@ -498,7 +681,8 @@ class _Importer:
         return self.g.broadcast(x, shape)
 
     def op_Concat(self, node, a):
-        xs = [self._t(self._in(node, i)) for i in range(len(node.input))]
+        xs = [self._in(node, i) for i in range(len(node.input))]
+        xs = [self._t(x) for x in xs if not isinstance(x, _Empty)]
         return self.g.concat(xs, a["axis"])
 
     def op_Split(self, node, a):
@@ -511,28 +695,47 @@ class _Importer:
             n = len(node.output)
             size = -(-x.shape[axis] // n)
             split = [size] * (n - 1) + [x.shape[axis] - size * (n - 1)]
-        return self.g.split(x, axis, split)
+        split = [int(v) for v in split]
+        if sum(split) != x.shape[axis] or any(v < 0 for v in split):
+            raise _Unsupported(f"split sizes {split} do not add up to {x.shape[axis]}")
+        # Zero-size pieces (ONNX allows them) have no graph form: they stand
+        # for themselves, refused only where a computation reads them.
+        parts = iter(self.g.split(x, axis, [v for v in split if v]) if any(split) else [])
+        return [next(parts) if v else _Empty(x.shape[:axis] + (0,) + x.shape[axis + 1:])
+                for v in split]
+
+    def _slice_args(self, node, a, rank):
+        """starts, ends, axes, steps as lists: inputs since opset 10, attributes before."""
+        if self.opset < 10 or "starts" in a:
+            starts, ends = list(a["starts"]), list(a["ends"])
+            axes = list(a.get("axes", range(len(starts))))
+            steps = [1] * len(starts)
+        else:
+            starts, ends = self._const(node, 1).tolist(), self._const(node, 2).tolist()
+            axes = self._const(node, 3, None)
+            steps = self._const(node, 4, None)
+            axes = axes.tolist() if axes is not None else list(range(len(starts)))
+            steps = steps.tolist() if steps is not None else [1] * len(starts)
+        if not len(starts) == len(ends) == len(axes) == len(steps):
+            raise _Unsupported("starts, ends, axes and steps of different lengths")
+        for ax in axes:
+            if not -rank <= int(ax) < rank:
+                raise _Unsupported(f"axis {ax} is out of range for rank {rank}")
+        return starts, ends, [int(ax) % rank for ax in axes], steps
 
     def op_Slice(self, node, a):
         x = self._t(self._in(node, 0))
-        starts, ends = self._const(node, 1), self._const(node, 2)
-        axes = self._const(node, 3, None)
-        steps = self._const(node, 4, None)
-        axes = axes.tolist() if axes is not None else list(range(len(starts)))
-        steps = steps.tolist() if steps is not None else [1] * len(starts)
-        for s, e, ax, st in zip(starts.tolist(), ends.tolist(), axes, steps):
-            ax = int(ax) % x.rank
+        for s, e, ax, st in zip(*self._slice_args(node, a, x.rank)):
             n = x.shape[ax]
-            if st != 1:
-                raise _Unsupported(f"a Slice with step {st}")
-            s = max(0, min(s + n if s < 0 else s, n))
-            e = max(0, min(e + n if e < 0 else e, n))
-            if e <= s:
-                raise _Unsupported("an empty Slice")
-            if (s, e) == (0, n):
-                continue
-            parts = self.g.split(x, ax, [v for v in (s, e - s, n - e) if v > 0])
-            x = parts[1 if s > 0 else 0]
+            if st == 0:
+                raise _Unsupported("a Slice with step 0")
+            picked = range(*slice(int(s), int(e), int(st)).indices(n))
+            if len(picked) == 0:
+                raise _Unsupported("an empty Slice (the graph dialect has no empty tensors)")
+            if st > 0:
+                x = _windows.strided(self.g, x, ax, picked.start, len(picked), int(st))
+            else:  # backwards: one piece per element
+                x = _windows.take(self.g, x, ax, picked)
         return x
 
     def op_Conv(self, node, a):
@@ -540,9 +743,9 @@ class _Importer:
         x, w = self._t(self._in(node, 0)), self._t(self._in(node, 1))
         if x.rank != 4:
             raise _Unsupported(f"a {x.rank - 2}-d convolution (only 2-d)")
-        pads = list(a.get("pads", [0, 0, 0, 0]))
-        if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
-            raise _Unsupported("auto_pad; export with explicit pads")
+        strides = [int(v) for v in a.get("strides", (1, 1))]
+        dilations = [int(v) for v in a.get("dilations", (1, 1))]
+        pads = self._pads(node, a, x.shape[2:], list(w.shape[2:]), strides, dilations)
         if pads[0] != pads[2] or pads[1] != pads[3]:
             raise _Unsupported(f"asymmetric pads {pads} have no graph.conv2d form")
         y = g.conv2d(x, w, tuple(a.get("strides", (1, 1))), (pads[0], pads[1]),
@@ -555,25 +758,42 @@ class _Importer:
 
     def _pool(self, node, a, kind):
         x = self._t(self._in(node, 0))
-        kernel = tuple(a["kernel_shape"])
-        strides = tuple(a.get("strides", (1, 1)))
-        pads = list(a.get("pads", [0, 0, 0, 0]))
-        if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
-            raise _Unsupported("auto_pad; export with explicit pads")
-        if pads[0] != pads[2] or pads[1] != pads[3]:
-            raise _Unsupported(f"asymmetric pads {pads}")
-        if a.get("ceil_mode", 0):
-            for size, k, s, p in zip(x.shape[2:], kernel, strides, pads[:2]):
-                if (size + 2 * p - k) % s:
-                    raise _Unsupported("ceil_mode that adds a partial window")
-        if kind == "max":
-            if tuple(a.get("dilations", (1, 1))) != (1, 1):
-                raise _Unsupported("dilated MaxPool")
-            return self.g.max_pool2d(x, kernel, strides, tuple(pads[:2]))
-        if pads[:2] != [0, 0] and not a.get("count_include_pad", 0):
-            raise _Unsupported("AveragePool with padding and count_include_pad=0 "
-                               "(graph.avg_pool2d counts padded zeros)")
-        return self.g.avg_pool2d(x, kernel, strides, tuple(pads[:2]))
+        nd = x.rank - 2
+        kernel = [int(k) for k in a["kernel_shape"]]
+        strides = [int(v) for v in a.get("strides", [1] * nd)]
+        dilations = [int(v) for v in a.get("dilations", [1] * nd)]
+        if len(kernel) != nd or len(strides) != nd or len(dilations) != nd:
+            raise _Unsupported(f"kernel_shape {kernel}, strides {strides} or dilations "
+                               f"{dilations} do not match a {nd}-d input")
+        pads = self._pads(node, a, x.shape[2:], kernel, strides, dilations)
+        return _windows.pool(self.g, x, kind, kernel, strides, dilations, pads[:nd], pads[nd:],
+                             ceil=bool(a.get("ceil_mode", 0)),
+                             counted=bool(a.get("count_include_pad", 0)),
+                             zeros=lambda shape, dtype: self._bind_constant(np.zeros(shape), dtype))
+
+    def _pads(self, node, a, sizes, kernel, strides, dilations=None):
+        """Explicit pads [begin..., end...] from `pads` or `auto_pad`."""
+        nd = len(sizes)
+        dilations = dilations or [1] * nd
+        auto = a.get("auto_pad", b"NOTSET")
+        auto = auto.decode() if isinstance(auto, bytes) else auto
+        if auto in ("NOTSET", ""):
+            pads = [int(v) for v in a.get("pads", [0] * 2 * nd)]
+            if len(pads) != 2 * nd:
+                raise _Unsupported(f"pads {pads} do not match a {nd}-d input")
+            return pads
+        if auto == "VALID":
+            return [0] * 2 * nd
+        if auto not in ("SAME_UPPER", "SAME_LOWER"):
+            raise _Unsupported(f"auto_pad {auto!r}")
+        begin, end = [], []
+        for size, k, s, d in zip(sizes, kernel, strides, dilations):
+            out = -(-size // s)
+            total = max((out - 1) * s + (k - 1) * d + 1 - size, 0)
+            small, big = total // 2, total - total // 2
+            begin.append(small if auto == "SAME_UPPER" else big)
+            end.append(big if auto == "SAME_UPPER" else small)
+        return begin + end
 
     def op_MaxPool(self, node, a):
         if len(node.output) > 1 and node.output[1]:
@@ -583,12 +803,10 @@ class _Importer:
     def op_AveragePool(self, node, a): return self._pool(node, a, "avg")
 
     def op_GlobalAveragePool(self, node, a):
-        x = self._t(self._in(node, 0))
-        return self.g.avg_pool2d(x, x.shape[2:], x.shape[2:])
+        return _windows.global_pool(self.g, self._t(self._in(node, 0)), "avg")
 
     def op_GlobalMaxPool(self, node, a):
-        x = self._t(self._in(node, 0))
-        return self.g.max_pool2d(x, x.shape[2:], x.shape[2:])
+        return _windows.global_pool(self.g, self._t(self._in(node, 0)), "max")
 
     def op_BatchNormalization(self, node, a):
         g = self.g
@@ -615,13 +833,23 @@ class _Importer:
         for d in dims:
             var = g.reduce_sum(var, d)
         var = g.scalar_mul(var, 1.0 / count)
-        y = g.mul(xc, g.pow(g.scalar_add(var, float(a.get("epsilon", 1e-5))), -0.5))
+        inv_std = g.pow(g.scalar_add(var, float(a.get("epsilon", 1e-5))), -0.5)
+        y = g.mul(xc, inv_std)
         scale, bias = self._in(node, 1), self._in(node, 2)
         if scale is not None:
             y = g.mul(y, self._t(scale))
         if bias is not None:
             y = g.add(y, self._t(bias))
-        return [y] + [None] * (len(node.output) - 1)
+        # The optional Mean and InvStdDev outputs keep the normalized
+        # dimensions as 1, as graph's reductions do.
+        return [y, mean, inv_std][:len(node.output)]
+
+
+class _Empty:
+    """A zero-size value (a piece of a Split): usable by no graph op."""
+
+    def __init__(self, shape):
+        self.shape = tuple(shape)
 
 
 class _Marker:
@@ -643,6 +871,61 @@ def _onnx_reshape(shape, target, allowzero):
         known = math.prod(v for v in out if v != -1)
         out[out.index(-1)] = math.prod(shape) // known
     return out
+
+
+def _initializer(init) -> np.ndarray:
+    """An initializer's values; bfloat16 ones (NumPy has no bfloat16) as float32."""
+    if init.data_type == onnx.TensorProto.BFLOAT16:
+        try:
+            return numpy_helper.to_array(init).astype(np.float32)
+        except (TypeError, ValueError):
+            # Raw bf16 bits are the high half of an IEEE float32.
+            if init.raw_data:
+                bits = np.frombuffer(init.raw_data, dtype=np.uint16)
+            else:
+                bits = np.asarray(init.int32_data, dtype=np.uint32).astype(np.uint16)
+            wide = bits.astype(np.uint32) << 16
+            return wide.view(np.float32).reshape(tuple(init.dims))
+    return numpy_helper.to_array(init)
+
+
+# The operators _Importer._fold evaluates with NumPy when every operand is a
+# constant (shape arithmetic, masks); those without an op_ handler have no
+# graph form for computed operands.
+_FOLDED_OPS = frozenset({
+    "Shape", "Identity", "Cast", "CastLike", "Gather", "Unsqueeze", "Squeeze", "Concat",
+    "Add", "Sub", "Mul", "Div", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual",
+    "And", "Or", "Pow", "Max", "Min", "Mod", "Floor", "Ceil", "Abs", "Not", "Where",
+    "Reshape", "Range", "Trilu", "Expand", "Transpose", "ConstantOfShape", "Slice", "Sqrt",
+    "Neg", "Relu", "Sum"})
+
+
+def _int_divide(a, b):
+    """ONNX's integer Div truncates toward zero (as C does); NumPy's // floors."""
+    a, b = np.asarray(a), np.asarray(b)
+    q = np.abs(a) // np.abs(b)
+    return np.where((a < 0) != (b < 0), -q, q).astype(np.result_type(a, b))
+
+
+def _shorten(text: str, limit: int = 300) -> str:
+    """Messages stay short: a constant of 128x128 must not print 64 KB."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 20] + f" ... ({len(text)} chars)"
+
+
+def _round_to(v: np.ndarray, dtype: str) -> np.ndarray:
+    """v rounded to a graph dtype, as NumPy holds it (bf16 as float32 with
+    the low 16 bits clear, rounded to nearest even)."""
+    if dtype == "f16":
+        return v.astype(np.float16)
+    v = np.asarray(v, dtype=np.float32)
+    if dtype != "bf16":
+        return v
+    bits = v.view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16
+    keep = ~np.isfinite(v)  # inf and nan keep their bits
+    out = np.where(keep, bits, rounded).astype(np.uint32).view(np.float32)
+    return out.reshape(v.shape)
 
 
 def _np_dtype(dtype) -> str:

@@ -170,7 +170,9 @@ class Program:
                 v = self.bound[info.name]
             else:
                 raise MirageError(f"no value for input {info.name!r}")
-            arrays.append(np.ascontiguousarray(np.asarray(v, dtype=np.float64)))
+            # np.array, not np.ascontiguousarray: the latter turns a rank-0
+            # value into shape [1].
+            arrays.append(np.array(v, dtype=np.float64, order="C", copy=True))
         return _native.interpret(self.text, self.function, arrays, mode,
                                  int(memory_limit_mib) << 20, self.source)
 

@@ -20,6 +20,7 @@ import re
 import numpy as np
 
 from ._mirage_opt import MirageError
+from . import _windows
 from .graph import Graph, GraphError, Tensor
 
 try:  # imported lazily by mirage_opt.from_torch
@@ -63,13 +64,20 @@ def from_torch(module_or_fn, example_inputs, *, name: str | None = None,
                 except Exception:  # noqa: BLE001 - fall back to the default
                     ep = None
             if ep is None:
-                ep = torch.export.export(module, example_inputs)
+                try:
+                    ep = torch.export.export(module, example_inputs)
+                except Exception as e:  # noqa: BLE001 - torch's own error, shortened
+                    raise MirageError(f"torch.export failed ({type(e).__name__}: "
+                                      f"{_shorten(str(e))})") from None
     finally:
         module.train(was_training)
     if decompose:
         ep = ep.run_decompositions()
     fname = _identifier(name or default_name)
-    return _Importer(ep, fname, keep_weights_as_inputs).run()
+    try:
+        return _Importer(ep, fname, keep_weights_as_inputs).run()
+    except GraphError as e:
+        raise MirageError(f"{fname}: {_shorten(str(e))}") from None
 
 
 class _FunctionModule(torch.nn.Module):
@@ -99,6 +107,12 @@ class _Importer:
         self.bound: dict = {}
         self.loc = None
         self.node = None
+        # Values known at import: the weights' (unless kept as inputs) and
+        # those of every node computed from known values alone (arange,
+        # index arithmetic, a bucketed position table, a causal mask).
+        self.values: dict = {}
+        self.raw_weights: set = set()
+        self.late_inputs: list = []
 
     # -- driver ------------------------------------------------------------------
 
@@ -131,6 +145,13 @@ class _Importer:
                 raise self._error(n, f"input {n.name!r} is not a tensor ({type(val).__name__})")
             if not n.users and not is_user(n):
                 continue  # an unused buffer (e.g. BatchNorm's num_batches_tracked)
+            if not is_user(n) and not self.keep_weights:
+                self.values[n.name] = self._value(specs[n.name], native=True)
+                self.raw_weights.add(n.name)
+                if val.dtype not in _DTYPES:
+                    # An integer or boolean buffer (position ids, a mask) is
+                    # a constant of the import, never a graph input.
+                    continue
             if val.dtype not in _DTYPES:
                 raise self._error(n, f"input {n.name!r} has dtype {val.dtype}; the graph "
                                      f"dialect computes in float32, float16 and bfloat16")
@@ -158,10 +179,10 @@ class _Importer:
                     self.g.output(v)
             elif n.op not in ("placeholder",):
                 raise self._error(n, f"unsupported FX node kind {n.op!r}")
-        return Program(self.g.mlir(), self.g.name, input_names=names, bound=self.bound,
-                       source=f"<torch {self.g.name}>")
+        return Program(self.g.mlir(), self.g.name, input_names=names + self.late_inputs,
+                       bound=self.bound, source=f"<torch {self.g.name}>")
 
-    def _value(self, spec) -> np.ndarray:
+    def _value(self, spec, native: bool = False):
         target = spec.target
         if target in self.ep.state_dict:
             value = self.ep.state_dict[target]
@@ -169,6 +190,8 @@ class _Importer:
             value = self.ep.constants[target]
         else:  # pragma: no cover
             raise MirageError(f"no value for {spec.arg.name} ({target})")
+        if native:
+            return value.detach().cpu()
         return value.detach().to(torch.float64).cpu().numpy()
 
     def _call(self, n):
@@ -178,17 +201,116 @@ class _Importer:
             return self.env[seq.name][index]
         packet = getattr(target, "_overloadpacket", None)
         opname = getattr(packet, "__name__", str(target))
+        folded = self._fold(n)
+        if folded is not _NOT_FOLDED:
+            return folded
         handler = getattr(self, "op_" + opname.rstrip("_"), None)
         if handler is None:
             raise self._error(n, f"unsupported op {target}")
         args = [self._arg(a) for a in n.args]
         kwargs = {k: self._arg(v) for k, v in n.kwargs.items()}
+        if any(isinstance(a, torch.Tensor) for a in _flat(args) + _flat(list(kwargs.values()))):
+            dtype = next((a.dtype for a in _flat(args) if isinstance(a, Tensor)), "f32")
+            args = [self._materialize(a, n, dtype) for a in args]
+            kwargs = {k: self._materialize(v, n, dtype) for k, v in kwargs.items()}
         try:
             return handler(*args, **kwargs)
         except (GraphError, _Unsupported) as e:
-            raise self._error(n, f"{target}: {e}") from None
+            raise self._error(n, f"{target}: {_shorten(str(e))}") from None
         except TypeError as e:
-            raise self._error(n, f"{target}: unsupported arguments ({e})") from None
+            raise self._error(n, f"{target}: unsupported arguments ({_shorten(str(e))})") from None
+        except MirageError:
+            raise
+        except Exception as e:  # noqa: BLE001 - no Python error reaches the user raw
+            raise self._error(n, f"{target}: cannot import it ({type(e).__name__}: "
+                                 f"{_shorten(str(e))})") from None
+
+    # -- constants known at import -------------------------------------------
+
+    _FOLD_LIMIT = 1 << 24  # elements: larger values are never folded
+
+    def _known(self, a):
+        """The torch value of an FX argument if it is known at import, else
+        raises KeyError."""
+        if isinstance(a, torch.fx.Node):
+            v = self.env.get(a.name)
+            if isinstance(v, torch.Tensor):
+                return v
+            if a.name in self.values:
+                return self.values[a.name]
+            raise KeyError(a.name)
+        if isinstance(a, (list, tuple)):
+            return type(a)(self._known(x) for x in a)
+        return a
+
+    def _fold(self, n):
+        """Evaluates `n` with PyTorch itself when every tensor it reads is known
+        at import. Its result becomes a constant of the import when it is not
+        a float function of the weights alone (integers and booleans, a
+        position-bucket embedding, an arange, a mask); a float op on raw
+        weights (a transpose of a weight, say) is still emitted as a graph op,
+        with its value kept for the nodes after it."""
+        target = n.target
+        val = n.meta.get("val")
+        outs = val if isinstance(val, (tuple, list)) else [val]
+        if not all(isinstance(v, torch.Tensor) or v is None for v in outs):
+            return _NOT_FOLDED
+        if any(v is not None and v.numel() > self._FOLD_LIMIT for v in outs):
+            return _NOT_FOLDED
+        try:
+            args = self._known(list(n.args))
+            kwargs = {k: self._known(v) for k, v in n.kwargs.items()}
+        except KeyError:
+            return _NOT_FOLDED
+        inputs = [a for a in _flat(args) + _flat(list(kwargs.values()))
+                  if isinstance(a, torch.Tensor)]
+        nodes = [a for a in _flat(list(n.args)) + _flat(list(n.kwargs.values()))
+                 if isinstance(a, torch.fx.Node)]
+        on_weights = any(a.name in self.raw_weights or
+                         (a.name in self.values and not isinstance(self.env.get(a.name), torch.Tensor))
+                         for a in nodes)
+        floats = all(t.is_floating_point() for t in inputs) and             all(v is None or v.is_floating_point() for v in outs)
+        if on_weights and floats:
+            # Emitted as a graph op; its value is kept for later folds.
+            if all(v is not None for v in outs) and len(outs) == 1:
+                try:
+                    with torch.no_grad():
+                        self.values[n.name] = target(*args, **kwargs)
+                except Exception:  # noqa: BLE001 - then it is only a graph op
+                    pass
+            return _NOT_FOLDED
+        try:
+            with torch.no_grad():
+                result = target(*args, **kwargs)
+        except Exception:  # noqa: BLE001 - not evaluable here: a graph op, if any
+            return _NOT_FOLDED
+        if isinstance(result, torch.Tensor):
+            self.values[n.name] = result
+        return result
+
+    def _materialize(self, a, n, dtype):
+        """A constant of the import where a graph op reads it: a number if it
+        has one element, a bound input if it is a float tensor (booleans become
+        0/1 in the op's dtype); integer tensors have no graph form."""
+        if isinstance(a, (list, tuple)):
+            return type(a)(self._materialize(x, n, dtype) for x in a)
+        if not isinstance(a, torch.Tensor):
+            return a
+        if a.numel() == 1 and a.dim() == 0:
+            return a.item()
+        if a.dtype == torch.bool:
+            a = a.to(_torch_dtype(dtype))
+        if not a.is_floating_point():
+            raise _Unsupported(f"an integer tensor of shape {list(a.shape)} computed at import "
+                               f"is read by a graph op (the graph dialect has no integer tensors)")
+        if 0 in a.shape:
+            raise _Unsupported(f"a constant of zero-size shape {list(a.shape)}")
+        name = f"{n.name}_const{len(self.late_inputs)}"
+        dt = _DTYPES.get(a.dtype, "f32")
+        t = self.g.input(tuple(a.shape), dt, name=name, late=True)
+        self.late_inputs.append(name)
+        self.bound[name] = a.detach().to(torch.float64).cpu().numpy()
+        return t
 
     def _arg(self, a):
         if isinstance(a, torch.fx.Node):
@@ -420,6 +542,18 @@ class _Importer:
             raise _Unsupported("dropout in training mode")
         return x
 
+    def op__assert_tensor_metadata(self, x, size=None, stride=None, dtype=None, **kwargs):
+        # torch.export's check that a value has the metadata the trace saw
+        # (e.g. before `x.to(torch.float32)`); it computes nothing. A dtype
+        # that disagrees with the imported one would be an importer bug.
+        if isinstance(x, Tensor) and dtype is not None and dtype in _DTYPES and \
+                _DTYPES[dtype] != x.dtype:
+            raise _Unsupported(f"the trace expects {dtype}, the imported value is {x.dtype}")
+        if isinstance(x, Tensor) and size is not None and tuple(size) != x.shape:
+            raise _Unsupported(f"the trace expects shape {list(size)}, the imported value "
+                               f"is {list(x.shape)}")
+        return None
+
     def op_to(self, x, *args, **kwargs):
         dtype = kwargs.get("dtype") or next((a for a in args if isinstance(a, torch.dtype)), None)
         x = self._t(x)
@@ -577,6 +711,9 @@ class _Importer:
             sizes = [size] * (n // size) + ([n % size] if n % size else [])
         else:
             sizes = list(size)
+        if 0 in sizes:
+            raise _Unsupported(f"split sizes {sizes} include a zero-size piece; the graph "
+                               f"dialect has no empty tensors")
         return tuple(self.g.split(x, d, sizes, loc=self.loc))
 
     op_split_with_sizes = op_split
@@ -594,15 +731,14 @@ class _Importer:
         start = 0 if start is None else (start + n if start < 0 else start)
         end = n if end is None else (end + n if end < 0 else end)
         start, end = max(0, min(start, n)), max(0, min(end, n))
-        if step != 1:
+        if step < 1:
             raise _Unsupported(f"a slice with step {step}")
-        if start == 0 and end == n:
+        picked = range(start, end, step)
+        if start == 0 and end == n and step == 1:
             return x
-        if end <= start:
-            raise _Unsupported("an empty slice")
-        sizes = [s for s in (start, end - start, n - end) if s > 0]
-        parts = self.g.split(x, d, sizes, loc=self.loc)
-        return parts[1 if start > 0 else 0]
+        if not picked:
+            raise _Unsupported("an empty slice (the graph dialect has no empty tensors)")
+        return _windows.strided(self.g, x, d, picked.start, len(picked), step, loc=self.loc)
 
     def op_select(self, x, dim, index):
         x = self._t(x)
@@ -628,39 +764,53 @@ class _Importer:
             raise _Unsupported(f"a {len(w.shape) - 2}-d convolution (only 2-d)")
         return self.op_conv2d(x, w, b, stride, padding, dilation, groups)
 
-    def op_max_pool2d(self, x, kernel, stride=(), padding=(0, 0), dilation=(1, 1), ceil_mode=False):
+    def _pool(self, x, nd, kind, kernel, stride, padding, dilation=1, ceil_mode=False,
+              count_include_pad=True, divisor_override=None):
+        """max_pool{1,2,3}d and avg_pool{1,2,3}d, batched or not (_windows.pool:
+        dilations, ceil_mode's partial windows and uncounted padding too)."""
         g, loc, x = self.g, self.loc, self._t(x)
-        kernel, padding = _pair(kernel), _pair(padding)
-        stride = _pair(stride) if stride else kernel
-        if _pair(dilation) != (1, 1):
-            raise _Unsupported("dilated max pooling")
-        if ceil_mode:
-            for size, k, s, p in zip(x.shape[2:], kernel, stride, padding):
-                floor = (size + 2 * p - k) // s + 1
-                ceil = -(-(size + 2 * p - k) // s) + 1
-                if (ceil - 1) * s >= size + p:
-                    ceil -= 1
-                if ceil != floor:
-                    raise _Unsupported(f"ceil_mode pooling that adds a partial window "
-                                       f"(size {size}, kernel {k}, stride {s}); choose an input size "
-                                       f"where floor and ceil modes agree")
-        return g.max_pool2d(x, kernel, stride, padding, loc=loc)
+        if divisor_override:
+            raise _Unsupported(f"{kind}_pool{nd}d with divisor_override")
+        if x.rank not in (nd + 1, nd + 2):
+            raise _Unsupported(f"{kind}_pool{nd}d of a rank-{x.rank} input")
+        kernel = _ntuple(kernel, nd)
+        stride = _ntuple(stride, nd) if stride else kernel
+        padding, dilation = _ntuple(padding, nd), _ntuple(dilation, nd)
+        unbatched = x.rank == nd + 1
+        if unbatched:
+            x = g.reshape(x, (1,) + x.shape, loc=loc)
+        y = _windows.pool(g, x, kind, kernel, stride, dilation, padding, padding,
+                          ceil=bool(ceil_mode), counted=bool(count_include_pad), loc=loc)
+        return g.reshape(y, y.shape[1:], loc=loc) if unbatched else y
+
+    def op_max_pool1d(self, x, kernel, stride=(), padding=0, dilation=1, ceil_mode=False):
+        return self._pool(x, 1, "max", kernel, stride, padding, dilation, ceil_mode)
+
+    def op_max_pool2d(self, x, kernel, stride=(), padding=0, dilation=1, ceil_mode=False):
+        return self._pool(x, 2, "max", kernel, stride, padding, dilation, ceil_mode)
+
+    def op_max_pool3d(self, x, kernel, stride=(), padding=0, dilation=1, ceil_mode=False):
+        return self._pool(x, 3, "max", kernel, stride, padding, dilation, ceil_mode)
 
     def op_max_pool2d_with_indices(self, *args, **kwargs):
         return (self.op_max_pool2d(*args, **kwargs), None)
 
-    def op_avg_pool2d(self, x, kernel, stride=(), padding=(0, 0), ceil_mode=False,
+    def op_max_pool3d_with_indices(self, *args, **kwargs):
+        return (self.op_max_pool3d(*args, **kwargs), None)
+
+    def op_avg_pool1d(self, x, kernel, stride=(), padding=0, ceil_mode=False,
+                      count_include_pad=True):
+        return self._pool(x, 1, "avg", kernel, stride, padding, 1, ceil_mode, count_include_pad)
+
+    def op_avg_pool2d(self, x, kernel, stride=(), padding=0, ceil_mode=False,
                       count_include_pad=True, divisor_override=None):
-        g, loc, x = self.g, self.loc, self._t(x)
-        kernel, padding = _pair(kernel), _pair(padding)
-        stride = _pair(stride) if stride else kernel
-        if ceil_mode:
-            raise _Unsupported("avg_pool2d with ceil_mode")
-        if divisor_override:
-            raise _Unsupported("avg_pool2d with divisor_override")
-        if not count_include_pad and padding != (0, 0):
-            raise _Unsupported("avg_pool2d with count_include_pad=False and padding")
-        return g.avg_pool2d(x, kernel, stride, padding, loc=loc)
+        return self._pool(x, 2, "avg", kernel, stride, padding, 1, ceil_mode, count_include_pad,
+                          divisor_override)
+
+    def op_avg_pool3d(self, x, kernel, stride=(), padding=0, ceil_mode=False,
+                      count_include_pad=True, divisor_override=None):
+        return self._pool(x, 3, "avg", kernel, stride, padding, 1, ceil_mode, count_include_pad,
+                          divisor_override)
 
     def op_adaptive_avg_pool2d(self, x, size):
         g, loc, x = self.g, self.loc, self._t(x)
@@ -676,7 +826,14 @@ class _Importer:
             y = g.reshape(x, (n, c, h, 1, w, 1), loc=loc)
             y = g.broadcast(y, (n, c, h, rh, w, rw), loc=loc)
             return g.reshape(y, (n, c, oh, ow), loc=loc)
-        raise _Unsupported(f"adaptive pooling from {h}x{w} to {oh}x{ow} (windows of unequal size)")
+        # Windows of unequal size, or overlapping: window by window.
+        return _windows.adaptive_pool(g, x, "avg", (oh, ow), loc=loc)
+
+    def op_adaptive_max_pool2d(self, x, size):
+        x = self._t(x)
+        if x.rank not in (3, 4):
+            raise _Unsupported(f"adaptive_max_pool2d of a rank-{x.rank} input")
+        return (_windows.adaptive_pool(self.g, x, "max", _pair(size), loc=self.loc), None)
 
     def op_mean_dim(self, *args, **kwargs):  # pragma: no cover - alias
         return self.op_mean(*args, **kwargs)
@@ -711,6 +868,32 @@ class _Importer:
         y = g.reshape(x, tuple(lead) + (h, 1, s, d), loc=loc)
         y = g.broadcast(y, tuple(lead) + (h, groups, s, d), loc=loc)
         return g.reshape(y, tuple(lead) + (h * groups, s, d), loc=loc)
+
+
+def _shorten(text: str, limit: int = 300) -> str:
+    """Messages stay short: a value of 128x128 must not print 64 KB."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 20] + f" ... ({len(text)} chars)"
+
+
+_NOT_FOLDED = object()  # _fold's answer for a node it leaves to the graph
+
+
+def _flat(values) -> list:
+    out = []
+    for v in values:
+        if isinstance(v, (list, tuple)):
+            out.extend(_flat(v))
+        else:
+            out.append(v)
+    return out
+
+
+def _ntuple(v, n):
+    if isinstance(v, int):
+        return (v,) * n
+    v = tuple(v)
+    return v * n if len(v) == 1 else v
 
 
 def _pair(v):
