@@ -152,3 +152,27 @@ TEST_F(AbstractExprTest, MentionsInputLooksIntoAtoms) {
   // Cancelled to the zero term, nothing is mentioned.
   EXPECT_FALSE(ctx.mentionsInput(ctx.sub(x, x), 0));
 }
+
+TEST_F(AbstractExprTest, ComputableAfterLoop) {
+  // After a loop of 4 steps every accumulator has K divisible by 4, and the
+  // ops after the loop keep that or wrap it in a function or an inverse.
+  auto acc = ctx.sum(4, ctx.sub(x, w));
+  EXPECT_TRUE(ctx.computableAfterLoop(acc, 4));
+  EXPECT_TRUE(ctx.computableAfterLoop(ctx.mul(acc, ctx.sum(8, h)), 4));
+  auto e = ctx.apply("exp", acc);
+  EXPECT_TRUE(ctx.computableAfterLoop(ctx.mul(e, e), 4));
+  EXPECT_TRUE(ctx.computableAfterLoop(ctx.div(acc, e), 4));
+  EXPECT_TRUE(ctx.computableAfterLoop(ctx.div(acc, ctx.add(acc, acc)), 4));
+  EXPECT_TRUE(ctx.computableAfterLoop(rmsNorm(acc, 16), 4));
+  // The lone x of x + sum_j (x - w_j) is not an accumulator's, nor is an
+  // atom whose argument is not; without a loop anything is.
+  EXPECT_FALSE(ctx.computableAfterLoop(ctx.add(x, acc), 4));
+  EXPECT_FALSE(ctx.computableAfterLoop(ctx.add(acc, ctx.apply("exp", x)), 2));
+  // But acc * exp(x) is: sum_j (x - w_j) exp(x) accumulates in the loop.
+  EXPECT_TRUE(ctx.computableAfterLoop(ctx.mul(acc, ctx.apply("exp", x)), 2));
+  EXPECT_FALSE(ctx.computableAfterLoop(ctx.sum(6, x), 4));
+  EXPECT_TRUE(ctx.computableAfterLoop(ctx.sum(6, x), 1));
+  // A reduction after the loop keeps the property.
+  EXPECT_TRUE(ctx.computableAfterLoop(ctx.sum(3, ctx.mul(e, e)), 4));
+  EXPECT_TRUE(ctx.computableAfterLoop(ctx.sum(3, ctx.mul(e, acc)), 4));
+}

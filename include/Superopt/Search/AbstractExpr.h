@@ -79,6 +79,18 @@ public:
   /// that mentions an input can only be built from terms that do.
   bool mentionsInput(ExprId expr, unsigned index) const;
 
+  /// Whether `expr` can be the expression of a tile after a for-loop of
+  /// `iterations` steps. Such a tile is built from accumulators only (the
+  /// block dialect's phase rule), and every accumulator multiplies its
+  /// operand's reduction sizes K by `iterations`; the ops after the loop
+  /// (add, scale and block reductions keep the property of a monomial, mul
+  /// multiplies Ks, a function or an inverse makes an atom of its argument)
+  /// only ever make monomials whose K `iterations` divides or whose atoms
+  /// are all such functions or inverses of expressions with the property.
+  /// So a goal with a monomial of neither kind (x + sum_j(x - y_j): the
+  /// lone x) cannot come out of that loop, however many ops it may use.
+  bool computableAfterLoop(ExprId expr, int64_t iterations) const;
+
   std::string str(ExprId expr) const;
   size_t size() const { return polys.size(); }
   /// An estimate of the bytes this context holds (terms, atoms and cached

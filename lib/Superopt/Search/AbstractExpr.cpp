@@ -338,6 +338,23 @@ bool AbstractExprContext::mentionsInput(ExprId expr, unsigned index) const {
   return false;
 }
 
+bool AbstractExprContext::computableAfterLoop(ExprId expr,
+                                              int64_t iterations) const {
+  if (iterations <= 1)
+    return true;
+  llvm::DynamicAPInt steps(iterations);
+  return llvm::all_of(polys[expr], [&](const Monomial &m) {
+    if (m.reduction % steps == 0)
+      return true;
+    for (const auto *side : {&m.num, &m.den})
+      for (AtomId a : *side)
+        if (atoms[a].kind == AtomKind::Input ||
+            !computableAfterLoop(atoms[a].arg, iterations))
+          return false;
+    return true;
+  });
+}
+
 void AbstractExprContext::printAtom(AtomId atom, std::string &out) const {
   const Atom &a = atoms[atom];
   switch (a.kind) {

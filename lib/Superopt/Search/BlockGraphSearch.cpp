@@ -101,6 +101,13 @@ public:
   void run() {
     if (goal.loopVar >= 0 && loopStep == 0)
       return;
+    // A goal no tile after this loop can have is not searched at every
+    // size up to block-ops: nothing would be found (AbstractExpr.h).
+    if (goal.loopVar >= 0 && o.pruning &&
+        !ctx.computableAfterLoop(goalExpr, loopStep)) {
+      ++counts.pruned;
+      return;
+    }
     std::optional<unsigned> smallest;
     for (limit = 3; limit <= o.maxBlockOps; ++limit) {
       chooseInputs(0);
