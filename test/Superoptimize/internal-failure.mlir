@@ -1,9 +1,9 @@
 // An internal failure while searching one subprogram keeps that subprogram
 // as written (its default kernels) with a remark naming the failure; the
-// pass does not fail and the other subprograms are still searched. No real
-// input is known to reach the rule, so the failure is planted with the
-// testing-only option test-fail-part (attention scores as IREE writes them:
-// Q K^T with biases, scale, the row maximum subtracted).
+// pass does not fail and the other subprograms are still searched. Here the
+// failure is planted with the testing-only option test-fail-part (attention
+// scores as IREE writes them: Q K^T with biases, scale, the row maximum
+// subtracted); internal-failure-nan.mlir has a real input that reaches it.
 //
 // RUN: mirage-opt %s --superoptimize="cache=off test-fail-part=0" -o %t.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: FileCheck %s < %t.mlir
