@@ -91,7 +91,7 @@ gpu::GPUModuleOp CopyKernels::kernelModule(Location loc) {
   return gpuModule;
 }
 
-// copy_f32_4x1(%src, %dst): each thread copies the elements i = its global
+// copy_f32_4_1(%src, %dst): each thread copies the elements i = its global
 // index + k * (all threads), at the same row-major position of both.
 SymbolRefAttr CopyKernels::get(MemRefType type, Location loc) {
   if (SymbolRefAttr known = kernels.lookup(type))
