@@ -86,7 +86,10 @@ private:
 };
 
 struct EmulatorOptions {
-  /// Reading a global or shared byte that was never written is an error.
+  /// Using a value read from global or shared bytes that were never
+  /// written is an error: storing it, taking it as an address, or branching
+  /// or guarding on it (the read alone is not: NVPTX's vector loads read
+  /// padding they never use). A cp.async of such bytes is an error at once.
   bool initcheck = true;
   /// Two threads touching the same shared byte between the same barriers,
   /// at least one writing, is an error.

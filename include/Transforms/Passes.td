@@ -453,11 +453,17 @@ def KernelToGpu : Pass<"kernel-to-gpu", "::mlir::ModuleOp"> {
     become `memref.alloc`s (freed at the end), reshapes become copy-free
     `memref.reinterpret_cast` views, and each launch becomes a
     `gpu.launch_func` with its grid, block and dynamic shared memory. A
-    function that returns an argument, a view or one tensor twice is
-    rejected: the host code has no copy kernel.
+    result that no launch writes into its buffer (an argument, a view, a
+    tensor returned a second time) is copied there by a copy kernel
+    (`@mirage_kernels::@copy_<dtype>_<shape>`, one per buffer type, made
+    here with the kernel module if there is none), launched after the
+    function's own launches; a function of views alone becomes host code
+    of copies.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect"];
 }
 

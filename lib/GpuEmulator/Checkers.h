@@ -39,6 +39,16 @@ public:
                                    unsigned thread, bool &unwritten);
   std::optional<RaceConflict> write(uint64_t offset, unsigned size,
                                     unsigned thread);
+  /// Which of the `size` (at most 32) bytes at `offset` were never written:
+  /// bit i for byte offset + i. For initcheck's taint, after a read that
+  /// found some.
+  uint32_t unwrittenMask(uint64_t offset, unsigned size) const {
+    uint32_t mask = 0;
+    for (unsigned i = 0; i < size; ++i)
+      if (writeEpoch(bytes[offset + i]) == 0)
+        mask |= 1u << i;
+    return mask;
+  }
 
 private:
   // One 64-bit word per byte of shared memory (one load per byte on the

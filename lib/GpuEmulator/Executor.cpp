@@ -16,6 +16,7 @@
 #include "Executor.h"
 #include "Profile.h"
 #include "Checkers.h"
+#include "Taint.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/Compiler.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -115,6 +116,32 @@ struct AsyncCopy {
   unsigned line;        // of the cp.async, for messages
 };
 
+/// Where the tainted bytes of a register came from (initcheck): the load
+/// that read bytes nothing wrote, and the first of them.
+struct TaintOrigin {
+  uint64_t address = 0;
+  uint32_t pc = 0;
+  uint8_t bytes = 0;
+  Space space = Space::Global;
+};
+
+/// The taint a lane-local instruction gives its destinations, computed
+/// from its sources before it runs (it may overwrite one of them).
+struct TaintUpdate {
+  unsigned count = 0;
+  std::array<unsigned, 2> slots{};
+  std::array<uint8_t, 2> masks{};
+  TaintOrigin origin;
+  void add(unsigned slot, uint8_t mask) {
+    slots[count] = slot;
+    masks[count++] = mask;
+  }
+};
+
+bool isFloatType(ScalarType type) {
+  return type == ScalarType::F32 || isHalfFamily(type);
+}
+
 /// A thread's state besides its PC and ThreadState, which Cta keeps in
 /// arrays of their own: the scheduler scans those for every warp issue.
 struct Thread {
@@ -175,6 +202,45 @@ private:
   llvm::Error executeMma(const DecodedInstruction &inst,
                          llvm::ArrayRef<unsigned> lanes, unsigned warp,
                          uint32_t executing);
+  /// With taint live: each lane of a lane-local instruction with its
+  /// taint, checked (taintSources) and propagated (applyTaint). Out of line:
+  /// kernels that never read an unwritten byte never come here.
+  LLVM_ATTRIBUTE_NOINLINE llvm::Error
+  executeTracked(const DecodedInstruction &inst,
+                 llvm::ArrayRef<unsigned> lanes);
+  llvm::Error taintSources(const DecodedInstruction &inst, unsigned t,
+                           TaintUpdate &update);
+  void applyTaint(unsigned t, const TaintUpdate &update);
+  /// Starts tracking taint: from the first load of unwritten bytes on.
+  void startTaint();
+  uint8_t taintOf(unsigned t, unsigned slot) const {
+    return taintLive ? taintMasks[uint64_t(t) * kernel.numRegisters + slot]
+                     : 0;
+  }
+  const TaintOrigin &originOf(unsigned t, unsigned slot) const {
+    return taintOrigins[uint64_t(t) * kernel.numRegisters + slot];
+  }
+  void setTaint(unsigned t, unsigned slot, uint8_t mask,
+                const TaintOrigin &origin) {
+    uint64_t i = uint64_t(t) * kernel.numRegisters + slot;
+    taintMasks[i] = mask & taintWidth(kernel.registerBits[slot]);
+    if (mask)
+      taintOrigins[i] = origin;
+  }
+  /// The tainted bytes of a value operand (a vector's elements together,
+  /// an address's base register); `origin` becomes the first tainted
+  /// register's origin unless it is set.
+  uint8_t operandTaint(const Operand &op, unsigned t,
+                       std::optional<TaintOrigin> &origin) const;
+  /// An error if `op` (or the register `slot`) is tainted: `what` uses
+  /// bytes never written.
+  llvm::Error checkUse(unsigned t, const DecodedInstruction &inst,
+                       const Operand &op, llvm::StringRef what);
+  llvm::Error checkSlotUse(unsigned t, const DecodedInstruction &inst,
+                           unsigned slot, llvm::StringRef what);
+  llvm::Error taintedUse(unsigned t, const DecodedInstruction &inst,
+                         llvm::StringRef what, const TaintOrigin &origin);
+
   llvm::Error load(const DecodedInstruction &inst, unsigned t);
   llvm::Error store(const DecodedInstruction &inst, unsigned t);
   llvm::Error issueCopy(const DecodedInstruction &inst, unsigned t);
@@ -187,15 +253,20 @@ private:
 
   /// Checks a global access of `size` bytes and returns the buffer bytes.
   /// `copyLine` is the line of the cp.async whose copy a wait performs, 0
-  /// for an access of `inst` itself.
+  /// for an access of `inst` itself. With `unwritten`, a read of bytes
+  /// never written sets their bits there (bit i for address + i) for the
+  /// caller to taint; without, it is an initcheck error.
   llvm::Expected<uint8_t *> global(const DecodedInstruction &inst, unsigned t,
                                    uint64_t address, unsigned size,
                                    unsigned alignment, bool isWrite,
-                                   unsigned copyLine = 0);
-  /// Checks a shared access (bounds, alignment, initcheck, racecheck).
+                                   unsigned copyLine = 0,
+                                   uint32_t *unwritten = nullptr);
+  /// Checks a shared access (bounds, alignment, initcheck, racecheck);
+  /// `unwritten` as for global.
   llvm::Error checkShared(const DecodedInstruction &inst, unsigned t,
                           uint64_t offset, unsigned size, bool isWrite,
-                          unsigned copyLine = 0);
+                          unsigned copyLine = 0,
+                          uint32_t *unwritten = nullptr);
   std::string copyNote(unsigned copyLine) const {
     return copyLine ? llvm::formatv(" (the copy of the cp.async at PTX line "
                                     "{0})",
@@ -258,6 +329,12 @@ private:
   uint64_t sharedSize;
   std::vector<uint8_t> shared;
   SharedShadow shadow;
+  /// initcheck's taint, per register slot of each thread: the bytes whose
+  /// value came from memory nothing wrote, and from where. Empty, and
+  /// nothing tracked, until a load reads such bytes.
+  bool taintLive = false;
+  std::vector<uint8_t> taintMasks;
+  std::vector<TaintOrigin> taintOrigins;
   uint64_t warpInstructions = 0;
   /// Per barrier id: threads arrived, and the count they expect.
   std::array<unsigned, 16> arrived{}, expected{};
@@ -455,6 +532,13 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
                  "instruction limit exceeded (a runaway loop?)");
 
   const DecodedInstruction &inst = kernel.code[pc];
+  if (LLVM_UNLIKELY(taintLive) && inst.guard)
+    for (unsigned t : active)
+      if (llvm::Error err = checkSlotUse(
+              t, inst, *inst.guard,
+              inst.opcode == Opcode::Bra ? "the branch condition"
+                                         : "the guard predicate"))
+        return err;
   llvm::SmallVector<unsigned, kWarpSize> lanes;
   uint32_t executing = 0;
   for (unsigned t : active) {
@@ -551,7 +635,9 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
   case Opcode::Mma:
     return executeMma(inst, lanes, warp, executing);
   default:
-    if (llvm::Error err = LLVM_UNLIKELY(inst.rare)
+    if (llvm::Error err = LLVM_UNLIKELY(taintLive)
+                              ? executeTracked(inst, lanes)
+                          : LLVM_UNLIKELY(inst.rare)
                               ? executeRareLanes(inst, lanes)
                               : executeLanes(inst, lanes))
       return err;
@@ -573,6 +659,21 @@ llvm::Error Cta::executeShfl(const DecodedInstruction &inst,
     source[t - first] = value(inst.operands[1], t);
   std::array<uint32_t, kWarpSize> result{};
   std::array<bool, kWarpSize> inRange{};
+  // With taint: the lane, clamp and mask decide what moves (an error when
+  // tainted); the value carries its taint to the lane that receives it.
+  std::array<uint8_t, kWarpSize> sourceTaint{}, resultTaint{};
+  std::array<TaintOrigin, kWarpSize> sourceOrigin{}, resultOrigin{};
+  if (taintLive)
+    for (unsigned t : lanes) {
+      for (unsigned i = 2; i < 5; ++i)
+        if (llvm::Error err = checkUse(t, inst, inst.operands[i],
+                                       "the shuffle's lane, clamp or mask"))
+          return err;
+      std::optional<TaintOrigin> origin;
+      sourceTaint[t - first] = operandTaint(inst.operands[1], t, origin);
+      if (origin)
+        sourceOrigin[t - first] = *origin;
+    }
   for (unsigned t : lanes) {
     unsigned lane = t - first;
     uint32_t memberMask = value(inst.operands[4], t);
@@ -615,12 +716,19 @@ llvm::Error Cta::executeShfl(const DecodedInstruction &inst,
                                  j));
     result[lane] = source[j];
     inRange[lane] = pval;
+    resultTaint[lane] = sourceTaint[j];
+    resultOrigin[lane] = sourceOrigin[j];
   }
   const Operand &dst = inst.operands[0];
   for (unsigned t : lanes) {
     set(t, dst.reg, result[t - first]);
     if (dst.predicate)
       set(t, *dst.predicate, inRange[t - first]);
+    if (taintLive) {
+      setTaint(t, dst.reg, resultTaint[t - first], resultOrigin[t - first]);
+      if (dst.predicate)
+        setTaint(t, *dst.predicate, 0, {});
+    }
   }
   return llvm::Error::success();
 }
@@ -662,9 +770,54 @@ llvm::Error Cta::executeMma(const DecodedInstruction &inst,
     gather(b, bOps);
     d = mmaM16N8K8(inst.mmaType, a, b, c);
   }
+  // With taint: D(row, col) sums A(row, k) B(k, col) over k, plus C(row,
+  // col), so it is tainted when any of those is (per element, through the
+  // fragment layouts: padding rows or columns taint only their own).
+  std::array<std::array<bool, 4>, kWarpSize> dTaint{};
+  TaintOrigin origin;
+  if (taintLive) {
+    bool k16 = inst.mmaK == kMmaK, haveOrigin = false;
+    std::array<bool, kMmaM> rowTainted{};
+    std::array<bool, kMmaN> colTainted{};
+    auto element = [&](unsigned lane, const Operand &reg, unsigned e) {
+      unsigned t = lanes[lane];
+      bool tainted = taintOf(t, reg.reg) >> (2 * (e % 2)) & 3;
+      if (tainted && !haveOrigin) {
+        origin = originOf(t, reg.reg);
+        haveOrigin = true;
+      }
+      return tainted;
+    };
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+      for (unsigned e = 0; e < (k16 ? kMmaAElements : kMmaK8AElements); ++e)
+        if (element(lane, aOps[e / 2], e))
+          rowTainted[(k16 ? mmaM16N8K16ACoord(lane, e)
+                          : mmaM16N8K8ACoord(lane, e))
+                         .row] = true;
+      for (unsigned e = 0; e < (k16 ? kMmaBElements : kMmaK8BElements); ++e)
+        if (element(lane, bOps[e / 2], e))
+          colTainted[(k16 ? mmaM16N8K16BCoord(lane, e)
+                          : mmaM16N8K8BCoord(lane, e))
+                         .col] = true;
+    }
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+      for (unsigned i = 0; i < 4; ++i) {
+        MatrixCoord at = mmaM16N8K16CCoord(lane, i);
+        bool cTainted = taintOf(lanes[lane], cOps[i].reg) != 0;
+        if (cTainted && !haveOrigin) {
+          origin = originOf(lanes[lane], cOps[i].reg);
+          haveOrigin = true;
+        }
+        dTaint[lane][i] = rowTainted[at.row] || colTainted[at.col] || cTainted;
+      }
+  }
   for (unsigned lane = 0; lane < kWarpSize; ++lane)
-    for (unsigned i = 0; i < 4; ++i)
+    for (unsigned i = 0; i < 4; ++i) {
       set(lanes[lane], dOps[i].reg, fromF32(d[lane][i]));
+      if (taintLive)
+        setTaint(lanes[lane], dOps[i].reg, dTaint[lane][i] ? 0xff : 0,
+                 origin);
+    }
   return llvm::Error::success();
 }
 
@@ -1343,10 +1496,233 @@ llvm::Error Cta::executeRareLane(const DecodedInstruction &inst, unsigned t) {
   llvm_unreachable("the decoder marks no other form rare");
 }
 
+//===----------------------------------------------------------------------===//
+// initcheck's taint (Taint.h)
+//===----------------------------------------------------------------------===//
+
+void Cta::startTaint() {
+  taintLive = true;
+  taintMasks.assign(registers.size(), 0);
+  taintOrigins.assign(registers.size(), TaintOrigin());
+}
+
+uint8_t Cta::operandTaint(const Operand &op, unsigned t,
+                          std::optional<TaintOrigin> &origin) const {
+  auto ofSlot = [&](unsigned slot) -> uint8_t {
+    uint8_t mask = taintOf(t, slot);
+    if (mask && !origin)
+      origin = originOf(t, slot);
+    return mask;
+  };
+  switch (op.kind) {
+  case Operand::Kind::Register:
+    // `!%p` is 0 or 1 whatever byte of %p is tainted.
+    return op.negated ? (ofSlot(op.reg) ? 1 : 0) : ofSlot(op.reg);
+  case Operand::Kind::Address:
+    return op.baseIsRegister ? ofSlot(op.reg) : 0;
+  case Operand::Kind::Vector: {
+    uint8_t mask = 0;
+    for (const Operand &element : op.elements)
+      mask |= operandTaint(element, t, origin);
+    return mask;
+  }
+  case Operand::Kind::Immediate:
+  case Operand::Kind::Special:
+  case Operand::Kind::Sink:
+    return 0;
+  }
+  llvm_unreachable("unknown operand kind");
+}
+
+llvm::Error Cta::taintedUse(unsigned t, const DecodedInstruction &inst,
+                            llvm::StringRef what, const TaintOrigin &origin) {
+  const DecodedInstruction &from = kernel.code[origin.pc];
+  llvm::StringRef space = origin.space == Space::Shared ? "shared" : "global";
+  return fault(t, inst,
+               llvm::formatv("initcheck: {0} uses bytes never written: {1} "
+                             "read of {2} bytes at {3:x} by '{4}' at PTX "
+                             "line {5}",
+                             what, space, unsigned(origin.bytes),
+                             origin.address, from.text, from.line));
+}
+
+llvm::Error Cta::checkUse(unsigned t, const DecodedInstruction &inst,
+                          const Operand &op, llvm::StringRef what) {
+  std::optional<TaintOrigin> origin;
+  if (!operandTaint(op, t, origin))
+    return llvm::Error::success();
+  return taintedUse(t, inst, what, *origin);
+}
+
+llvm::Error Cta::checkSlotUse(unsigned t, const DecodedInstruction &inst,
+                              unsigned slot, llvm::StringRef what) {
+  if (!taintOf(t, slot))
+    return llvm::Error::success();
+  return taintedUse(t, inst, what, originOf(t, slot));
+}
+
+// Where a tainted value must not go (a store's data, an address, a
+// cp.async's size) and what the destinations of the other lane-local
+// instructions inherit. The precise forms are those that move bytes
+// without mixing them; the rest taint their whole result.
+llvm::Error Cta::taintSources(const DecodedInstruction &inst, unsigned t,
+                              TaintUpdate &update) {
+  const auto &ops = inst.operands;
+  switch (inst.opcode) {
+  case Opcode::Ld:
+    // The load taints its destinations itself, from the bytes it reads.
+    return checkUse(t, inst, ops[1], "the load's address");
+  case Opcode::St:
+    if (llvm::Error err = checkUse(t, inst, ops[0], "the store's address"))
+      return err;
+    return checkUse(t, inst, ops[1], "the stored data");
+  case Opcode::CpAsync:
+    for (const Operand &op : ops)
+      if (llvm::Error err =
+              checkUse(t, inst, op, "the cp.async's address or size"))
+        return err;
+    return llvm::Error::success();
+  case Opcode::CpAsyncCommit:
+  case Opcode::CpAsyncWait:
+  case Opcode::CpAsyncWaitAll:
+    return llvm::Error::success();
+  default:
+    break;
+  }
+  const Operand &dst = ops[0];
+  std::optional<TaintOrigin> origin;
+  auto of = [&](const Operand &op) { return operandTaint(op, t, origin); };
+  ScalarType type = inst.type;
+  unsigned bits = bitWidth(type);
+  // All of the destination, if any source byte is tainted.
+  auto whole = [&] {
+    uint8_t any = 0;
+    for (unsigned i = 1; i < ops.size(); ++i)
+      any |= of(ops[i]);
+    return any ? uint8_t(0xff) : uint8_t(0);
+  };
+  bool immediateSecond =
+      ops.size() > 2 && ops[2].kind == Operand::Kind::Immediate;
+  switch (inst.opcode) {
+  case Opcode::Mov: {
+    // Packing and unpacking halves (mov.b32 %r, {%h0, %h1}) keep each
+    // half's bytes apart.
+    unsigned halfBytes = bits / 16;
+    uint8_t half = taintWidth(bits / 2);
+    if (ops[1].kind == Operand::Kind::Vector) {
+      uint8_t mask = 0;
+      for (unsigned i = 0; i < 2; ++i)
+        mask |= uint8_t((of(ops[1].elements[i]) & half) << (i * halfBytes));
+      update.add(dst.reg, mask);
+    } else if (dst.kind == Operand::Kind::Vector) {
+      uint8_t source = of(ops[1]);
+      for (unsigned i = 0; i < 2; ++i)
+        if (dst.elements[i].kind == Operand::Kind::Register)
+          update.add(dst.elements[i].reg,
+                     uint8_t(source >> (i * halfBytes) & half));
+    } else {
+      update.add(dst.reg, of(ops[1]) & taintWidth(bits));
+    }
+    break;
+  }
+  case Opcode::Cvt: {
+    ScalarType from = inst.sourceType;
+    if (type == ScalarType::F16x2 || type == ScalarType::BF16x2) {
+      // cvt.rn.f16x2.f32 d, a, b: a rounds into the upper half, b into
+      // the lower.
+      update.add(dst.reg, uint8_t((of(ops[1]) ? 0xc : 0) |
+                                  (of(ops[2]) ? 0x3 : 0)));
+      break;
+    }
+    if (isFloatType(type) || isFloatType(from)) {
+      update.add(dst.reg, whole());
+      break;
+    }
+    // Integer to integer: the source's bytes truncated or extended; a sign
+    // extension copies the top byte's taint.
+    unsigned fromBits = bitWidth(from);
+    uint8_t source = of(ops[1]) & taintWidth(fromBits);
+    if (isSignedInt(from) && (source >> (fromBits / 8 - 1) & 1))
+      source |= uint8_t(~taintWidth(fromBits));
+    update.add(dst.reg, source & taintWidth(bits));
+    break;
+  }
+  case Opcode::Shl:
+  case Opcode::Shr:
+    if (immediateSecond)
+      update.add(dst.reg, taintShift(of(ops[1]), bits, ops[2].imm,
+                                     inst.opcode == Opcode::Shl,
+                                     isSignedInt(type)));
+    else
+      update.add(dst.reg, whole());
+    break;
+  case Opcode::And:
+    if (immediateSecond)
+      update.add(dst.reg, taintAndConstant(of(ops[1]), ops[2].imm));
+    else if (ops[1].kind == Operand::Kind::Immediate)
+      update.add(dst.reg, taintAndConstant(of(ops[2]), ops[1].imm));
+    else
+      update.add(dst.reg, whole());
+    break;
+  case Opcode::Selp:
+    // A tainted predicate taints the choice; else the chosen value's taint.
+    if (of(ops[3]))
+      update.add(dst.reg, 0xff);
+    else
+      update.add(dst.reg, of(ops[value(ops[3], t) ? 1 : 2]));
+    break;
+  case Opcode::Prmt:
+    if (inst.prmtMode == PrmtMode::Default &&
+        ops[3].kind == Operand::Kind::Immediate)
+      update.add(dst.reg, taintPrmt(of(ops[1]), of(ops[2]), ops[3].imm));
+    else
+      update.add(dst.reg, whole());
+    break;
+  default:
+    if (dst.kind != Operand::Kind::Register)
+      break;
+    if (type == ScalarType::F16x2 || type == ScalarType::BF16x2) {
+      // Packed arithmetic works on each half alone.
+      uint8_t any = 0;
+      for (unsigned i = 1; i < ops.size(); ++i)
+        any |= of(ops[i]);
+      update.add(dst.reg,
+                 uint8_t((any & 0x3 ? 0x3 : 0) | (any & 0xc ? 0xc : 0)));
+      break;
+    }
+    update.add(dst.reg, whole());
+    break;
+  }
+  if (origin)
+    update.origin = *origin;
+  return llvm::Error::success();
+}
+
+void Cta::applyTaint(unsigned t, const TaintUpdate &update) {
+  for (unsigned i = 0; i < update.count; ++i)
+    setTaint(t, update.slots[i], update.masks[i], update.origin);
+}
+
+llvm::Error Cta::executeTracked(const DecodedInstruction &inst,
+                                llvm::ArrayRef<unsigned> lanes) {
+  for (const unsigned &t : lanes) {
+    TaintUpdate update;
+    if (llvm::Error err = taintSources(inst, t, update))
+      return err;
+    llvm::ArrayRef<unsigned> lane(t);
+    if (llvm::Error err = inst.rare ? executeRareLanes(inst, lane)
+                                    : executeLanes(inst, lane))
+      return err;
+    applyTaint(t, update);
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<uint8_t *> Cta::global(const DecodedInstruction &inst,
                                       unsigned t, uint64_t address,
                                       unsigned size, unsigned alignment,
-                                      bool isWrite, unsigned copyLine) {
+                                      bool isWrite, unsigned copyLine,
+                                      uint32_t *unwritten) {
   auto error = [&](llvm::StringRef what) {
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -1369,8 +1745,11 @@ llvm::Expected<uint8_t *> Cta::global(const DecodedInstruction &inst,
   if (!isWrite && options.initcheck) {
     for (unsigned i = 0; i < size; ++i) {
       bool launchWrote = globalWrites.contains(address + i);
-      if (!buffer->written[offset + i] && !launchWrote)
-        return error("initcheck: reads bytes never written");
+      if (!buffer->written[offset + i] && !launchWrote) {
+        if (!unwritten)
+          return error("initcheck: reads bytes never written");
+        *unwritten |= 1u << i;
+      }
       // The read-only path is only defined for memory no thread of the
       // launch writes; this CTA wrote these bytes.
       if (inst.nonCoherent && launchWrote)
@@ -1385,7 +1764,7 @@ llvm::Expected<uint8_t *> Cta::global(const DecodedInstruction &inst,
 
 llvm::Error Cta::checkShared(const DecodedInstruction &inst, unsigned t,
                              uint64_t offset, unsigned size, bool isWrite,
-                             unsigned copyLine) {
+                             unsigned copyLine, uint32_t *unwrittenBytes) {
   auto error = [&](const llvm::Twine &what) {
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -1406,8 +1785,11 @@ llvm::Error Cta::checkShared(const DecodedInstruction &inst, unsigned t,
   bool unwritten = false;
   auto conflict = isWrite ? shadow.write(offset, size, t)
                           : shadow.read(offset, size, t, unwritten);
-  if (unwritten && options.initcheck)
-    return error("initcheck: reads bytes never written");
+  if (unwritten && options.initcheck) {
+    if (!unwrittenBytes)
+      return error("initcheck: reads bytes never written");
+    *unwrittenBytes = shadow.unwrittenMask(offset, size);
+  }
   if (options.racecheck && conflict) {
     std::string other =
         conflict->otherThread == kSeveralThreads
@@ -1426,6 +1808,9 @@ llvm::Error Cta::load(const DecodedInstruction &inst, unsigned t) {
   unsigned elementBytes = bitWidth(inst.type) / 8;
   unsigned total = elementBytes * inst.vectorWidth;
   const uint8_t *bytes = nullptr;
+  // Bytes never written are no error yet: they taint what they are loaded
+  // into, and only a use of that is reported.
+  uint32_t unwritten = 0;
   switch (inst.space) {
   case Space::Param:
     if (address + total > params.size() || address + total < address)
@@ -1437,18 +1822,21 @@ llvm::Error Cta::load(const DecodedInstruction &inst, unsigned t) {
     bytes = params.data() + address;
     break;
   case Space::Global: {
-    auto data = global(inst, t, address, total, total, false);
+    auto data = global(inst, t, address, total, total, false, 0, &unwritten);
     if (!data)
       return data.takeError();
     bytes = *data;
     break;
   }
   case Space::Shared:
-    if (llvm::Error err = checkShared(inst, t, address, total, false))
+    if (llvm::Error err =
+            checkShared(inst, t, address, total, false, 0, &unwritten))
       return err;
     bytes = shared.data() + address;
     break;
   }
+  if (LLVM_UNLIKELY(unwritten) && !taintLive)
+    startTaint();
   const Operand &dst = inst.operands[0];
   for (unsigned i = 0; i < inst.vectorWidth; ++i) {
     const Operand &element = inst.vectorWidth == 1 ? dst : dst.elements[i];
@@ -1459,6 +1847,22 @@ llvm::Error Cta::load(const DecodedInstruction &inst, unsigned t) {
     if (isSignedInt(inst.type))
       v = signExtend(v, elementBytes * 8);
     set(t, element.reg, v);
+    if (LLVM_UNLIKELY(taintLive)) {
+      uint8_t mask = uint8_t(unwritten >> (i * elementBytes) &
+                             ((1u << elementBytes) - 1));
+      TaintOrigin origin;
+      if (mask) {
+        origin.address =
+            address + i * elementBytes + llvm::countr_zero(unsigned(mask));
+        origin.pc = uint32_t(&inst - kernel.code.data());
+        origin.bytes = uint8_t(llvm::popcount(unsigned(mask)));
+        origin.space = inst.space;
+        // A sign extension copies the top byte's taint upwards.
+        if (isSignedInt(inst.type) && (mask >> (elementBytes - 1) & 1))
+          mask |= uint8_t(0xff << elementBytes);
+      }
+      setTaint(t, element.reg, mask, origin);
+    }
   }
   return llvm::Error::success();
 }

@@ -273,8 +273,20 @@ struct EmitGpuArtifactsPass
     }
     auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>("mirage_kernels");
     if (!gpuModule) {
-      emitError(module.getLoc(), "the module has no gpu.module "
-                                 "@mirage_kernels; run --block-to-gpu first");
+      // At the first function: the implicit module of a parsed file has no
+      // location of its own (file:0:0).
+      for (auto func : module.getOps<func::FuncOp>())
+        if (!func.isExternal()) {
+          emitError(func.getLoc(), "the module has no gpu.module "
+                                   "@mirage_kernels; run --block-to-gpu "
+                                   "first");
+          return signalPassFailure();
+        }
+      Location loc = module.getLoc();
+      if (auto file = dyn_cast<FileLineColLoc>(loc); file && !file.getLine())
+        loc = FileLineColLoc::get(file.getFilename(), 1, 1);
+      emitError(loc, "the module defines no function to lower; a manifest "
+                     "describes at least one");
       return signalPassFailure();
     }
     ArrayAttr targets = gpuModule.getTargetsAttr();

@@ -2,8 +2,19 @@
 // RUN: not mirage-opt %s --emit-gpu-artifacts 2>&1 | FileCheck %s --check-prefix=NOOUT
 // NOOUT: error: emit-gpu-artifacts: output must name a path prefix
 
-// expected-error @+1 {{the module has no gpu.module @mirage_kernels; run --block-to-gpu first}}
+// expected-error @+1 {{the module defines no function to lower; a manifest describes at least one}}
 module {
+}
+
+// -----
+
+// A function left unlowered is named.
+module {
+  // expected-error @+1 {{the module has no gpu.module @mirage_kernels; run --block-to-gpu first}}
+  func.func @graph_level(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %y = graph.exp %x : tensor<4xf32>
+    return %y : tensor<4xf32>
+  }
 }
 
 // -----

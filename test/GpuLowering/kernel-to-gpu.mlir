@@ -32,17 +32,62 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// A returned argument, a tensor returned twice and a returned view are
+// copied into their output buffers by copy kernels launched last, one per
+// buffer type, added to @mirage_kernels.
 module attributes {gpu.container_module} {
-  func.func @returns_input(%X: tensor<16x64xf16>) -> (tensor<16x64xf16>, tensor<16x64xf16>) {
+  // CHECK-LABEL: func.func @returns_input(
+  // CHECK-SAME: %[[X:[^:]*]]: memref<16x64xf16>, %[[O0:[^:]*]]: memref<16x64xf16> {mirage.output = 0 : i64}, %[[O1:[^:]*]]: memref<16x64xf16> {mirage.output = 1 : i64}, %[[O2:[^:]*]]: memref<16x64xf16> {mirage.output = 2 : i64}, %[[O3:[^:]*]]: memref<1024xf16> {mirage.output = 3 : i64})
+  // CHECK: gpu.launch_func  @mirage_kernels::@k {{.*}} args(%[[X]] : memref<16x64xf16>, %[[O0]] : memref<16x64xf16>)
+  // CHECK: %[[V:.*]] = memref.reinterpret_cast %[[O0]] to offset: [0], sizes: [1024], strides: [1]
+  // CHECK: %[[C8:.*]] = arith.constant 8 : index
+  // CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : index
+  // CHECK-NEXT: %[[C128:.*]] = arith.constant 128 : index
+  // CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : i32
+  // CHECK-NEXT: gpu.launch_func  @mirage_kernels::@copy_f16_16_64 blocks in (%[[C8]], %[[C1]], %[[C1]]) threads in (%[[C128]], %[[C1]], %[[C1]]) dynamic_shared_memory_size %[[C0]] args(%[[X]] : memref<16x64xf16>, %[[O1]] : memref<16x64xf16>)
+  // CHECK: gpu.launch_func  @mirage_kernels::@copy_f16_16_64 {{.*}} args(%[[O0]] : memref<16x64xf16>, %[[O2]] : memref<16x64xf16>)
+  // CHECK: gpu.launch_func  @mirage_kernels::@copy_f16_1024 {{.*}} args(%[[V]] : memref<1024xf16>, %[[O3]] : memref<1024xf16>)
+  // CHECK-NEXT: return
+  // CHECK: gpu.func @copy_f16_16_64(%[[S:[^:]*]]: memref<16x64xf16>, %[[D:[^:]*]]: memref<16x64xf16>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+  // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+  // CHECK: %[[COL:.*]] = arith.remui %[[I]], %{{.*}} : index
+  // CHECK: %[[ROW:.*]] = arith.divui %[[I]], %{{.*}} : index
+  // CHECK: %[[E:.*]] = memref.load %[[S]][%[[ROW]], %[[COL]]] : memref<16x64xf16>
+  // CHECK: memref.store %[[E]], %[[D]][%[[ROW]], %[[COL]]] : memref<16x64xf16>
+  // CHECK: gpu.func @copy_f16_1024(
+  func.func @returns_input(%X: tensor<16x64xf16>) -> (tensor<16x64xf16>, tensor<16x64xf16>, tensor<16x64xf16>, tensor<1024xf16>) {
     %t = kernel.launch @mirage_kernels::@k(%X) grid = [1, 1, 1] block = [32, 1, 1] dynamic_shared_memory = 0 : (tensor<16x64xf16>) -> tensor<16x64xf16>
-    // expected-error @+1 {{'func.return' op returns operand #1, which no kernel.launch produces (an argument or a reshape view); the host code has no copy for it}}
-    return %t, %X : tensor<16x64xf16>, tensor<16x64xf16>
+    %v = kernel.reshape %t : tensor<16x64xf16> -> tensor<1024xf16>
+    return %t, %X, %t, %v : tensor<16x64xf16>, tensor<16x64xf16>, tensor<16x64xf16>, tensor<1024xf16>
   }
   gpu.module @mirage_kernels {
     gpu.func @k(%a: memref<16x64xf16>, %b: memref<16x64xf16>) kernel {
       gpu.return
     }
   }
+}
+
+// -----
+
+// A function of views alone gets a kernel module of its own, with the
+// container attribute, and records its reference for the runners.
+// CHECK: module attributes {gpu.container_module}
+// CHECK-LABEL: func.func @view_only(
+// CHECK-SAME: %[[X:.*]]: memref<4x1xf32>, %[[O:.*]]: memref<4xf32> {mirage.output = 0 : i64})
+// CHECK-SAME: mirage.reference
+// CHECK: %[[V:.*]] = memref.reinterpret_cast %[[X]]
+// CHECK: gpu.launch_func  @mirage_kernels::@copy_f32_4 {{.*}} args(%[[V]] : memref<4xf32>, %[[O]] : memref<4xf32>)
+// A function that is not at the kernel level is left alone.
+// CHECK: func.func @graph_level(%{{.*}}: tensor<4xf32>) -> tensor<4xf32>
+// CHECK: gpu.module @mirage_kernels
+// CHECK: gpu.func @copy_f32_4(
+func.func @view_only(%x: tensor<4x1xf32>) -> tensor<4xf32> {
+  %v = kernel.reshape %x : tensor<4x1xf32> -> tensor<4xf32>
+  return %v : tensor<4xf32>
+}
+func.func @graph_level(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = graph.exp %x : tensor<4xf32>
+  return %y : tensor<4xf32>
 }
 
 // -----

@@ -134,7 +134,7 @@ static cl::opt<bool>
             cl::cat(runCategory));
 static cl::opt<bool>
     noInitcheck("no-initcheck",
-                cl::desc("With --emulate: allow reads of never-written "
+                cl::desc("With --emulate: allow uses of never-written "
                          "memory"),
                 cl::cat(runCategory));
 static cl::opt<bool>

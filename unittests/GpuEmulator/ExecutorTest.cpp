@@ -610,19 +610,25 @@ TEST(ExecutorTest, RacecheckSameWarp) {
 }
 
 TEST(ExecutorTest, InitcheckFindsUnwrittenSharedAndGlobal) {
+  // A value read from bytes never written is reported where it is used
+  // (here stored), naming the load and the bytes.
   const char *sharedPtx = R"(
-.visible .entry k() {
+.visible .entry k(.param .u64 out) {
   .shared .align 4 .b32 sm[4];
   .reg .b32 %r<2>;
+  .reg .b64 %rd<2>;
   ld.shared.u32 %r1, [sm+4];
+  ld.param.u64 %rd1, [out];
+  st.global.u32 [%rd1], %r1;
   ret;
 }
 )";
   DeviceMemory memory;
-  std::string message = failure(run(sharedPtx, threads(1), {}, memory));
-  EXPECT_NE(message.find("PTX line 8"), std::string::npos) << message;
-  EXPECT_NE(message.find("initcheck: reads bytes never written: shared read "
-                         "of 4 bytes at 0x4"),
+  uint64_t out = memory.allocate(4);
+  std::string message = failure(run(sharedPtx, threads(1), {out}, memory));
+  EXPECT_NE(message.find("PTX line 11 'st.global.u32': initcheck: the stored "
+                         "data uses bytes never written: shared read of 4 "
+                         "bytes at 0x4 by 'ld.shared.u32' at PTX line 9"),
             std::string::npos)
       << message;
 
@@ -632,13 +638,17 @@ TEST(ExecutorTest, InitcheckFindsUnwrittenSharedAndGlobal) {
   .reg .b64 %rd<2>;
   ld.param.u64 %rd1, [in];
   ld.global.u32 %r1, [%rd1+8];
+  st.global.u32 [%rd1], %r1;
   ret;
 }
 )";
   uint64_t in = memory.allocate(16);
   expectSuccess(memory.writeArray<uint32_t>(in, {1, 2}));
   message = failure(run(globalPtx, threads(1), {in}, memory));
-  EXPECT_NE(message.find("initcheck"), std::string::npos) << message;
+  EXPECT_NE(message.find("initcheck: the stored data uses bytes never "
+                         "written: global read of 4 bytes at"),
+            std::string::npos)
+      << message;
   memory.markInitialized(in);
   EXPECT_EQ(failure(run(globalPtx, threads(1), {in}, memory)), "");
 }

@@ -309,23 +309,25 @@ TEST(ParallelCtaTest, ReadingAnotherCtasWriteOfTheSameLaunchIsUninitialized) {
   setp.eq.u32 %p1, %r1, 0;
   @%p1 st.global.u32 [%rd1], 5;
   @!%p1 ld.global.u32 %r2, [%rd1];
+  @!%p1 st.global.u32 [%rd1+4], %r2;
   ret;
 }
 )";
   for (unsigned threads : {1u, 2u}) {
     DeviceMemory memory;
-    uint64_t buf = memory.allocate(4);
+    uint64_t buf = memory.allocate(8);
     auto report = run(ptx, grid(1, 2), {buf}, memory, profiled(threads));
     ASSERT_FALSE(bool(report));
     std::string message = llvm::toString(report.takeError());
     EXPECT_NE(message.find("CTA (1,0,0)"), std::string::npos) << message;
-    EXPECT_NE(message.find("initcheck: reads bytes never written"),
+    EXPECT_NE(message.find("initcheck: the stored data uses bytes never "
+                           "written"),
               std::string::npos)
         << message;
   }
   // CTA 0 alone writes the word; in the next launch CTA 1 reads it.
   DeviceMemory memory;
-  uint64_t buf = memory.allocate(4);
+  uint64_t buf = memory.allocate(8);
   ASSERT_TRUE(bool(run(ptx, grid(1, 1), {buf}, memory, profiled())));
   auto second = run(ptx, grid(1, 2), {buf}, memory, profiled(2));
   EXPECT_TRUE(bool(second)) << llvm::toString(second.takeError());

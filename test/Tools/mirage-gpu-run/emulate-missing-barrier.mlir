@@ -3,8 +3,8 @@
 // --emulate through a copy of the manifest that names the edited PTX. Each
 // of its two bar.syncs is needed: without either, racecheck reports the
 // shared-memory read of another thread's write, and the run fails (status
-// 1) before the comparison. With racecheck off, initcheck finds the read
-// of shared memory nobody wrote yet; with both off the wrong values fail
+// 1) before the comparison. With racecheck off, initcheck finds the use of
+// what a read of shared memory nobody wrote yet returned; with both off the wrong values fail
 // the comparison (status 3).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: mirage-opt %s --mirage-to-ptx="chip=sm_80 output=%t/mm cubin=false" -o /dev/null
@@ -33,7 +33,7 @@ func.func @mm(%A: tensor<16x64xf16>, %B: tensor<64x32xf16>) -> tensor<16x32xf16>
 
 // RACE: mirage-gpu-run: error: launch 0: kernel 'mm_0' CTA (0,0,0) thread ({{[0-9]+}},0,0) PTX line {{[0-9]+}} 'ld.shared.{{.*}}': racecheck: thread {{[0-9]+}} wrote these bytes since the last barrier: shared read of {{[0-9]+}} bytes at 0x{{[0-9a-f]+}}
 // RACE-NOT: output 0
-// INIT: mirage-gpu-run: error: launch 0: kernel 'mm_0' {{.*}} initcheck: reads bytes never written: shared read
+// INIT: mirage-gpu-run: error: launch 0: kernel 'mm_0' {{.*}} initcheck: {{.*}} uses bytes never written: shared read of {{[0-9]+}} bytes at 0x{{[0-9a-f]+}} by 'ld.shared.{{.*}}' at PTX line {{[0-9]+}}
 // WRONG: output 0 "result0" [16, 32] f16: {{.*}}: FAIL
 // WRONG: FAIL: against the fp64 reference
 // PASS: PASS: against the fp64 reference

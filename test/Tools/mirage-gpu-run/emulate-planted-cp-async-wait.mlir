@@ -15,7 +15,8 @@
 // RUN: test $(grep -c 'cp\.async\.wait_group' %t/mm.ptx) -eq 1
 //
 // 1. The wait deleted: after the barrier the mma loads read tiles that no
-// copy has reached, and initcheck fails the run (status 1). With initcheck
+// copy has reached, and initcheck fails the run (status 1) where what they
+// read is used. With initcheck
 // and racecheck off, the run still fails: each thread exits with its
 // copies never waited for.
 // RUN: sed '/cp\.async\.wait_group/d' %t/mm.ptx > %t/nowait.ptx
@@ -34,15 +35,18 @@
 // 2. The wait after the barrier instead of before it (barrier() emitting
 // its two ops in the wrong order): each thread's own copies land, but
 // only after the barrier, so a thread can read another's part of a tile
-// first. initcheck sees the read of bytes not yet copied; with it off,
-// racecheck sees the copy's write and another thread's read between the
-// same two barriers; with both off, the wrong values fail the comparison
-// (status 3).
+// first. racecheck sees the copy's write and another thread's read between
+// the same two barriers (with both checkers on, too: initcheck reports
+// uses, not reads, and the race comes first); with racecheck off,
+// initcheck sees the use of bytes not yet copied; with both off, the wrong
+// values fail the comparison (status 3).
 // RUN: sed -E '/cp\.async\.wait_group/{N;s/^(.*)\n(.*bar\.sync.*)$/\2\n\1/}' %t/mm.ptx > %t/late.ptx
 // RUN: test $(diff %t/mm.ptx %t/late.ptx | grep -c '^[<>]') -eq 2
 // RUN: grep -A1 'bar\.sync' %t/late.ptx | FileCheck %s --check-prefix=LATE
 // RUN: sed 's/"mm\.ptx"/"late.ptx"/' %t/mm.json > %t/late.json
 // RUN: %python %S/Inputs/expect-exit.py 1 mirage-gpu-run %t/late.json --emulate 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=RACE
+// RUN: %python %S/Inputs/expect-exit.py 1 mirage-gpu-run %t/late.json --emulate --no-racecheck 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=INIT
 // RUN: %python %S/Inputs/expect-exit.py 1 mirage-gpu-run %t/late.json --emulate --no-initcheck 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=RACE
@@ -57,7 +61,7 @@ func.func @mm(%A: tensor<16x64xf16>, %B: tensor<64x32xf16>) -> tensor<16x32xf16>
   return %c : tensor<16x32xf16>
 }
 
-// INIT: mirage-gpu-run: error: launch 0: kernel 'mm_0' CTA (0,0,0) thread ({{[0-9]+}},0,0) PTX line {{[0-9]+}} 'ld.shared.{{.*}}': initcheck: reads bytes never written: shared read
+// INIT: mirage-gpu-run: error: launch 0: kernel 'mm_0' CTA (0,0,0) thread ({{[0-9]+}},0,0) PTX line {{[0-9]+}} '{{st|ld}}.{{.*}}': initcheck: {{.*}} uses bytes never written: shared read of {{[0-9]+}} bytes at 0x{{[0-9a-f]+}} by 'ld.shared.{{.*}}' at PTX line {{[0-9]+}}
 // INIT-NOT: output 0
 // EXIT: mirage-gpu-run: error: launch 0: kernel 'mm_0' CTA (0,0,0) thread ({{[0-9]+}},0,0) PTX line {{[0-9]+}} 'ret': thread exits with {{[1-9][0-9]*}} cp.async copies never waited for
 // EXIT-NOT: output 0

@@ -44,7 +44,8 @@
 // `setp.lt.u64 %p, %rd, 384`, before stepping on by 128. With setp.le,
 // thread 0 also runs element 512, one past the tile: it reads the rms of
 // "row 2", the never-written padding of the 2-element rms tile's 16-byte
-// slot, and initcheck fails the run. With initcheck off, its store past
+// slot, and initcheck fails the run at the store of that quotient, which
+// uses the padding. With initcheck off, the same store past
 // the end of the launch's dynamic shared memory fails memcheck (the
 // dynamic area is an `.extern .shared` array sized by the launch, so no
 // slack hides it). The edit is the first such compare after the kernel's
@@ -71,7 +72,7 @@ func.func @rmsnorm(%X: tensor<2x256xf16>, %W: tensor<256x128xf16>) -> tensor<2x1
 // SAVER-NOT: output 0
 // KLOOP: mirage-gpu-run: error: launch 1: kernel 'rmsnorm_1' CTA ({{[0-9]+}},0,0) thread ({{[0-9]+}},0,0) PTX line {{[0-9]+}} 'ld.shared.b16': memcheck: outside the {{[0-9]+}} bytes of shared memory: shared read
 // KLOOP-NOT: output 0
-// DIV: mirage-gpu-run: error: launch 0: kernel 'rmsnorm_0' CTA (0,0,0) thread (0,0,0) PTX line {{[0-9]+}} 'ld.shared.b32': initcheck: reads bytes never written: shared read of 4 bytes
+// DIV: mirage-gpu-run: error: launch 0: kernel 'rmsnorm_0' CTA (0,0,0) thread (0,0,0) PTX line {{[0-9]+}} 'st.shared.b32': initcheck: the stored data uses bytes never written: shared read of 4 bytes at 0x{{[0-9a-f]+}} by 'ld.shared.b32' at PTX line {{[0-9]+}}
 // DIV-NOT: output 0
 // PASS: PASS: against the fp64 reference
 // DIV-MEM: mirage-gpu-run: error: launch 0: kernel 'rmsnorm_0' CTA (0,0,0) thread (0,0,0) PTX line {{[0-9]+}} 'st.shared.b32': memcheck: outside the {{[0-9]+}} bytes of shared memory: shared write of 4 bytes
