@@ -62,6 +62,10 @@ mlir::Value buildScalarUnary(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value buildScalarBinary(mlir::OpBuilder &b, mlir::Location loc,
                               BinaryKind kind, mlir::Value lhs,
                               mlir::Value rhs);
+/// cond != 0 ? onTrue : onFalse (selectop).
+mlir::Value buildScalarSelect(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Value cond, mlir::Value onTrue,
+                              mlir::Value onFalse);
 
 /// Keeps `func`'s text in its `mirage.reference` attribute unless it has
 /// one: the kernel-level program a GPU run is checked against, recorded by

@@ -170,6 +170,25 @@ GTensor GraphEmitter::binary(BinaryKind kind, const GTensor &lhs,
     r.value = graph::DivOp::create(*builder, loc, r.type(), lhs.value,
                                    rhs.value);
     break;
+  // --- comparisons (selectop): no importer emits them yet.
+  case BinaryKind::eq:
+    r.value = graph::EqOp::create(*builder, loc, r.type(), lhs.value, rhs.value);
+    break;
+  case BinaryKind::ne:
+    r.value = graph::NeOp::create(*builder, loc, r.type(), lhs.value, rhs.value);
+    break;
+  case BinaryKind::lt:
+    r.value = graph::LtOp::create(*builder, loc, r.type(), lhs.value, rhs.value);
+    break;
+  case BinaryKind::le:
+    r.value = graph::LeOp::create(*builder, loc, r.type(), lhs.value, rhs.value);
+    break;
+  case BinaryKind::gt:
+    r.value = graph::GtOp::create(*builder, loc, r.type(), lhs.value, rhs.value);
+    break;
+  case BinaryKind::ge:
+    r.value = graph::GeOp::create(*builder, loc, r.type(), lhs.value, rhs.value);
+    break;
   }
   return r;
 }

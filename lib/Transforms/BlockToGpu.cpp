@@ -237,7 +237,7 @@ LogicalResult KernelEmitter::plan() {
   // A fused chain's scalar code comes from --thread-to-arith, the one place
   // the thread level's semantics turn into arith and math.
   WalkResult unlowered = body.walk([](Operation *op) {
-    if (isa<thread::UnaryOp, thread::BinaryOp>(op)) {
+    if (isa<thread::UnaryOp, thread::BinaryOp, thread::SelectOp>(op)) {
       op->emitOpError("has no scalar code yet: run --thread-to-arith before "
                       "--block-to-gpu");
       return WalkResult::interrupt();

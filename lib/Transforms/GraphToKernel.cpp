@@ -105,6 +105,12 @@ void mirage::populateGraphToKernelPatterns(RewritePatternSet &patterns) {
       BinaryToKernel<graph::DivOp>, ReduceToKernel<graph::ReduceSumOp>,
       ReduceToKernel<graph::ReduceMaxOp>, PoolToKernel<graph::MaxPool2DOp>,
       PoolToKernel<graph::AvgPool2DOp>>(patterns.getContext());
+  // Comparisons are kernel.binary kinds; select is its own kernel.
+  patterns.add<BinaryToKernel<graph::EqOp>, BinaryToKernel<graph::NeOp>,
+               BinaryToKernel<graph::LtOp>, BinaryToKernel<graph::LeOp>,
+               BinaryToKernel<graph::GtOp>, BinaryToKernel<graph::GeOp>,
+               SameFormToKernel<graph::SelectOp, kernel::SelectOp>>(
+      patterns.getContext());
 }
 
 namespace {

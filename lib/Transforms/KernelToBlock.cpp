@@ -25,6 +25,7 @@
 #include "Dialect/Block/BlockOps.h"
 #include "Dialect/Graph/ShapeRules.h"
 #include "Dialect/Kernel/KernelOps.h"
+#include "Dialect/Thread/ThreadOps.h"
 #include "Transforms/GpuChip.h"
 #include "Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -594,6 +595,40 @@ static LogicalResult lowerBinary(kernel::BinaryOp op,
   return g.finish(g.accum(g.binary(op.getKind(), lhs, rhs), AccumKind::sum));
 }
 
+/// select (selectop): block graphs have no ternary op, so the tile is
+/// computed by a thread.fused chain of one thread.select; its inputs
+/// broadcast like block.binary's.
+static LogicalResult lowerSelect(kernel::SelectOp op,
+                                 const SmemBudgets &budgets) {
+  FailureOr<Grid> grid = elementwiseGrid(op);
+  if (failed(grid))
+    return failure();
+  ArrayRef<int64_t> result = shapeOf(op.getResult());
+  BlockGraphBuilder g(op, op->getOperands(), *grid, 1, budgets.graph);
+  SmallVector<Value> tiles;
+  for (Value v : op->getOperands())
+    tiles.push_back(g.input(v, broadcastDims(shapeOf(v), result)));
+  Shape common(cast<TileType>(tiles[0].getType()).getShape());
+  for (Value t : ArrayRef(tiles).drop_front())
+    common = *inferBroadcastShape(std::nullopt, common,
+                                  cast<TileType>(t.getType()).getShape());
+  Type elem = op.getType().getElementType();
+  OpBuilder &b = g.builder();
+  auto fused = thread::FusedOp::create(
+      b, g.loc(), TypeRange{TileType::get(common, elem)}, tiles);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = b.createBlock(&fused.getBody(), {},
+                                SmallVector<Type>(tiles.size(), elem),
+                                SmallVector<Location>(tiles.size(), g.loc()));
+    Value picked =
+        thread::SelectOp::create(b, g.loc(), body->getArgument(0),
+                                 body->getArgument(1), body->getArgument(2));
+    thread::YieldOp::create(b, g.loc(), ValueRange{picked});
+  }
+  return g.finish(g.accum(fused.getResult(0), AccumKind::sum));
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions and normalizations
 //===----------------------------------------------------------------------===//
@@ -944,6 +979,7 @@ static LogicalResult lowerKernel(Operation *op, const SmemBudgets &budgets) {
       .Case([&](kernel::MatmulOp op) { return lowerMatmul(op, budgets); })
       .Case([&](kernel::UnaryOp op) { return lowerUnary(op, budgets); })
       .Case([&](kernel::BinaryOp op) { return lowerBinary(op, budgets); })
+      .Case([&](kernel::SelectOp op) { return lowerSelect(op, budgets); })
       .Case([&](kernel::ReduceOp op) { return lowerReduce(op, budgets); })
       .Case([&](kernel::RMSNormOp op) { return lowerRMSNorm(op, budgets); })
       .Case([&](kernel::SoftmaxOp op) { return lowerSoftmax(op, budgets); })
@@ -965,6 +1001,12 @@ static LogicalResult lowerKernel(Operation *op, const SmemBudgets &budgets) {
 namespace {
 struct KernelToBlockPass : mirage::impl::KernelToBlockBase<KernelToBlockPass> {
   using Base::Base;
+  /// Those of Passes.td, and the thread dialect: select's default block
+  /// graph is a thread.fused chain (lowerSelect).
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registry.insert<thread::ThreadDialect>();
+  }
   void runOnOperation() override {
     const GpuChip *gpu = lookupGpuChip(chip);
     if (!gpu) {

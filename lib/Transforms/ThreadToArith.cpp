@@ -109,8 +109,43 @@ Value mirage::buildScalarBinary(OpBuilder &b, Location loc, BinaryKind kind,
     return arith::MulFOp::create(b, loc, lhs, rhs);
   case BinaryKind::div:
     return arith::DivFOp::create(b, loc, lhs, rhs);
+  // --- comparisons (selectop) ---
+  // Ordered predicates (false on NaN), but ne unordered (true on NaN), as
+  // the interpreter's ==, <, ... and != on doubles; the i1 becomes the
+  // mask's 1.0 or 0.0.
+  case BinaryKind::eq:
+  case BinaryKind::ne:
+  case BinaryKind::lt:
+  case BinaryKind::le:
+  case BinaryKind::gt:
+  case BinaryKind::ge: {
+    arith::CmpFPredicate predicate =
+        kind == BinaryKind::eq   ? arith::CmpFPredicate::OEQ
+        : kind == BinaryKind::ne ? arith::CmpFPredicate::UNE
+        : kind == BinaryKind::lt ? arith::CmpFPredicate::OLT
+        : kind == BinaryKind::le ? arith::CmpFPredicate::OLE
+        : kind == BinaryKind::gt ? arith::CmpFPredicate::OGT
+                                 : arith::CmpFPredicate::OGE;
+    Value holds = arith::CmpFOp::create(b, loc, predicate, lhs, rhs);
+    Type type = lhs.getType();
+    Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 1.0));
+    Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 0.0));
+    return arith::SelectOp::create(b, loc, holds, one, zero);
+  }
+    // --- end comparisons ---
   }
   llvm_unreachable("unknown binary kind");
+}
+
+Value mirage::buildScalarSelect(OpBuilder &b, Location loc, Value cond,
+                                Value onTrue, Value onFalse) {
+  // cond != 0, unordered: a NaN condition takes on_true, as in the
+  // interpreter.
+  Value zero = arith::ConstantOp::create(
+      b, loc, b.getFloatAttr(cond.getType(), 0.0));
+  Value taken = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, cond,
+                                      zero);
+  return arith::SelectOp::create(b, loc, taken, onTrue, onFalse);
 }
 
 /// `v` widened to f32 (or narrowed back to `type`).
@@ -144,7 +179,8 @@ struct ThreadToArithPass
       wide[arg] = convertFloat(b, arg.getLoc(), arg, f32);
     SmallVector<Operation *> threadOps;
     for (Operation &op : body)
-      if (isa<thread::UnaryOp, thread::BinaryOp, thread::YieldOp>(op))
+      if (isa<thread::UnaryOp, thread::BinaryOp, thread::SelectOp,
+              thread::YieldOp>(op))
         threadOps.push_back(&op);
     for (Operation *op : threadOps) {
       b.setInsertionPoint(op);
@@ -158,6 +194,10 @@ struct ThreadToArithPass
         wide[bin.getResult()] =
             buildScalarBinary(b, loc, bin.getKind(), wide.lookup(bin.getLhs()),
                               wide.lookup(bin.getRhs()));
+      } else if (auto sel = dyn_cast<thread::SelectOp>(op)) {
+        wide[sel.getResult()] = buildScalarSelect(
+            b, loc, wide.lookup(sel.getCond()), wide.lookup(sel.getOnTrue()),
+            wide.lookup(sel.getOnFalse()));
       } else {
         for (OpOperand &operand : op->getOpOperands())
           operand.set(convertFloat(b, loc, wide.lookup(operand.get()),

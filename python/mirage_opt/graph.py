@@ -231,6 +231,26 @@ class Graph:
     def mul(self, a, b, loc=None): return self._binary("mul", a, b, loc)
     def div(self, a, b, loc=None): return self._binary("div", a, b, loc)
 
+    # Comparisons: a 0/1 mask in the operands' dtype (1.0 where the relation
+    # holds; NaN compares unequal to everything).
+    def eq(self, a, b, loc=None): return self._binary("eq", a, b, loc)
+    def ne(self, a, b, loc=None): return self._binary("ne", a, b, loc)
+    def lt(self, a, b, loc=None): return self._binary("lt", a, b, loc)
+    def le(self, a, b, loc=None): return self._binary("le", a, b, loc)
+    def gt(self, a, b, loc=None): return self._binary("gt", a, b, loc)
+    def ge(self, a, b, loc=None): return self._binary("ge", a, b, loc)
+
+    def select(self, cond: Tensor, a: Tensor, b: Tensor, loc=None) -> Tensor:
+        """Elementwise `cond != 0 ? a : b`; the three broadcast together and
+        share one dtype. The value not taken never reaches the result."""
+        self._own(cond), self._own(a), self._own(b)
+        self._same_dtype(cond, a)
+        self._same_dtype(a, b)
+        shape = broadcast_shapes(broadcast_shapes(cond.shape, a.shape), b.shape)
+        return self._emit(f"graph.select {cond.name}, {a.name}, {b.name} : "
+                          f"({cond.type}, {a.type}, {b.type}) -> {tensor_type(shape, a.dtype)}",
+                          [shape], a.dtype, loc)[0]
+
     def _reduce(self, op: str, x: Tensor, dim: int, loc=None) -> Tensor:
         self._own(x)
         dim = self._dim(x, dim)

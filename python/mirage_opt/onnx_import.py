@@ -267,7 +267,8 @@ class _Importer:
                   "Div": (_int_divide if x.dtype.kind in "iu" else np.divide),
                   "Equal": np.equal, "Less": np.less, "Greater": np.greater,
                   "LessOrEqual": np.less_equal, "GreaterOrEqual": np.greater_equal,
-                  "And": np.logical_and, "Or": np.logical_or, "Pow": np.power,
+                  "And": np.logical_and, "Or": np.logical_or, "Xor": np.logical_xor,
+                  "Pow": np.power,
                   "Max": np.maximum, "Min": np.minimum}
         if op in ("Max", "Min", "Sum") and ins:
             return functools.reduce(np.add if op == "Sum" else binary[op], ins)
@@ -387,6 +388,9 @@ class _Importer:
 
     def op_Cast(self, node, a):
         x = self._t(self._in(node, 0))
+        if a["to"] == onnx.TensorProto.BOOL:
+            # x != 0, as a 0/1 mask in x's dtype.
+            return self.g.ne(x, self._bind_constant(np.zeros((1,) if x.rank else ()), x.dtype))
         to = _FLOAT.get(a["to"])
         if to != x.dtype:
             raise _Unsupported(f"a cast from {x.dtype} to "
@@ -495,6 +499,86 @@ class _Importer:
             if op == "div":
                 return g.scalar_mul(g.pow(y, -1.0), sx)
         return getattr(g, op)(self._t(x), self._t(y))
+
+    # -- comparisons, masks and select (selectop) ---------------------------------
+    # A boolean value the graph computes is a 0/1 mask in its operands' float
+    # dtype (graph tensors are float); And, Or, Not and Xor read it so. A
+    # boolean constant (a causal mask folded at import) becomes a 0/1 bound
+    # input where a graph op reads it.
+
+    def _mask_operand(self, v, dtype: str, rank: int = 1) -> Tensor:
+        """A computed mask, or a constant bound as a float input (booleans as
+        0/1; one element as shape [1], which broadcasts like a scalar and has
+        a tile on the GPU path, unless every operand has rank 0)."""
+        if isinstance(v, np.ndarray) and v.dtype.kind in "biu":
+            v = v.astype(np.float64)
+        if isinstance(v, np.ndarray):
+            if v.ndim == 0 and rank > 0:
+                v = v.reshape(1)
+            return self._bind_constant(v, dtype)
+        return self._t(v)
+
+    @staticmethod
+    def _rank(*values) -> int:
+        return max((len(v.shape) for v in values if isinstance(v, (Tensor, np.ndarray))),
+                   default=0)
+
+    def _compare(self, node, kind):
+        x, y = self._in(node, 0), self._in(node, 1)
+        dtype = next((v.dtype for v in (x, y) if isinstance(v, Tensor)), None)
+        if dtype is None:
+            raise _Unsupported("a comparison of non-tensor operands")
+        rank = self._rank(x, y)
+        return getattr(self.g, kind)(self._mask_operand(x, dtype, rank),
+                                     self._mask_operand(y, dtype, rank))
+
+    def op_Equal(self, node, a): return self._compare(node, "eq")
+    def op_Less(self, node, a): return self._compare(node, "lt")
+    def op_LessOrEqual(self, node, a): return self._compare(node, "le")
+    def op_Greater(self, node, a): return self._compare(node, "gt")
+    def op_GreaterOrEqual(self, node, a): return self._compare(node, "ge")
+
+    def op_Where(self, node, a):
+        ins = [self._in(node, i) for i in range(3)]
+        dtype = next((v.dtype for v in ins[1:] + ins[:1] if isinstance(v, Tensor)), None)
+        if dtype is None:
+            raise _Unsupported("a Where of non-tensor operands")
+        rank = self._rank(*ins)
+        cond, x, y = (self._mask_operand(v, dtype, rank) for v in ins)
+        return self.g.select(cond, x, y)
+
+    def op_Not(self, node, a):
+        m = self._t(self._in(node, 0))
+        return self.g.scalar_add(self.g.scalar_mul(m, -1.0), 1.0)
+
+    def _logic(self, node, kind):
+        x, y = self._in(node, 0), self._in(node, 1)
+        dtype = next((v.dtype for v in (x, y) if isinstance(v, Tensor)), "f32")
+        rank = self._rank(x, y)
+        x, y = self._mask_operand(x, dtype, rank), self._mask_operand(y, dtype, rank)
+        g = self.g
+        if kind == "and":
+            return g.mul(x, y)
+        if kind == "xor":
+            return g.ne(x, y)
+        return g.sub(g.add(x, y), g.mul(x, y))  # or, exact on 0/1 masks
+
+    def op_And(self, node, a): return self._logic(node, "and")
+    def op_Or(self, node, a): return self._logic(node, "or")
+    def op_Xor(self, node, a): return self._logic(node, "xor")
+
+    def op_Trilu(self, node, a):
+        """Trilu of a computed tensor: the triangle's 0/1 mask (a constant)
+        selects x, zeros elsewhere."""
+        x = self._t(self._in(node, 0))
+        if x.rank < 2:
+            raise _Unsupported(f"Trilu of a rank-{x.rank} tensor")
+        k = self._const(node, 1, None)
+        k = int(k.reshape(())) if k is not None else 0
+        ones = np.ones(x.shape[-2:])
+        mask = np.triu(ones, k) if a.get("upper", 1) else np.tril(ones, k)
+        return self.g.select(self._bind_constant(mask, x.dtype), x,
+                             self._bind_constant(np.zeros((1,)), x.dtype))
 
     def op_Add(self, node, a): return self._binary(node, "add")
     def op_Sub(self, node, a): return self._binary(node, "sub")
@@ -897,7 +981,7 @@ _FOLDED_OPS = frozenset({
     "Add", "Sub", "Mul", "Div", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual",
     "And", "Or", "Pow", "Max", "Min", "Mod", "Floor", "Ceil", "Abs", "Not", "Where",
     "Reshape", "Range", "Trilu", "Expand", "Transpose", "ConstantOfShape", "Slice", "Sqrt",
-    "Neg", "Relu", "Sum"})
+    "Neg", "Relu", "Sum", "Xor"})
 
 
 def _int_divide(a, b):

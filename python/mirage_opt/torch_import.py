@@ -113,6 +113,7 @@ class _Importer:
         self.values: dict = {}
         self.raw_weights: set = set()
         self.late_inputs: list = []
+        self.scalars: dict = {}  # (value, dtype) -> rank-0 bound input
 
     # -- driver ------------------------------------------------------------------
 
@@ -314,6 +315,10 @@ class _Importer:
 
     def _arg(self, a):
         if isinstance(a, torch.fx.Node):
+            if a.name not in self.env and a.name in self.values:
+                # A constant known at import that is not a graph input (a
+                # boolean mask buffer): _materialize binds it where read.
+                return self.values[a.name]
             if a.name not in self.env:
                 raise self._error(a, f"{a.name} is not available")
             return self.env[a.name]
@@ -848,19 +853,137 @@ class _Importer:
             groups = q.shape[-3] // k.shape[-3]
             k = self._repeat_heads(k, groups)
             v = self._repeat_heads(v, groups)
-        if is_causal:
-            raise _Unsupported("is_causal=True: pass the causal mask as attn_mask "
-                               "(a buffer of 0 and -inf) instead")
+        if is_causal and attn_mask is not None:
+            raise _Unsupported("both is_causal=True and an attn_mask")
         scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else float(scale)
         kt = g.transpose(k, list(range(k.rank - 2)) + [k.rank - 1, k.rank - 2], loc=loc)
         s = self.op_matmul(q, kt)
         s = g.scalar_mul(s, scale, loc=loc)
-        if attn_mask is not None:
+        if is_causal:
+            # PyTorch's causal mask (tril of ones, aligned at the top left) as
+            # the additive 0/-inf mask its reference implementation builds:
+            # the scores are finite, so s + (-inf) = -inf where masked.
+            rows, cols = q.shape[-2], k.shape[-2]
+            bias = np.triu(np.full((rows, cols), -np.inf), 1)
+            s = g.add(s, self._bind_array(bias, s.dtype), loc=loc)
+        elif attn_mask is not None:
             if not isinstance(attn_mask, Tensor):
                 raise _Unsupported("a non-tensor attention mask")
-            s = g.add(s, attn_mask, loc=loc)
+            mask_node = self.node.args[3] if len(self.node.args) > 3 else \
+                self.node.kwargs.get("attn_mask")
+            if _is_bool(mask_node):
+                # A boolean mask says where to attend (True): the others
+                # become -inf, whatever the score.
+                s = g.select(attn_mask, s, self._scalar_const(-math.inf, s.dtype), loc=loc)
+            else:
+                s = g.add(s, attn_mask, loc=loc)
         p = g.softmax(s, -1, loc=loc)
         return self.op_matmul(p, v)
+
+    # -- comparisons, masks and select (selectop) -------------------------------
+    # A boolean tensor the graph computes is a 0/1 mask in its operands'
+    # dtype (graph tensors are float); one known at import is folded by
+    # _fold and becomes a 0/1 bound input where a graph op reads it.
+
+    def _scalar_const(self, value: float, dtype: str, rank: int = 1) -> Tensor:
+        """A bound input holding `value` (a fill value, an operand of a
+        comparison with a number): the graph dialect has no constants. Of
+        shape [1], which broadcasts like a scalar and, unlike rank 0, has a
+        tile on the GPU path; rank 0 only beside rank-0 operands."""
+        shape = (1,) if rank > 0 else ()
+        key = (float(value), dtype, shape)
+        if key not in self.scalars:
+            self.scalars[key] = self._bind_array(np.full(shape, float(value)), dtype)
+        return self.scalars[key]
+
+    def _bind_array(self, value: np.ndarray, dtype: str) -> Tensor:
+        name = f"{self.node.name}_const{len(self.late_inputs)}"
+        t = self.g.input(tuple(value.shape), dtype, name=name, late=True)
+        self.late_inputs.append(name)
+        self.bound[name] = np.asarray(value, np.float64)
+        return t
+
+    def _operand(self, v, dtype: str, rank: int = 1) -> Tensor:
+        if isinstance(v, Tensor):
+            return v
+        if isinstance(v, bool) or _is_number(v):
+            return self._scalar_const(float(v), dtype, rank)
+        raise _Unsupported(f"operand {v!r}")
+
+    @staticmethod
+    def _rank(*values) -> int:
+        return max((v.rank for v in values if isinstance(v, Tensor)), default=0)
+
+    def _compare(self, kind, a, b):
+        if not isinstance(a, Tensor) and not isinstance(b, Tensor):
+            raise _Unsupported(f"a comparison of {a!r} and {b!r}")
+        dtype, rank = (a.dtype if isinstance(a, Tensor) else b.dtype), self._rank(a, b)
+        return getattr(self.g, kind)(self._operand(a, dtype, rank),
+                                     self._operand(b, dtype, rank), loc=self.loc)
+
+    def op_eq(self, a, b): return self._compare("eq", a, b)
+    def op_ne(self, a, b): return self._compare("ne", a, b)
+    def op_lt(self, a, b): return self._compare("lt", a, b)
+    def op_le(self, a, b): return self._compare("le", a, b)
+    def op_gt(self, a, b): return self._compare("gt", a, b)
+    def op_ge(self, a, b): return self._compare("ge", a, b)
+
+    def op_where(self, cond, a=None, b=None):
+        if a is None or b is None:
+            raise _Unsupported("where(cond) with one argument (the indices of a mask)")
+        dtype = next((v.dtype for v in (a, b, cond) if isinstance(v, Tensor)), "f32")
+        rank = self._rank(cond, a, b)
+        return self.g.select(self._operand(cond, dtype, rank), self._operand(a, dtype, rank),
+                             self._operand(b, dtype, rank), loc=self.loc)
+
+    def op_masked_fill(self, x, mask, value):
+        x = self._t(x)
+        rank = self._rank(x, mask)
+        return self.g.select(self._operand(mask, x.dtype, rank),
+                             self._operand(value, x.dtype, rank), x, loc=self.loc)
+
+    def _not(self, m):
+        return self.g.scalar_add(self.g.scalar_mul(self._t(m), -1.0, loc=self.loc), 1.0,
+                                 loc=self.loc)
+
+    def op_logical_not(self, m): return self._not(m)
+    op_bitwise_not = op_logical_not
+
+    def op_logical_and(self, a, b):
+        return self.g.mul(self._t(a), self._t(b), loc=self.loc)
+
+    op_bitwise_and = op_logical_and
+
+    def op_logical_or(self, a, b):
+        # a + b - a b: exact on 0/1 masks.
+        g, loc, a, b = self.g, self.loc, self._t(a), self._t(b)
+        return g.sub(g.add(a, b, loc=loc), g.mul(a, b, loc=loc), loc=loc)
+
+    op_bitwise_or = op_logical_or
+
+    def op_logical_xor(self, a, b):
+        return self.g.ne(self._t(a), self._t(b), loc=self.loc)
+
+    # The operators &, |, ^ and ~ on boolean tensors (aten.__and__ ...).
+    op___and = op_logical_and
+    op___or = op_logical_or
+    op___xor = op_logical_xor
+    op_bitwise_xor = op_logical_xor
+    op___invert = op_logical_not
+
+    def _triangle(self, x, k, upper):
+        """tril/triu of a computed tensor: the triangle's 0/1 mask (known at
+        import) selects x, zeros elsewhere. Of a constant, _fold computes it."""
+        x = self._t(x)
+        if x.rank < 2:
+            raise _Unsupported(f"{'triu' if upper else 'tril'} of a rank-{x.rank} tensor")
+        ones = np.ones(x.shape[-2:])
+        mask = np.triu(ones, k) if upper else np.tril(ones, k)
+        return self.g.select(self._bind_array(mask, x.dtype), x,
+                             self._scalar_const(0.0, x.dtype), loc=self.loc)
+
+    def op_tril(self, x, diagonal=0): return self._triangle(x, diagonal, upper=False)
+    def op_triu(self, x, diagonal=0): return self._triangle(x, diagonal, upper=True)
 
     def _repeat_heads(self, x, groups):
         g, loc = self.g, self.loc
@@ -901,6 +1024,12 @@ def _pair(v):
         return (v, v)
     v = tuple(v)
     return v * 2 if len(v) == 1 else v
+
+
+def _is_bool(node) -> bool:
+    """Whether an FX argument is a boolean tensor (a mask) in the trace."""
+    val = node.meta.get("val") if isinstance(node, torch.fx.Node) else None
+    return isinstance(val, torch.Tensor) and val.dtype == torch.bool
 
 
 def _is_number(v) -> bool:

@@ -14,7 +14,8 @@ again, and prints a table per operator:
   computed the result with NumPy, and that value is what is compared),
   refused (a MirageError, its reason grouped), wrong (a result outside the
   case's tolerance, or of another shape or integer dtype), crash (any other
-  exception).
+  exception). A boolean result the graph computes (a comparison) is a 0/1
+  mask in its operands' float dtype and must equal the reference exactly.
 
 A case's operator is its one node's op type, or for an `_expanded` case (the
 operator's function body) that of the case it expands.
@@ -101,6 +102,10 @@ def constant_inputs(model, inputs, keep: bool):
 
 def close(out, ref, rtol, atol, dtype) -> bool:
     out, ref = np.asarray(out, np.float64), np.asarray(ref)
+    if ref.dtype.kind == "b":
+        # A boolean result the graph computes is a 0/1 mask (graph tensors
+        # are float): exactly 1.0 where the reference is true, 0.0 elsewhere.
+        return out.shape == ref.shape and np.array_equal(out, ref.astype(np.float64))
     if ref.dtype.kind not in "f":
         return False
     ref = ref.astype(np.float64)

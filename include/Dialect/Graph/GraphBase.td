@@ -50,7 +50,17 @@ def UnaryKind : I32EnumAttr<"UnaryKind", "elementwise unary computation", [
 
 def BinaryKind : I32EnumAttr<"BinaryKind", "elementwise binary computation", [
     I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"sub", 1>,
-    I32EnumAttrCase<"mul", 2>, I32EnumAttrCase<"div", 3>]> {
+    I32EnumAttrCase<"mul", 2>, I32EnumAttrCase<"div", 3>,
+    // --- Comparisons (selectop) ---
+    // A comparison's result has its operands' float dtype and holds 1.0
+    // where the relation holds and 0.0 elsewhere (NaN compares unequal to
+    // everything: ne gives 1, the others 0), a mask that graph.select and
+    // arithmetic read. isComparison() below tells them apart.
+    I32EnumAttrCase<"eq", 4>, I32EnumAttrCase<"ne", 5>,
+    I32EnumAttrCase<"lt", 6>, I32EnumAttrCase<"le", 7>,
+    I32EnumAttrCase<"gt", 8>, I32EnumAttrCase<"ge", 9>
+    // --- end comparisons ---
+    ]> {
   let cppNamespace = "::mirage";
 }
 

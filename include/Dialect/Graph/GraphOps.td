@@ -164,9 +164,23 @@ def Graph_PowOp : Graph_UnaryOp<"pow", "pow"> {
   }];
 }
 
+def Graph_BinaryOpInterface : OpInterface<"BinaryOpInterface"> {
+  let cppNamespace = "::mirage::graph";
+  let description = [{
+    An elementwise binary op (arithmetic or comparison): one of the
+    BinaryKinds shared by every level. Passes and semantics that treat all
+    binary ops alike dispatch on this interface.
+  }];
+  let methods = [
+    InterfaceMethod<"The binary kind the op computes.", "::mirage::BinaryKind",
+                    "getBinaryKind", (ins), [{}],
+                    [{ return $_op.getKind(); }]>,
+  ];
+}
+
 class Graph_BinaryOp<string mnemonic, string kind>
     : Graph_Op<mnemonic, [SameOperandsAndResultElementType,
-                          InferTypeOpAdaptor]> {
+                          InferTypeOpAdaptor, Graph_BinaryOpInterface]> {
   let description = [{
     Operands broadcast like NumPy: shapes are aligned at the trailing
     dimension and each pair of sizes is equal or one of them is 1.
@@ -186,6 +200,54 @@ def Graph_AddOp : Graph_BinaryOp<"add", "add"> { let summary = "elementwise sum"
 def Graph_SubOp : Graph_BinaryOp<"sub", "sub"> { let summary = "elementwise difference"; }
 def Graph_MulOp : Graph_BinaryOp<"mul", "mul"> { let summary = "elementwise product"; }
 def Graph_DivOp : Graph_BinaryOp<"div", "div"> { let summary = "elementwise quotient"; }
+
+//===----------------------------------------------------------------------===//
+// Comparisons and select (selectop)
+//===----------------------------------------------------------------------===//
+
+class Graph_CompareOp<string mnemonic, string relation>
+    : Graph_BinaryOp<mnemonic, mnemonic> {
+  let summary = "elementwise comparison lhs " # relation # " rhs as a 0/1 mask";
+  let description = [{
+    The result has the operands' dtype: 1.0 where the relation holds, 0.0
+    elsewhere. NaN compares unequal to everything (`ne` gives 1.0, the
+    others 0.0). Operands broadcast like NumPy.
+
+    ```mlir
+    %m = graph.lt %a, %b : (tensor<8x64xf32>, tensor<1x64xf32>) -> tensor<8x64xf32>
+    ```
+  }];
+}
+
+def Graph_EqOp : Graph_CompareOp<"eq", "=="> {}
+def Graph_NeOp : Graph_CompareOp<"ne", "!="> {}
+def Graph_LtOp : Graph_CompareOp<"lt", "<"> {}
+def Graph_LeOp : Graph_CompareOp<"le", "<="> {}
+def Graph_GtOp : Graph_CompareOp<"gt", ">"> {}
+def Graph_GeOp : Graph_CompareOp<"ge", ">="> {}
+
+def Graph_SelectOp : Graph_Op<"select", [SameOperandsAndResultElementType,
+                                         InferTypeOpAdaptor]> {
+  let summary = "elementwise cond != 0 ? on_true : on_false";
+  let description = [{
+    Takes `on_true` where `cond` is not 0.0 (a NaN condition counts as true)
+    and `on_false` elsewhere; the value not taken does not reach the
+    result, even when it is an infinity or a NaN. The three operands
+    broadcast like NumPy and share one dtype; a condition is usually a
+    comparison's 0/1 mask.
+
+    ```mlir
+    %y = graph.select %m, %x, %ninf : (tensor<1x1x8x8xf32>, tensor<2x4x8x8xf32>,
+        tensor<f32>) -> tensor<2x4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins MirageTensor:$cond, MirageTensor:$on_true,
+                       MirageTensor:$on_false);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$cond `,` $on_true `,` $on_false attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+// --- end comparisons and select ---
 
 //===----------------------------------------------------------------------===//
 // Reductions and normalizations

@@ -49,6 +49,18 @@ mlir::LogicalResult binary(OptLoc loc, Adaptor a,
       elementOf(a.getLhs()), types);
 }
 
+/// select(cond, on_true, on_false): all three broadcast together (selectop).
+template <typename ResultT, typename Adaptor>
+mlir::LogicalResult select(OptLoc loc, Adaptor a,
+                           llvm::SmallVectorImpl<mlir::Type> &types) {
+  mlir::FailureOr<Shape> pair =
+      inferBroadcastShape(loc, shapeOf(a.getCond()), shapeOf(a.getOnTrue()));
+  if (mlir::failed(pair))
+    return mlir::failure();
+  return push<ResultT>(inferBroadcastShape(loc, *pair, shapeOf(a.getOnFalse())),
+                       elementOf(a.getOnTrue()), types);
+}
+
 template <typename ResultT, typename Adaptor>
 mlir::LogicalResult reduce(OptLoc loc, Adaptor a,
                            llvm::SmallVectorImpl<mlir::Type> &types) {

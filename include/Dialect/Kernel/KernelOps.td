@@ -59,6 +59,22 @@ def Kernel_BinaryOp : Kernel_Op<"binary", [SameOperandsAndResultElementType,
       "$kind $lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
 
+// --- select (selectop) ---
+def Kernel_SelectOp : Kernel_Op<"select", [SameOperandsAndResultElementType,
+                                           InferTypeOpAdaptor]> {
+  let summary = "predefined elementwise select kernel, NumPy broadcasting";
+  let description = [{
+    `cond != 0 ? on_true : on_false`, as `graph.select`. (Comparisons are
+    `kernel.binary` kinds.)
+  }];
+  let arguments = (ins MirageTensor:$cond, MirageTensor:$on_true,
+                       MirageTensor:$on_false);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$cond `,` $on_true `,` $on_false attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+// --- end select ---
+
 def Kernel_ReduceOp : Kernel_Op<"reduce", [SameOperandsAndResultElementType,
                                            InferTypeOpAdaptor]> {
   let summary = "predefined reduction kernel (keeps the dimension, size 1)";

@@ -69,6 +69,23 @@ def Thread_BinaryOp : Thread_Op<"binary", [HasParent<"FusedOp">,
   let assemblyFormat = "$kind $lhs `,` $rhs attr-dict `:` qualified(type($result))";
 }
 
+// --- select (selectop) ---
+def Thread_SelectOp : Thread_Op<"select", [HasParent<"FusedOp">,
+                                           SameOperandsAndResultType]> {
+  let summary = "cond != 0 ? on_true : on_false on one element";
+  let description = [{
+    The one ternary thread op: a block graph computes `kernel.select`
+    as a `thread.fused` chain holding it (comparisons are `thread.binary`
+    kinds).
+  }];
+  let arguments = (ins MirageFloat:$cond, MirageFloat:$on_true,
+                       MirageFloat:$on_false);
+  let results = (outs MirageFloat:$result);
+  let assemblyFormat = "$cond `,` $on_true `,` $on_false attr-dict `:` "
+                       "qualified(type($result))";
+}
+// --- end select ---
+
 def Thread_YieldOp : Thread_Op<"yield", [HasParent<"FusedOp">, Terminator,
                                          ReturnLike]> {
   let summary = "yields one element of each result tile";

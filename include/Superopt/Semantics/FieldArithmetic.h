@@ -18,6 +18,8 @@
 // Unary functions without an algebraic image (sqrt, silu, gelu, relu, clamp,
 // a non-integer pow) are uninterpreted: a keyed hash of the argument's Z_p
 // value, the same for equal arguments, independent and uniform otherwise.
+// Comparisons and select are uninterpreted functions of their operands' Z_p
+// values in the same way.
 //
 // Max (reduce_max, max accumulators, max pooling) is uninterpreted too, as a
 // function of the *multiset* of values it ranges over: its image in Z_p and
@@ -110,6 +112,9 @@ public:
   Value matmul(const Value &a, const Value &b) const;
   Value unary(UnaryKind kind, llvm::ArrayRef<double> params, const Value &x);
   Value binary(BinaryKind kind, const Value &a, const Value &b);
+  /// Uninterpreted, like the comparisons: a keyed hash of the three
+  /// operands' Z_p values (docs/Verification.md, "Comparisons and select").
+  Value select(const Value &cond, const Value &onTrue, const Value &onFalse);
   /// sum: in both fields; max: the keyed image of each reduced multiset
   /// (the file comment). Elements equal to lowest() (max pooling's padding)
   /// are left out of a max.
@@ -215,6 +220,12 @@ private:
   uint64_t exp(uint64_t xq) const;
   uint64_t oracle(UnaryKind kind, llvm::ArrayRef<double> params, uint64_t x,
                   uint64_t modulus, unsigned part) const;
+  /// The uninterpreted function `site` (a comparison kind or select) of
+  /// the operands' Z_p values, in Z_m.
+  uint64_t oracleOf(uint64_t site, llvm::ArrayRef<uint64_t> args,
+                    uint64_t modulus, unsigned part) const;
+  /// Elementwise `site`(args...) after broadcasting, both parts.
+  Value uninterpretedN(uint64_t site, llvm::ArrayRef<const Value *> args);
   Value reduceMax(const Value &x, int64_t dim) const;
 
   FieldPair field;

@@ -59,6 +59,9 @@ public:
               const Value &x) const;
   /// NumPy broadcasting.
   Value binary(BinaryKind kind, const Value &a, const Value &b) const;
+  /// cond != 0 ? onTrue : onFalse, the three broadcast together.
+  Value select(const Value &cond, const Value &onTrue,
+               const Value &onFalse) const;
   /// Reduces `dim`, keeping it with size 1.
   Value reduce(ReduceKind kind, const Value &x, int64_t dim) const;
   /// exp(x - max) / sum(exp(x - max)) along `dim`.

@@ -319,8 +319,13 @@ static double unaryWeight(UnaryKind kind) {
 }
 
 static double binaryWeight(BinaryKind kind) {
+  if (isComparison(kind))
+    return 2; // setp, then selp of 1.0 or 0.0
   return kind == BinaryKind::div ? 4 : 1;
 }
+
+/// select: setp of cond != 0, selp (selectop).
+static constexpr double kSelectWeight = 2;
 
 //===----------------------------------------------------------------------===//
 // Predefined kernels (and graph ops, costed as their default kernel)
@@ -369,12 +374,14 @@ static Predefined classify(Operation *op) {
                  stringifyBinaryKind(b.getKind()), binaryWeight(b.getKind()),
                  0};
       })
-      .Case<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp>(
-          [](auto b) {
-            return P{Family::Elementwise, "kernel.binary",
-                     stringifyBinaryKind(b.getKind()),
-                     binaryWeight(b.getKind()), 0};
-          })
+      .Case<graph::BinaryOpInterface>([](graph::BinaryOpInterface b) {
+        return P{Family::Elementwise, "kernel.binary",
+                 stringifyBinaryKind(b.getBinaryKind()),
+                 binaryWeight(b.getBinaryKind()), 0};
+      })
+      .Case<kernel::SelectOp, graph::SelectOp>([](auto) {
+        return P{Family::Elementwise, "kernel.select", "", kSelectWeight, 0};
+      })
       .Case<kernel::ReduceOp>([](kernel::ReduceOp r) {
         return P{Family::Reduce, "kernel.reduce",
                  stringifyReduceKind(r.getKind()), 1, 0};
@@ -575,6 +582,8 @@ static double fusedWeight(thread::FusedOp fused) {
       w += unaryWeight(u.getKind());
     else if (auto b = dyn_cast<thread::BinaryOp>(op))
       w += binaryWeight(b.getKind());
+    else if (isa<thread::SelectOp>(op))
+      w += kSelectWeight;
   }
   return w;
 }

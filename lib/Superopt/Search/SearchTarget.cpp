@@ -37,6 +37,17 @@ ExprId superopt::binaryExpr(AbstractExprContext &ctx, BinaryKind kind,
     return ctx.mul(lhs, rhs);
   case BinaryKind::div:
     return ctx.div(lhs, rhs);
+  // A comparison is an uninterpreted function of lhs - rhs, one per kind:
+  // it reads both operands (each a subexpression of it), and
+  // lt(a + c, b + c) = lt(a, b) holds in the reals as in this form.
+  case BinaryKind::eq:
+  case BinaryKind::ne:
+  case BinaryKind::lt:
+  case BinaryKind::le:
+  case BinaryKind::gt:
+  case BinaryKind::ge:
+    return ctx.apply(("cmp_" + stringifyBinaryKind(kind)).str(),
+                     ctx.sub(lhs, rhs));
   }
   llvm_unreachable("unknown binary kind");
 }

@@ -1335,7 +1335,9 @@ superopt::searchMuGraph(func::FuncOp defaultSchedule, ModuleOp scratch,
 bool mirage::superopt::isSearchableGraphOp(mlir::Operation *op) {
   if (auto norm = llvm::dyn_cast<graph::RMSNormOp>(op))
     return norm.getEps().isZero();
-  return llvm::isa<graph::MatmulOp, graph::UnaryOpInterface, graph::AddOp,
-                   graph::SubOp, graph::MulOp, graph::DivOp,
-                   graph::ReduceSumOp, graph::SoftmaxOp>(op);
+  // Comparisons too (elementwise binary kinds the block search can fuse);
+  // select has no block op of its own and stays a predefined kernel.
+  return llvm::isa<graph::MatmulOp, graph::UnaryOpInterface,
+                   graph::BinaryOpInterface, graph::ReduceSumOp,
+                   graph::SoftmaxOp>(op);
 }

@@ -113,6 +113,50 @@ uint64_t FieldArithmetic::oracle(UnaryKind kind, llvm::ArrayRef<double> params,
   return static_cast<uint64_t>((static_cast<unsigned __int128>(h) * m) >> 64);
 }
 
+uint64_t FieldArithmetic::oracleOf(uint64_t site, llvm::ArrayRef<uint64_t> args,
+                                   uint64_t m, unsigned part) const {
+  auto mix = [](uint64_t z) {
+    return SplitMix64::mix(z + 0x9e3779b97f4a7c15ULL);
+  };
+  // A domain of its own: the unary oracle's seeds are below 2^16.
+  uint64_t h = mix(oracleKey ^ mix(site ^ 0x636d7073656cULL) ^ part);
+  for (uint64_t x : args)
+    h = mix(h ^ x);
+  return static_cast<uint64_t>((static_cast<unsigned __int128>(h) * m) >> 64);
+}
+
+FieldTensor
+FieldArithmetic::uninterpretedN(uint64_t site,
+                                llvm::ArrayRef<const Value *> args) {
+  TensorShape shape(args[0]->p.shape.begin(), args[0]->p.shape.end());
+  for (const Value *a : args.drop_front()) {
+    auto next = inferBroadcastShape(std::nullopt, shape, a->p.shape);
+    assert(succeeded(next) && "operands verified to broadcast");
+    shape.assign(next->begin(), next->end());
+  }
+  llvm::SmallVector<Tensor<uint64_t>, 3> parts;
+  for (const Value *a : args)
+    parts.push_back(broadcastTo(a->p, shape));
+  FieldTensor r;
+  r.p = Tensor<uint64_t>(shape);
+  if (wantQ)
+    r.q = Tensor<uint64_t>(shape);
+  llvm::SmallVector<uint64_t, 3> xs(args.size());
+  for (int64_t i = 0, n = r.p.size(); i < n; ++i) {
+    for (size_t k = 0; k < parts.size(); ++k)
+      xs[k] = parts[k].data[i];
+    r.p.data[i] = oracleOf(site, xs, field.p(), 0);
+    if (wantQ)
+      r.q.data[i] = oracleOf(site, xs, field.q(), 1);
+  }
+  return r;
+}
+
+FieldTensor FieldArithmetic::select(const Value &cond, const Value &onTrue,
+                                    const Value &onFalse) {
+  return uninterpretedN(/*site=*/0x100, {&cond, &onTrue, &onFalse});
+}
+
 FieldTensor FieldArithmetic::constant(double c) {
   FieldTensor r;
   r.p = Tensor<uint64_t>({}, {constantImage(c, field.p(), 0)});
@@ -365,12 +409,23 @@ static Tensor<uint64_t> binaryMod(BinaryKind kind, const Tensor<uint64_t> &a,
     for (int64_t i = 0; i < n; ++i)
       x[i] = mulm(x[i], y[i], m);
     break;
+  case BinaryKind::eq:
+  case BinaryKind::ne:
+  case BinaryKind::lt:
+  case BinaryKind::le:
+  case BinaryKind::gt:
+  case BinaryKind::ge:
+    llvm_unreachable("comparisons are uninterpreted (FieldArithmetic::binary)");
   }
   return r;
 }
 
 FieldTensor FieldArithmetic::binary(BinaryKind kind, const Value &a,
                                     const Value &b) {
+  // A comparison has no algebraic image: an uninterpreted function of both
+  // operands, one per kind (lt(a, b) and gt(b, a) are not known equal).
+  if (isComparison(kind))
+    return uninterpretedN(static_cast<uint64_t>(kind), {&a, &b});
   FieldTensor r;
   bool withQ = wantQ && a.hasQ() && b.hasQ();
   if (kind != BinaryKind::div) {

@@ -34,11 +34,14 @@ LogicalResult mirage::superopt::evalGraphOp(Operation *op, Arith &arith,
       .template Case<graph::UnaryOpInterface>([&](auto u) {
         return unary(u.getUnaryKind(), u.getUnaryParams(), u.getUnaryInput());
       })
-      .template Case<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp>(
-          [&](auto b) {
-            return result(
-                arith.binary(b.getKind(), in(b.getLhs()), in(b.getRhs())));
-          })
+      .template Case<graph::BinaryOpInterface>([&](auto b) {
+        return result(arith.binary(b.getBinaryKind(), in(op->getOperand(0)),
+                                   in(op->getOperand(1))));
+      })
+      .template Case<graph::SelectOp>([&](auto s) {
+        return result(arith.select(in(s.getCond()), in(s.getOnTrue()),
+                                   in(s.getOnFalse())));
+      })
       .template Case<graph::ReduceSumOp, graph::ReduceMaxOp>([&](auto r) {
         ReduceKind kind =
             isa<graph::ReduceSumOp>(op) ? ReduceKind::sum : ReduceKind::max;

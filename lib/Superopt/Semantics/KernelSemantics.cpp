@@ -40,6 +40,10 @@ LogicalResult mirage::superopt::evalKernelOp(Operation *op, Arith &arith,
         return result(
             arith.binary(b.getKind(), in(b.getLhs()), in(b.getRhs())));
       })
+      .template Case<kernel::SelectOp>([&](auto s) {
+        return result(arith.select(in(s.getCond()), in(s.getOnTrue()),
+                                   in(s.getOnFalse())));
+      })
       .template Case<kernel::ReduceOp>([&](auto r) {
         return result(arith.reduce(r.getKind(), in(r.getInput()),
                                    static_cast<int64_t>(r.getDim())));

@@ -181,7 +181,47 @@ RealTensor RealArithmetic::binary(BinaryKind kind, const Value &a,
     for (int64_t i = 0; i < n; ++i)
       x[i] /= y[i];
     break;
+  // --- comparisons (selectop): a 0/1 mask; NaN is unequal to everything.
+  case BinaryKind::eq:
+    for (int64_t i = 0; i < n; ++i)
+      x[i] = x[i] == y[i] ? 1.0 : 0.0;
+    break;
+  case BinaryKind::ne:
+    for (int64_t i = 0; i < n; ++i)
+      x[i] = x[i] != y[i] ? 1.0 : 0.0;
+    break;
+  case BinaryKind::lt:
+    for (int64_t i = 0; i < n; ++i)
+      x[i] = x[i] < y[i] ? 1.0 : 0.0;
+    break;
+  case BinaryKind::le:
+    for (int64_t i = 0; i < n; ++i)
+      x[i] = x[i] <= y[i] ? 1.0 : 0.0;
+    break;
+  case BinaryKind::gt:
+    for (int64_t i = 0; i < n; ++i)
+      x[i] = x[i] > y[i] ? 1.0 : 0.0;
+    break;
+  case BinaryKind::ge:
+    for (int64_t i = 0; i < n; ++i)
+      x[i] = x[i] >= y[i] ? 1.0 : 0.0;
+    break;
   }
+  return r;
+}
+
+RealTensor RealArithmetic::select(const Value &cond, const Value &onTrue,
+                                  const Value &onFalse) const {
+  auto pair = inferBroadcastShape(std::nullopt, cond.shape, onTrue.shape);
+  assert(succeeded(pair) && "operands verified to broadcast");
+  auto shape = inferBroadcastShape(std::nullopt, *pair, onFalse.shape);
+  assert(succeeded(shape) && "operands verified to broadcast");
+  Value c = broadcastTo(cond, *shape);
+  Value t = broadcastTo(onTrue, *shape);
+  Value r = broadcastTo(onFalse, *shape);
+  for (int64_t i = 0, n = r.size(); i < n; ++i)
+    if (c.data[i] != 0.0) // a NaN condition takes on_true
+      r.data[i] = t.data[i];
   return r;
 }
 

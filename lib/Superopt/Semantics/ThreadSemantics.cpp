@@ -58,6 +58,12 @@ LogicalResult mirage::superopt::evalThreadFused(thread::FusedOp op,
                   arith.binary(b.getKind(), in(b.getLhs()), in(b.getRhs())));
               return success();
             })
+            .template Case<thread::SelectOp>([&](auto sel) {
+              set(sel.getResult(),
+                  arith.select(in(sel.getCond()), in(sel.getOnTrue()),
+                               in(sel.getOnFalse())));
+              return success();
+            })
             .template Case<thread::YieldOp>([&](auto yield) {
               arith.beginOp(op);
               for (auto [result, v] :

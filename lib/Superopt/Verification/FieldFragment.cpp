@@ -59,6 +59,14 @@ static FieldRole unaryRole(UnaryKind kind, ArrayRef<double> params,
   llvm_unreachable("unknown unary kind");
 }
 
+static FieldRole binaryRole(BinaryKind kind) {
+  if (isComparison(kind))
+    return FieldRole::Uninterpreted; // a 0/1 mask: no algebraic image
+  return kind == BinaryKind::mul || kind == BinaryKind::div
+             ? FieldRole::Product
+             : FieldRole::Linear;
+}
+
 static FieldRole classify(Operation *op, int64_t &power) {
   auto params = [](std::optional<ArrayRef<double>> p) {
     return p.value_or(ArrayRef<double>());
@@ -74,14 +82,12 @@ static FieldRole classify(Operation *op, int64_t &power) {
       .template Case<graph::MatmulOp, kernel::MatmulOp, block::MatmulOp,
                      graph::Conv2DOp, kernel::Conv2DOp>(
           [](auto) { return FieldRole::Product; })
-      .template Case<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp,
-                     kernel::BinaryOp, block::BinaryOp, thread::BinaryOp>(
-          [](auto b) {
-            BinaryKind kind = b.getKind();
-            return kind == BinaryKind::mul || kind == BinaryKind::div
-                       ? FieldRole::Product
-                       : FieldRole::Linear;
-          })
+      .template Case<graph::BinaryOpInterface>(
+          [](auto b) { return binaryRole(b.getBinaryKind()); })
+      .template Case<kernel::BinaryOp, block::BinaryOp, thread::BinaryOp>(
+          [](auto b) { return binaryRole(b.getKind()); })
+      .template Case<graph::SelectOp, kernel::SelectOp, thread::SelectOp>(
+          [](auto) { return FieldRole::Uninterpreted; })
       .template Case<graph::ReduceSumOp>([](auto) { return FieldRole::Linear; })
       .template Case<graph::ReduceMaxOp, graph::MaxPool2DOp>(
           [](auto) { return FieldRole::Max; })

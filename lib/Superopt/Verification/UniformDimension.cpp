@@ -127,8 +127,8 @@ LogicalResult Tracker::visit(Operation *op) {
     return fail(op, "is not analyzed for a uniform dimension");
   return TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](kernel::GraphDefOp k) { return visitGraphDef(k); })
-      .Case<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp,
-            kernel::BinaryOp>(
+      .Case<graph::BinaryOpInterface, kernel::BinaryOp, graph::SelectOp,
+            kernel::SelectOp>(
           [&](Operation *o) { return elementwise(o, "elementwise ops"); })
       .Case<graph::MatmulOp, kernel::MatmulOp>(
           [&](Operation *o) { return matmul(o); })

@@ -13,6 +13,7 @@ using namespace mirage::kernel;
 #define TENSOR_INFER(OP, RULE) MIRAGE_INFER_RETURN_TYPES(OP, RULE, RankedTensorType)
 TENSOR_INFER(MatmulOp, matmul)
 TENSOR_INFER(BinaryOp, binary)
+TENSOR_INFER(SelectOp, select)
 TENSOR_INFER(ReduceOp, reduce)
 TENSOR_INFER(TransposeOp, transpose)
 TENSOR_INFER(RepeatOp, repeat)
