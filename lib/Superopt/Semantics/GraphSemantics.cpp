@@ -34,6 +34,10 @@ LogicalResult mirage::superopt::evalGraphOp(Operation *op, Arith &arith,
       .template Case<graph::UnaryOpInterface>([&](auto u) {
         return unary(u.getUnaryKind(), u.getUnaryParams(), u.getUnaryInput());
       })
+      .template Case<graph::CastOp>([&](auto c) {
+        // Rounded to the result's element type by bindResult (native mode).
+        return unary(UnaryKind::cast, {}, c.getInput());
+      })
       .template Case<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp>(
           [&](auto b) {
             return result(
