@@ -225,6 +225,9 @@ GTensor GraphEmitter::unary(UnaryKind kind, const GTensor &x) {
   case UnaryKind::sigmoid:
     r.value = graph::SigmoidOp::create(*builder, loc, type, x.value);
     break;
+  case UnaryKind::erf:
+    r.value = graph::ErfOp::create(*builder, loc, type, x.value);
+    break;
   default:
     llvm_unreachable("unary kinds with parameters have their own methods");
   }

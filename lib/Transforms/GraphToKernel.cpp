@@ -88,7 +88,24 @@ struct PoolToKernel : OpConversionPattern<GraphOp> {
 
 } // namespace
 
+namespace {
+/// graph.cast becomes kernel.unary cast with the cast's result type
+/// (issue 24).
+struct CastToKernel : OpConversionPattern<graph::CastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(graph::CastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<kernel::UnaryOp>(
+        op, op.getType(), UnaryKindAttr::get(op.getContext(), UnaryKind::cast),
+        adaptor.getInput(), DenseF64ArrayAttr());
+    return success();
+  }
+};
+} // namespace
+
 void mirage::populateGraphToKernelPatterns(RewritePatternSet &patterns) {
+  patterns.add<CastToKernel>(patterns.getContext());
   patterns.add<
       SameFormToKernel<graph::MatmulOp, kernel::MatmulOp>,
       SameFormToKernel<graph::RMSNormOp, kernel::RMSNormOp>,

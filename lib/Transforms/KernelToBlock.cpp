@@ -301,6 +301,14 @@ public:
         b, loc(), kind, x,
         params.empty() ? DenseF64ArrayAttr() : b.getDenseF64ArrayAttr(params));
   }
+  /// `x` converted to element type `to` (block.unary cast).
+  Value convert(Value x, Type to) {
+    auto type = cast<TileType>(x.getType());
+    return block::UnaryOp::create(
+        b, loc(), TileType::get(type.getShape(), to),
+        UnaryKindAttr::get(b.getContext(), UnaryKind::cast), x,
+        DenseF64ArrayAttr());
+  }
   static bool isNarrow(TileType type) {
     return type.getElementType().isF16() || type.getElementType().isBF16();
   }
@@ -577,7 +585,11 @@ static LogicalResult lowerUnary(kernel::UnaryOp op,
                       budgets.graph);
   Value x = g.input(op.getInput(), identityDims());
   Value y =
-      g.unary(op.getKind(), x, op.getParams().value_or(ArrayRef<double>()));
+      op.getKind() == UnaryKind::cast
+          // The tile converted to the result's element type (issue 24).
+          ? g.convert(x, op.getType().getElementType())
+          : g.unary(op.getKind(), x,
+                    op.getParams().value_or(ArrayRef<double>()));
   return g.finish(g.accum(y, AccumKind::sum));
 }
 

@@ -80,6 +80,13 @@ Value mirage::buildScalarUnary(OpBuilder &b, Location loc, UnaryKind kind,
   case UnaryKind::sigmoid:
     // 1 / (1 + exp(-x)), the interpreter's definition, without its overflow.
     return buildSigmoid(b, loc, x);
+  case UnaryKind::erf:
+    return math::ErfOp::create(b, loc, x);
+  case UnaryKind::cast:
+    // The scalar code computes in f32, which holds every f16 and bf16
+    // value: the conversion is the store of the result in its own element
+    // type (a thread op keeps one type, so a cast there is the identity).
+    return x;
   case UnaryKind::pow: {
     double e = params[0];
     if (e == 2.0)

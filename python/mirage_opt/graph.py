@@ -219,6 +219,22 @@ class Graph:
     def pow(self, x, e: float, loc=None):
         return self._unary("pow", x, f", {float_literal(e)}", loc)
 
+    # -- casts and erf (issue 24) -------------------------------------------
+
+    def erf(self, x, loc=None): return self._unary("erf", x, loc=loc)
+
+    def cast(self, x: Tensor, dtype: str, loc=None) -> Tensor:
+        """`x` rounded to `dtype` (f16, bf16, f32); `x` itself when it has
+        that dtype already. Every other op takes operands of one dtype, so
+        mixed precision states each conversion with a cast."""
+        self._own(x)
+        if dtype not in DTYPES:
+            raise GraphError(f"dtype {dtype!r} is not one of {DTYPES}")
+        if dtype == x.dtype:
+            return x
+        return self._emit(f"graph.cast {x.name} : {x.type} -> {tensor_type(x.shape, dtype)}",
+                          [x.shape], dtype, loc)[0]
+
     def _binary(self, op: str, a: Tensor, b: Tensor, loc=None) -> Tensor:
         self._own(a), self._own(b)
         self._same_dtype(a, b)

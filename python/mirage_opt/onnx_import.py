@@ -122,6 +122,8 @@ class _Importer:
                     self.env[name] = value
         for vo in self.graph.output:
             v = self.env.get(vo.name)
+            if isinstance(v, _Marker):
+                v = self._unmark(v)
             if isinstance(v, np.ndarray):
                 raise MirageError(f"output {vo.name!r} is a constant; the graph dialect has "
                                   f"no constants")
@@ -188,6 +190,8 @@ class _Importer:
         return v
 
     def _t(self, v) -> Tensor:
+        if isinstance(v, _Marker):
+            return self._unmark(v)
         if isinstance(v, _Empty):
             raise _Unsupported(f"an operand of zero-size shape {list(v.shape)}; the graph "
                                f"dialect has no empty tensors")
@@ -249,8 +253,13 @@ class _Importer:
         x = ins[0] if ins else None
         if op == "Shape":
             return np.array(x.shape, dtype=np.int64)
-        if op in ("Identity", "Cast"):
-            return x if op == "Identity" else x.astype(onnx.helper.tensor_dtype_to_np_dtype(a["to"]))
+        if op == "Identity":
+            return x
+        if op == "Cast":
+            if a["to"] == onnx.TensorProto.BFLOAT16:
+                # NumPy has no bfloat16: float32 values rounded to it.
+                return _round_to(x, "bf16")
+            return x.astype(onnx.helper.tensor_dtype_to_np_dtype(a["to"]))
         if op == "Gather":
             return np.take(x, ins[1], axis=a.get("axis", 0))
         if op == "Unsqueeze":
@@ -392,10 +401,11 @@ class _Importer:
             # x != 0, as a 0/1 mask in x's dtype.
             return self.g.ne(x, self._bind_constant(np.zeros((1,) if x.rank else ()), x.dtype))
         to = _FLOAT.get(a["to"])
-        if to != x.dtype:
+        if to is None:
             raise _Unsupported(f"a cast from {x.dtype} to "
-                               f"{onnx.TensorProto.DataType.Name(a['to'])}: the graph dialect has no cast")
-        return x
+                               f"{onnx.TensorProto.DataType.Name(a['to'])}: the graph dialect "
+                               f"computes in FLOAT, FLOAT16 and BFLOAT16 only")
+        return self.g.cast(x, to)
 
     def op_CastLike(self, node, a):
         """A cast to the dtype of the second operand: a constant is rounded
@@ -586,8 +596,9 @@ class _Importer:
     def op_Div(self, node, a): return self._binary(node, "div")
 
     # GELU as exporters write it: 0.5 x (1 + erf(x / sqrt 2)), in either
-    # association. Erf has no graph op of its own, so its intermediate
-    # values are markers that only this pattern may consume.
+    # association, becomes graph.gelu. Until the pattern completes, its
+    # intermediate values are markers; any other use turns a marker into
+    # the graph ops it stands for (graph.erf and what follows it).
     def op_Erf(self, node, a):
         z = self._t(self._in(node, 0))
         src = self.scaled.get(z.name)
@@ -596,23 +607,41 @@ class _Importer:
         # a rounding of that dtype.
         tol = {"f16": 2.0 ** -10, "bf16": 2.0 ** -7}.get(z.dtype, 2.0 ** -20)
         if src is None or abs(src[1] * math.sqrt(2) - 1) > tol:
-            raise _Unsupported("Erf outside the GELU pattern 0.5 x (1 + erf(x / sqrt 2))")
-        return _Marker("erf", src[0])
+            return self.g.erf(z)
+        return _Marker("erf", src[0], z)
 
     def _marker_binary(self, op, x, y):
         m, other = (x, y) if isinstance(x, _Marker) else (y, x)
         s = self._scalar(other)
+        if isinstance(other, _Marker):
+            s = None
         if m.kind == "erf" and op == "add" and s == 1.0:
-            return _Marker("one_plus_erf", m.x)
+            return _Marker("one_plus_erf", m.x, m.z, m)
         if m.kind == "one_plus_erf" and op == "mul" and isinstance(other, Tensor):
             if other.name == m.x.name:
-                return _Marker("twice_gelu", m.x)
+                return _Marker("twice_gelu", m.x, m.z, m)
             src = self.scaled.get(other.name)
             if src and src[0].name == m.x.name and abs(src[1] - 0.5) < 1e-12:
                 return self.g.gelu(m.x)
         if m.kind == "twice_gelu" and op == "mul" and s == 0.5:
             return self.g.gelu(m.x)
-        raise _Unsupported("Erf outside the GELU pattern 0.5 x (1 + erf(x / sqrt 2))")
+        # Not the pattern: the markers' own graph ops.
+        x = self._unmark(x) if isinstance(x, _Marker) else x
+        y = self._unmark(y) if isinstance(y, _Marker) else y
+        return self._combine(op, x, y)
+
+    def _unmark(self, m) -> Tensor:
+        """The graph ops a GELU-pattern marker stands for, each emitted once
+        (a marker shares those of the marker it was made from)."""
+        if m.value is None:
+            g = self.g
+            if m.kind == "erf":
+                m.value = g.erf(m.z)
+            elif m.kind == "one_plus_erf":
+                m.value = g.scalar_add(self._unmark(m.parent), 1.0)
+            else:  # twice_gelu
+                m.value = g.mul(m.x, self._unmark(m.parent))
+        return m.value
 
     def _gelu(self, x, y):
         return None
@@ -624,6 +653,7 @@ class _Importer:
         """Max / Min of one computed tensor and constant scalars: a clamp
         (relu for max with 0). Of two computed tensors it has no graph op."""
         vals = [self._in(node, i) for i in range(len(node.input))]
+        vals = [self._unmark(v) if isinstance(v, _Marker) else v for v in vals]
         tensors = [v for v in vals if isinstance(v, Tensor)]
         consts = [v for v in vals if not isinstance(v, Tensor)]
         scalars = [self._scalar(v) for v in consts]
@@ -937,10 +967,16 @@ class _Empty:
 
 
 class _Marker:
-    """An intermediate value of the GELU pattern (no graph op of its own)."""
+    """An intermediate value of the GELU pattern, z = x / sqrt 2: erf(z),
+    1 + erf(z) or x (1 + erf(z)); `value` its graph ops once emitted."""
 
-    def __init__(self, kind, x):
-        self.kind, self.x = kind, x
+    def __init__(self, kind, x, z, parent=None):
+        self.kind, self.x, self.z, self.parent = kind, x, z, parent
+        self.value = None
+
+    @property
+    def dtype(self) -> str:
+        return self.z.dtype
 
     def __repr__(self):
         return f"<{self.kind}({self.x.name})>"

@@ -215,7 +215,9 @@ class _Importer:
             args = [self._materialize(a, n, dtype) for a in args]
             kwargs = {k: self._materialize(v, n, dtype) for k, v in kwargs.items()}
         try:
-            return handler(*args, **kwargs)
+            result = handler(*args, **kwargs)
+            self._check_dtype(n, result)
+            return result
         except (GraphError, _Unsupported) as e:
             raise self._error(n, f"{target}: {_shorten(str(e))}") from None
         except TypeError as e:
@@ -225,6 +227,16 @@ class _Importer:
         except Exception as e:  # noqa: BLE001 - no Python error reaches the user raw
             raise self._error(n, f"{target}: cannot import it ({type(e).__name__}: "
                                  f"{_shorten(str(e))})") from None
+
+    def _check_dtype(self, n, result):
+        """A float result must have the dtype PyTorch's has: an op that
+        converts (type promotion, a dtype argument) must state it as a cast,
+        never leave a value in another precision than the model's."""
+        val = n.meta.get("val")
+        if isinstance(result, Tensor) and isinstance(val, torch.Tensor) and \
+                val.dtype in _DTYPES and _DTYPES[val.dtype] != result.dtype:
+            raise _Unsupported(f"PyTorch computes {val.dtype} here; the import gives "
+                               f"{result.dtype} (a conversion the importer does not know)")
 
     # -- constants known at import -------------------------------------------
 
@@ -346,6 +358,7 @@ class _Importer:
     def _scalar_binary(self, op, a, b):
         g, loc = self.g, self.loc
         if isinstance(a, Tensor) and isinstance(b, Tensor):
+            a, b = self._promote(a, b)
             return getattr(g, op)(a, b, loc=loc)
         if isinstance(a, Tensor) and _is_number(b):
             b = float(b)
@@ -559,16 +572,47 @@ class _Importer:
                                f"is {list(x.shape)}")
         return None
 
-    def op_to(self, x, *args, **kwargs):
-        dtype = kwargs.get("dtype") or next((a for a in args if isinstance(a, torch.dtype)), None)
+    # -- casts (issue 24) ------------------------------------------------------
+
+    def _cast(self, x, dtype) -> Tensor:
+        """`x` as `dtype` (a torch.dtype or None: unchanged): graph.cast
+        between float32, float16 and bfloat16; other dtypes have no graph
+        form."""
         x = self._t(x)
-        if dtype is not None and _DTYPES.get(dtype) != x.dtype:
+        if dtype is None:
+            return x
+        if dtype not in _DTYPES:
             raise _Unsupported(f"a conversion from {x.dtype} to {dtype}: the graph dialect "
-                               f"has no cast; export the model in one dtype")
-        return x
+                               f"computes in float32, float16 and bfloat16 only")
+        return self.g.cast(x, _DTYPES[dtype], loc=self.loc)
+
+    def op_to(self, x, *args, **kwargs):
+        # aten.to.dtype(x, dtype, ...), to.device(x, device, dtype, ...),
+        # to.dtype_layout(x, dtype=...), to.other(x, other, ...) and
+        # _to_copy(x, dtype=...): only the dtype computes anything.
+        other = next((a for a in args if isinstance(a, Tensor)), None)
+        dtype = kwargs.get("dtype") or next((a for a in args if isinstance(a, torch.dtype)), None)
+        if other is not None and dtype is None:
+            return self.g.cast(self._t(x), other.dtype, loc=self.loc)
+        return self._cast(x, dtype)
 
     op__to_copy = op_to
-    op_type_as = op_to
+
+    def op_type_as(self, x, other):
+        return self.g.cast(self._t(x), self._t(other).dtype, loc=self.loc)
+
+    def _promote(self, a: Tensor, b: Tensor) -> tuple:
+        """Both operands in the dtype PyTorch computes a binary op in (the
+        node's own result dtype: float32 for float16 with float32 or with
+        bfloat16), each conversion an explicit cast: graph ops take one
+        dtype."""
+        if a.dtype == b.dtype:
+            return a, b
+        val = self.node.meta.get("val") if self.node is not None else None
+        dtype = _DTYPES.get(getattr(val, "dtype", None))
+        if dtype is None:
+            dtype = "f32"
+        return (self.g.cast(a, dtype, loc=self.loc), self.g.cast(b, dtype, loc=self.loc))
 
     def op_add(self, a, b, alpha=1):
         if alpha != 1:
@@ -616,6 +660,7 @@ class _Importer:
     def op_silu(self, x): return self.g.silu(self._t(x), loc=self.loc)
     def op_sigmoid(self, x): return self.g.sigmoid(self._t(x), loc=self.loc)
     def op_tanh(self, x): return self.g.tanh(self._t(x), loc=self.loc)
+    def op_erf(self, x): return self.g.erf(self._t(x), loc=self.loc)
 
     def op_gelu(self, x, approximate="none"):
         g, loc, x = self.g, self.loc, self._t(x)
@@ -641,18 +686,20 @@ class _Importer:
         return self.g.clamp(self._t(x), lo, hi, loc=self.loc)
 
     def op_softmax(self, x, dim, dtype=None):
-        if dtype is not None:
-            self.op_to(x, dtype=dtype)
-        return self.g.softmax(self._t(x), dim, loc=self.loc)
+        # `dtype` converts the input before the op, as PyTorch does.
+        return self.g.softmax(self._cast(x, dtype), dim, loc=self.loc)
 
     def op__softmax(self, x, dim, half_to_float=False):
-        return self.g.softmax(self._t(x), dim, loc=self.loc)
+        x = self._t(x)
+        if half_to_float:
+            x = self.g.cast(x, "f32", loc=self.loc)
+        return self.g.softmax(x, dim, loc=self.loc)
 
     def op_sum(self, x, dims=None, keepdim=False, dtype=None):
-        return self._reduce_dims(self._t(x), dims, keepdim, "sum")
+        return self._reduce_dims(self._cast(x, dtype), dims, keepdim, "sum")
 
     def op_mean(self, x, dims=None, keepdim=False, dtype=None):
-        return self._mean(x, dims, keepdim)
+        return self._mean(self._cast(x, dtype), dims, keepdim)
 
     def op_amax(self, x, dims=(), keepdim=False):
         return self._reduce_dims(self._t(x), list(dims) or None, keepdim, "max")

@@ -588,6 +588,24 @@ TEST_P(FieldArithmeticTest, UninterpretedFunctions) {
             1000u);
 }
 
+// erf is an oracle of its own; a cast is the identity in both parts
+// (issue 24: the field checks the real-number algebra, where a cast is x).
+TEST_P(FieldArithmeticTest, ErfAndCast) {
+  FieldTensor x{Tensor<uint64_t>(Shape{3}, std::vector<uint64_t>{5, 7, 5}),
+                Tensor<uint64_t>(Shape{3}, std::vector<uint64_t>{1, 2, 3})};
+  FieldArithmetic arith(*field, 42);
+  FieldTensor erf = arith.unary(UnaryKind::erf, {}, x);
+  FieldTensor gelu = arith.unary(UnaryKind::gelu, {}, x);
+  EXPECT_EQ(erf.p.data[0], erf.p.data[2]);
+  EXPECT_NE(erf.p.data[0], erf.p.data[1]);
+  EXPECT_NE(erf.p.data[0], gelu.p.data[0]);
+  EXPECT_NE(erf.p.data[0], 5u);
+  FieldTensor c = arith.unary(UnaryKind::cast, {}, x);
+  EXPECT_EQ(c.p.data, x.p.data);
+  ASSERT_TRUE(c.hasQ());
+  EXPECT_EQ(c.q.data, x.q.data); // exp(cast(x)) = exp(x)
+}
+
 INSTANTIATE_TEST_SUITE_P(Fields, FieldArithmeticTest, ::testing::Values(31u, 61u, 62u),
                          [](const auto &info) {
                            return "q" + std::to_string(info.param) + "bits";

@@ -435,4 +435,29 @@ TEST(RealArithmeticTest, UnaryKinds) {
             (std::vector<double>{0, 1.5, 4}));
 }
 
+// erf and cast (issue 24): erf(1) = 0.8427007929497149, odd; a cast is the
+// identity on values, its rounding that of the result's type (round()).
+TEST(RealArithmeticTest, ErfAndCast) {
+  RealArithmetic arith(RealMode::FP64);
+  RealTensor x(Shape{4}, std::vector<double>{-1, 0, 1, 1.0 / 3});
+  std::vector<double> erf = arith.unary(UnaryKind::erf, {}, x).data;
+  EXPECT_NEAR(erf[2], 0.8427007929497149, 1e-15);
+  EXPECT_EQ(erf[0], -erf[2]);
+  EXPECT_EQ(erf[1], 0.0);
+  EXPECT_EQ(arith.unary(UnaryKind::cast, {}, x).data, x.data);
+
+  mlir::MLIRContext ctx;
+  RealArithmetic native(RealMode::Native);
+  RealTensor c = native.unary(UnaryKind::cast, {}, x);
+  native.round(c, mlir::BFloat16Type::get(&ctx));
+  // 1/3 in bf16 (8 significant bits): 0.333984375.
+  EXPECT_EQ(c.data[3], 0.333984375);
+  RealTensor h = native.unary(UnaryKind::cast, {}, x);
+  native.round(h, mlir::Float16Type::get(&ctx));
+  EXPECT_EQ(h.data[3], 0.333251953125); // 1/3 in f16 (11 bits)
+  RealTensor f = arith.unary(UnaryKind::cast, {}, x);
+  arith.round(f, mlir::BFloat16Type::get(&ctx));
+  EXPECT_EQ(f.data[3], 1.0 / 3); // fp64 mode never rounds
+}
+
 } // namespace

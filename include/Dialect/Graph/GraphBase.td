@@ -44,7 +44,14 @@ def UnaryKind : I32EnumAttr<"UnaryKind", "elementwise unary computation", [
     I32EnumAttrCase<"offset", 9>,
     I32EnumAttrCase<"tanh", 10>,
     // sigmoid(x) = 1 / (1 + e^-x)
-    I32EnumAttrCase<"sigmoid", 11>]> {
+    I32EnumAttrCase<"sigmoid", 11>,
+    // --- casts and erf (issue 24) ---
+    // erf(x) = 2/sqrt(pi) integral_0^x e^(-t^2) dt
+    I32EnumAttrCase<"erf", 12>,
+    // cast(x) = x rounded to the result's element type: the one kind whose
+    // result element type may differ from its input's (f32, f16, bf16 in
+    // any direction); graph.cast at the graph level.
+    I32EnumAttrCase<"cast", 13>]> {
   let cppNamespace = "::mirage";
 }
 

@@ -164,6 +164,38 @@ def Graph_PowOp : Graph_UnaryOp<"pow", "pow"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Casts and erf (issue 24)
+//===----------------------------------------------------------------------===//
+
+def Graph_ErfOp : Graph_UnaryOp<"erf", "erf"> {
+  let summary = "elementwise Gauss error function";
+}
+
+def Graph_CastOp : Graph_Op<"cast"> {
+  let summary = "elementwise conversion between f32, f16 and bf16";
+  let description = [{
+    Each element rounded to nearest-even in the result's element type (exact
+    when that type is wider). Every other op takes operands of one dtype, so
+    mixed-precision programs state each conversion with a cast:
+
+    ```mlir
+    %x32 = graph.cast %x : tensor<8x512xf16> -> tensor<8x512xf32>
+    %w32 = graph.cast %w : tensor<512x512xbf16> -> tensor<512x512xf32>
+    %y = graph.matmul %x32, %w32 : (tensor<8x512xf32>, tensor<512x512xf32>) -> tensor<8x512xf32>
+    ```
+
+    It lowers to `kernel.unary cast` (UnaryKind `cast`). It is not a
+    graph::UnaryOpInterface op: the passes that treat all unary ops alike
+    assume a result of the input's type.
+  }];
+  let arguments = (ins MirageTensor:$input);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 def Graph_BinaryOpInterface : OpInterface<"BinaryOpInterface"> {
   let cppNamespace = "::mirage::graph";
   let description = [{

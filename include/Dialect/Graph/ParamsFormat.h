@@ -19,6 +19,14 @@ mlir::ParseResult parseUnaryParams(mlir::OpAsmParser &parser,
                                    mlir::DenseF64ArrayAttr &params);
 void printUnaryParams(mlir::OpAsmPrinter &printer, mlir::Operation *op,
                       mlir::DenseF64ArrayAttr params);
+
+/// custom<UnaryTypes> of the kernel and block unary ops: `: T` for a result
+/// of the input's type, `: T -> U` for one of another element type (a
+/// widened block op, or the cast kind).
+mlir::ParseResult parseUnaryTypes(mlir::OpAsmParser &parser, mlir::Type &input,
+                                  mlir::Type &result);
+void printUnaryTypes(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                     mlir::Type input, mlir::Type result);
 } // namespace mirage
 
 #endif // MIRAGE_DIALECT_GRAPH_PARAMSFORMAT_H

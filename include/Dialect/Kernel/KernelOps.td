@@ -40,13 +40,19 @@ def Kernel_MatmulOp : Kernel_Op<"matmul", [SameOperandsAndResultElementType,
       "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
 
-def Kernel_UnaryOp : Kernel_Op<"unary", [SameOperandsAndResultType]> {
+def Kernel_UnaryOp : Kernel_Op<"unary", [SameOperandsAndResultShape]> {
   let summary = "predefined elementwise unary kernel";
+  let description = [{
+    The result has the input's type, except for kind `cast` (graph.cast),
+    whose result element type is any of f32, f16 and bf16 and prints after
+    an arrow:
+    `kernel.unary cast %x : tensor<8x512xf16> -> tensor<8x512xf32>`.
+  }];
   let arguments = (ins UnaryKind:$kind, MirageTensor:$input,
                        OptionalAttr<DenseF64ArrayAttr>:$params);
   let results = (outs MirageTensor:$result);
   let assemblyFormat = "$kind $input (`params` `=` custom<UnaryParams>($params)^)? attr-dict `:` "
-                       "type($input)";
+                       "custom<UnaryTypes>(type($input), type($result))";
   let hasVerifier = 1;
 }
 

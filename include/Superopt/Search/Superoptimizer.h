@@ -88,7 +88,9 @@ namespace mirage::superopt {
 ///      enumerated (AbstractExpr.h, computableAfterLoop): the same results
 ///      with fewer states, and a budget that bound such programs no longer
 ///      does.
-inline constexpr unsigned kSearchVersion = 17;
+///  18: comparisons, select and erf in the search; subprograms cut at
+///      casts.
+inline constexpr unsigned kSearchVersion = 18;
 
 struct SearchOptions {
   /// Kernels of the µGraph (predefined and graph-defined).

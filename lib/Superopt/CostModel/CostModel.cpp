@@ -305,6 +305,8 @@ static double unaryWeight(UnaryKind kind) {
     return 6; // exp-based, as the SFU computes it
   case UnaryKind::gelu:
     return 10; // tanh form
+  case UnaryKind::erf:
+    return 8; // a rational approximation, as libdevice's erff
   case UnaryKind::pow:
     return 8; // exp(log(x) * e)
   case UnaryKind::clamp:
@@ -313,6 +315,7 @@ static double unaryWeight(UnaryKind kind) {
   case UnaryKind::relu:
   case UnaryKind::scale:
   case UnaryKind::offset:
+  case UnaryKind::cast: // one cvt; the bytes moved are what it costs
     return 1;
   }
   return 1;
@@ -368,6 +371,11 @@ static Predefined classify(Operation *op) {
         return P{Family::Elementwise, "kernel.unary",
                  stringifyUnaryKind(u.getUnaryKind()),
                  unaryWeight(u.getUnaryKind()), 0};
+      })
+      .Case<graph::CastOp>([](graph::CastOp) {
+        return P{Family::Elementwise, "kernel.unary",
+                 stringifyUnaryKind(UnaryKind::cast),
+                 unaryWeight(UnaryKind::cast), 0};
       })
       .Case<kernel::BinaryOp>([](kernel::BinaryOp b) {
         return P{Family::Elementwise, "kernel.binary",

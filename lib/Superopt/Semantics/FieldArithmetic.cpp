@@ -327,6 +327,11 @@ FieldTensor FieldArithmetic::unary(UnaryKind kind,
     map([&](uint64_t v, uint64_t m) { return addm(v, m == p ? cp : cq, m); });
     return r;
   }
+  case UnaryKind::cast:
+    // The identity of the real-number algebra, both parts kept: a cast only
+    // rounds, which the floating-point checks judge (docs/Verification.md,
+    // "Casts").
+    return x;
   case UnaryKind::pow:
     if (isIntegerExponent(params[0])) {
       int64_t e = static_cast<int64_t>(params[0]);
@@ -348,7 +353,8 @@ FieldTensor FieldArithmetic::unary(UnaryKind kind,
   case UnaryKind::relu:
   case UnaryKind::clamp:
   case UnaryKind::tanh:
-  case UnaryKind::sigmoid: {
+  case UnaryKind::sigmoid:
+  case UnaryKind::erf: {
     // Uninterpreted: both parts are functions of the argument's Z_p value.
     r.p = x.p;
     for (uint64_t &v : r.p.data)

@@ -34,6 +34,10 @@ LogicalResult mirage::superopt::evalGraphOp(Operation *op, Arith &arith,
       .template Case<graph::UnaryOpInterface>([&](auto u) {
         return unary(u.getUnaryKind(), u.getUnaryParams(), u.getUnaryInput());
       })
+      .template Case<graph::CastOp>([&](auto c) {
+        // Rounded to the result's element type by bindResult (native mode).
+        return unary(UnaryKind::cast, {}, c.getInput());
+      })
       .template Case<graph::BinaryOpInterface>([&](auto b) {
         return result(arith.binary(b.getBinaryKind(), in(op->getOperand(0)),
                                    in(op->getOperand(1))));

@@ -151,6 +151,13 @@ RealTensor RealArithmetic::unary(UnaryKind kind, llvm::ArrayRef<double> params,
   case UnaryKind::sigmoid:
     map([](double v) { return 1.0 / (1.0 + std::exp(-v)); });
     break;
+  case UnaryKind::erf:
+    map([](double v) { return std::erf(v); });
+    break;
+  case UnaryKind::cast:
+    // The value itself: the rounding to the result's element type is the
+    // caller's, as for every op (bindResult; none in fp64).
+    break;
   }
   return r;
 }

@@ -40,6 +40,7 @@ static FieldRole unaryRole(UnaryKind kind, ArrayRef<double> params,
     return FieldRole::Power;
   case UnaryKind::scale:
   case UnaryKind::offset:
+  case UnaryKind::cast: // the identity in the field (docs/Verification.md)
     return FieldRole::Linear;
   case UnaryKind::pow:
     if (std::nearbyint(params[0]) == params[0] && std::fabs(params[0]) < 1e9) {
@@ -54,6 +55,7 @@ static FieldRole unaryRole(UnaryKind kind, ArrayRef<double> params,
   case UnaryKind::clamp:
   case UnaryKind::tanh:
   case UnaryKind::sigmoid:
+  case UnaryKind::erf:
     return FieldRole::Uninterpreted;
   }
   llvm_unreachable("unknown unary kind");
@@ -79,6 +81,7 @@ static FieldRole classify(Operation *op, int64_t &power) {
           [&](auto u) {
             return unaryRole(u.getKind(), params(u.getParams()), power);
           })
+      .template Case<graph::CastOp>([](auto) { return FieldRole::Linear; })
       .template Case<graph::MatmulOp, kernel::MatmulOp, block::MatmulOp,
                      graph::Conv2DOp, kernel::Conv2DOp>(
           [](auto) { return FieldRole::Product; })

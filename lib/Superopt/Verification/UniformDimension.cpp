@@ -156,7 +156,7 @@ LogicalResult Tracker::visit(Operation *op) {
       .Case<graph::ReshapeOp, kernel::ReshapeOp>(
           [&](Operation *o) { return unitDimReshape(o); })
       .Default([&](Operation *o) -> LogicalResult {
-        if (isa<graph::UnaryOpInterface, kernel::UnaryOp>(o))
+        if (isa<graph::UnaryOpInterface, graph::CastOp, kernel::UnaryOp>(o))
           return keep(o, kAbsent, "elementwise ops");
         return fail(o, "is not analyzed for a uniform dimension");
       });

@@ -360,30 +360,13 @@ LogicalResult SliceOp::verify() {
 LogicalResult UnaryOp::verify() {
   Type in = getInput().getType().getElementType();
   Type out = getType().getElementType();
-  if (!isAccumulatorType(in, out))
+  // A cast converts between any two of f32, f16 and bf16 (issue 24).
+  if (getKind() != UnaryKind::cast && !isAccumulatorType(in, out))
     return emitOpError("result element type ")
            << out << " must be the input's (" << in
            << ") or f32 for an f16 or bf16 input";
   return verifyUnaryParams(getLoc(), getKind(),
                            getParams().value_or(ArrayRef<double>()));
-}
-
-/// `: T` for a result of the input's type, `: T -> U` for a widened one.
-static ParseResult parseUnaryTypes(OpAsmParser &parser, Type &input,
-                                   Type &result) {
-  if (parser.parseType(input))
-    return failure();
-  result = input;
-  if (succeeded(parser.parseOptionalArrow()))
-    return parser.parseType(result);
-  return success();
-}
-
-static void printUnaryTypes(OpAsmPrinter &printer, Operation *, Type input,
-                            Type result) {
-  printer << input;
-  if (result != input)
-    printer << " -> " << result;
 }
 
 #define GET_OP_CLASSES

@@ -54,6 +54,45 @@ LogicalResult BroadcastOp::verify() {
                            getType().getShape());
 }
 
+//===----------------------------------------------------------------------===//
+// CastOp (issue 24)
+//===----------------------------------------------------------------------===//
+
+LogicalResult CastOp::verify() {
+  // Both element types are f32, f16 or bf16 by the operand and result
+  // constraints; a cast changes nothing else.
+  ArrayRef<int64_t> in = getInput().getType().getShape();
+  ArrayRef<int64_t> out = getType().getShape();
+  if (in != out)
+    return emitOpError("result shape [")
+           << out << "] must be the input's [" << in << "]";
+  return success();
+}
+
+/// Whether every value of `from` is a value of `to`: f16 and bf16 to f32.
+static bool isExactWidening(Type from, Type to) {
+  return from == to || (to.isF32() && (from.isF16() || from.isBF16()));
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor) {
+  Value input = getInput();
+  if (input.getType() == getType())
+    return input;
+  // cast(cast(x)) where the inner cast is exact rounds x itself once: it is
+  // x when the outer cast returns to x's type, else one cast of x.
+  if (auto inner = input.getDefiningOp<CastOp>()) {
+    Value x = inner.getInput();
+    if (isExactWidening(llvm::cast<ShapedType>(x.getType()).getElementType(),
+                        inner.getType().getElementType())) {
+      if (x.getType() == getType())
+        return x;
+      getOperation()->setOperand(0, x);
+      return getResult();
+    }
+  }
+  return {};
+}
+
 #include "Dialect/Graph/GraphInterfaces.cpp.inc"
 
 #define GET_OP_CLASSES

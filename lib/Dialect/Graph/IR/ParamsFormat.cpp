@@ -24,3 +24,20 @@ void mirage::printUnaryParams(OpAsmPrinter &printer, Operation *,
   });
   printer << "]";
 }
+
+ParseResult mirage::parseUnaryTypes(OpAsmParser &parser, Type &input,
+                                    Type &result) {
+  if (parser.parseType(input))
+    return failure();
+  result = input;
+  if (succeeded(parser.parseOptionalArrow()))
+    return parser.parseType(result);
+  return success();
+}
+
+void mirage::printUnaryTypes(OpAsmPrinter &printer, Operation *, Type input,
+                             Type result) {
+  printer << input;
+  if (result != input)
+    printer << " -> " << result;
+}

@@ -24,6 +24,13 @@ TENSOR_INFER(Pool2DOp, pool2d)
 #undef TENSOR_INFER
 
 LogicalResult UnaryOp::verify() {
+  // Only a cast changes the element type (issue 24).
+  Type in = getInput().getType().getElementType();
+  Type out = getType().getElementType();
+  if (getKind() != UnaryKind::cast && in != out)
+    return emitOpError("result element type ")
+           << out << " must be the input's (" << in
+           << "); only kind 'cast' converts";
   return verifyUnaryParams(getLoc(), getKind(),
                            getParams().value_or(ArrayRef<double>()));
 }
