@@ -493,7 +493,14 @@ def main():
         return check_program(i, seed, tools, args.out, args.timeout, chip,
                              stages_on)
 
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+    # SIGINT or SIGTERM ends the run with the table of what finished (a
+    # background job ignores SIGINT unless told otherwise).
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGINT, interrupt)
+    signal.signal(signal.SIGTERM, interrupt)
+    pool = concurrent.futures.ThreadPoolExecutor(args.jobs)
+    try:
         for res in pool.map(job, indices):
             results.append(res)
             worst = [s for s in res.stages
@@ -507,6 +514,10 @@ def main():
                     res.seconds, " ".join(
                         "%s=%s" % (s[0], s[1]) for s in res.stages)),
                     file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        # Interrupted (SIGINT): the table of the programs finished so far.
+        print("interrupted after %d programs" % len(results), file=sys.stderr)
+        pool.shutdown(wait=False, cancel_futures=True)
     report(results, args, time.time() - start)
 
 
