@@ -590,9 +590,15 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
                     .Case("num", Compare::Num)
                     .Case("nan", Compare::Nan);
     d.ftz = mods.take("ftz");
-    if (!takeType([](ScalarType t) { return isInt(t) || isF32OrF16(t); }))
+    // setp.bf16 (sm_90): LLVM compares a bf16 value there without first
+    // widening it to f32 (the select of sigmoid's two branches).
+    if (!takeType([](ScalarType t) {
+          return isInt(t) || isF32OrF16(t) || t == ScalarType::BF16;
+        }))
       return false;
-    bool isFloat = isF32OrF16(d.type);
+    bool isFloat = isF32OrF16(d.type) || d.type == ScalarType::BF16;
+    if (d.ftz && !hasFtz(d.type))
+      return false;
     bool intCompare = d.compare <= Compare::Hs;
     bool unsignedOnly = d.compare >= Compare::Lo && d.compare <= Compare::Hs;
     if (!isFloat && (!intCompare || d.ftz))

@@ -88,11 +88,13 @@ void writeBytes(uint8_t *p, uint64_t v, unsigned size) {
 float asF32(uint64_t bits) { return f32FromBits(static_cast<uint32_t>(bits)); }
 uint64_t fromF32(float value) { return f32Bits(value); }
 
-/// A float operand for setp: NaN-aware comparison in double, exact for f32
-/// and f16.
+/// A float operand for setp: NaN-aware comparison in double, exact for f32,
+/// f16 and bf16.
 double compareValue(uint64_t bits, ScalarType type, bool ftz) {
   if (type == ScalarType::F16)
     return cvtF16ToF32(static_cast<uint16_t>(bits));
+  if (type == ScalarType::BF16)
+    return cvtBF16ToF32(static_cast<uint16_t>(bits));
   float value = asF32(bits);
   // .ftz: subnormal inputs compare as zeros of their sign.
   if (ftz && std::fpclassify(value) == FP_SUBNORMAL)
@@ -1012,7 +1014,7 @@ llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
   case Opcode::Setp: {
     uint64_t a = operand(1), b = operand(2);
     bool r = false;
-    if (isF32 || isF16) {
+    if (isF32 || isF16 || type == ScalarType::BF16) {
       double x = compareValue(a, type, inst.ftz),
              y = compareValue(b, type, inst.ftz);
       bool unordered = std::isnan(x) || std::isnan(y);

@@ -789,6 +789,8 @@ TEST(ExecutorTest, ModifiersTheIsaOrTheEmulatorLacksAreRejected) {
       "prmt.b32.f4x %r1, %r2, %r3, 4",
       "copysign.f64 %rd1, %rd2, %rd3",
       "add.relu.s32 %r1, %r2, %r3",
+      "setp.lt.ftz.bf16 %p1, %h1, %h2",
+      "setp.lo.bf16 %p1, %h1, %h2",
   };
   for (const char *instruction : instructions) {
     DeviceMemory memory;
@@ -798,11 +800,56 @@ TEST(ExecutorTest, ModifiersTheIsaOrTheEmulatorLacksAreRejected) {
   .reg .b16 %h<4>;
   .reg .b64 %rd<4>;
   .reg .f32 %f<4>;
+  .reg .pred %p<2>;
   )") + instruction + ";\n  ret;\n}\n";
     std::string opcode = llvm::StringRef(instruction).split(' ').first.str();
     EXPECT_EQ(failure(run(ptx, threads(1), {}, memory)),
-              "PTX line 10: unsupported instruction '" + opcode + "'");
+              "PTX line 11: unsupported instruction '" + opcode + "'");
   }
+}
+
+TEST(ExecutorTest, SetpOnBf16) {
+  // setp.bf16 (sm_90), as LLVM emits it for the select of a bf16 sigmoid:
+  // each comparison's predicate sets one bit of the result. 0x3F80 is 1.0,
+  // 0xBF80 -1.0, 0x7FC0 a NaN, 0x0001 the smallest subnormal (no .ftz:
+  // it compares above zero).
+  const char *ptx = R"(
+.visible .entry k(.param .u64 out) {
+  .reg .b16 %h<6>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<2>;
+  .reg .pred %p<7>;
+  ld.param.u64 %rd1, [out];
+  mov.b16 %h1, 0x3F80;
+  mov.b16 %h2, 0xBF80;
+  mov.b16 %h3, 0x7FC0;
+  mov.b16 %h4, 0x0001;
+  mov.b16 %h5, 0x0000;
+  setp.lt.bf16 %p1, %h2, %h1;
+  setp.gt.bf16 %p2, %h2, %h1;
+  setp.lt.bf16 %p3, %h3, %h1;
+  setp.ltu.bf16 %p4, %h3, %h1;
+  setp.gt.bf16 %p5, %h4, %h5;
+  setp.nan.bf16 %p6, %h1, %h3;
+  selp.b32 %r1, 1, 0, %p1;
+  selp.b32 %r2, 2, 0, %p2;
+  selp.b32 %r3, 4, 0, %p3;
+  selp.b32 %r4, 8, 0, %p4;
+  selp.b32 %r5, 16, 0, %p5;
+  selp.b32 %r6, 32, 0, %p6;
+  or.b32 %r7, %r1, %r2;
+  or.b32 %r7, %r7, %r3;
+  or.b32 %r7, %r7, %r4;
+  or.b32 %r7, %r7, %r5;
+  or.b32 %r7, %r7, %r6;
+  st.global.b32 [%rd1], %r7;
+  ret;
+}
+)";
+  DeviceMemory memory;
+  uint64_t out = memory.allocate(4);
+  ASSERT_EQ(failure(run(ptx, threads(1), {out}, memory)), "");
+  EXPECT_EQ(readBack<uint32_t>(memory, out, 1)[0], 1u | 8u | 16u | 32u);
 }
 
 TEST(ExecutorTest, BitInstructions) {
