@@ -270,3 +270,20 @@ def test_masked_program_superoptimizes_without_field_failure():
         refs = fn(a, b)
     for out, ref in zip(q.run([a.numpy(), b.numpy()]), refs):
         assert rel_error(out, ref.double().numpy()) < 1e-6
+
+
+def test_graph_api_comparisons_and_select():
+    g = mo.Graph("masks")
+    a, b = g.input((4, 1)), g.input((1, 8))
+    fill = g.input((1,))
+    m = g.gt(a, b)
+    assert m.shape == (4, 8) and m.dtype == "f32"
+    g.output(g.select(m, a, fill), g.le(a, b))
+    x, y, f = np.linspace(-1, 1, 4).reshape(4, 1), np.linspace(-1, 1, 8).reshape(1, 8), [7.0]
+    s, le = g.program().run([x, y, np.asarray(f)])
+    assert np.array_equal(s, np.where(x > y, np.broadcast_to(x, (4, 8)), 7.0))
+    assert np.array_equal(le, (x <= y).astype(np.float64))
+    with pytest.raises(mo.GraphError, match="do not broadcast"):
+        g.select(g.input((3,), late=True), a, b)
+    with pytest.raises(mo.GraphError):
+        g.eq(a, g.input((4, 1), "f16", late=True))

@@ -185,6 +185,43 @@ TEST_P(FieldArithmeticTest, BinaryAddSubMulBroadcast) {
   }
 }
 
+TEST_P(FieldArithmeticTest, ComparisonsAndSelectAreUninterpreted) {
+  // Keyed functions of the operands' Z_p values: equal arguments give equal
+  // images (in both fields), another kind, another operand order, another
+  // key or any other argument gives independent ones.
+  std::mt19937_64 rng(12);
+  FieldTensor a = random({2, 1, 4}, rng), b = random({3, 1}, rng);
+  FieldArithmetic arith(*field, 1), other(*field, 2);
+  FieldTensor lt = arith.binary(BinaryKind::lt, a, b);
+  ASSERT_EQ(Shape(lt.p.shape.begin(), lt.p.shape.end()), (Shape{2, 3, 4}));
+  ASSERT_TRUE(lt.hasQ());
+  EXPECT_EQ(arith.binary(BinaryKind::lt, a, b).p.data, lt.p.data);
+  EXPECT_EQ(arith.binary(BinaryKind::lt, a, b).q.data, lt.q.data);
+  auto differsEverywhere = [](const FieldTensor &x, const FieldTensor &y) {
+    for (size_t i = 0; i < x.p.data.size(); ++i)
+      if (x.p.data[i] == y.p.data[i])
+        return false;
+    return true;
+  };
+  EXPECT_TRUE(differsEverywhere(lt, arith.binary(BinaryKind::le, a, b)));
+  EXPECT_TRUE(differsEverywhere(lt, arith.binary(BinaryKind::gt, b, a)));
+  EXPECT_TRUE(differsEverywhere(lt, other.binary(BinaryKind::lt, a, b)));
+  // Positions with equal arguments agree, the others do not.
+  FieldTensor u{Tensor<uint64_t>(Shape{3}, std::vector<uint64_t>{5, 5, 7}), {}};
+  FieldTensor v{Tensor<uint64_t>(Shape{3}, std::vector<uint64_t>{9, 9, 9}), {}};
+  FieldTensor ne = arith.binary(BinaryKind::ne, u, v);
+  EXPECT_EQ(ne.p.data[0], ne.p.data[1]);
+  EXPECT_NE(ne.p.data[0], ne.p.data[2]);
+  EXPECT_FALSE(arith.hitZeroDivisor());
+
+  FieldTensor c = random({2, 1, 1}, rng);
+  FieldTensor s = arith.select(c, a, b);
+  ASSERT_EQ(Shape(s.p.shape.begin(), s.p.shape.end()), (Shape{2, 3, 4}));
+  EXPECT_EQ(arith.select(c, a, b).p.data, s.p.data);
+  EXPECT_TRUE(differsEverywhere(s, arith.select(c, b, a)));
+  EXPECT_TRUE(differsEverywhere(s, arith.select(a, c, b)));
+}
+
 TEST_P(FieldArithmeticTest, AddOfLargestResidues) {
   // (m - 1) + (m - 1) = m - 2: the sum of two residues must not wrap.
   FieldArithmetic arith(*field, 1);

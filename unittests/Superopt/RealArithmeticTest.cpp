@@ -9,6 +9,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/MLIRContext.h"
 #include "gtest/gtest.h"
+#include <limits>
 #include <algorithm>
 #include <cstdio>
 #include <cmath>
@@ -318,6 +319,34 @@ TEST(RealArithmeticTest, BinaryBroadcasting) {
   RealTensor c = arith.binary(BinaryKind::mul, a, arith.constant(3.0));
   for (int64_t i = 0; i < a.size(); ++i)
     EXPECT_EQ(c.data[i], a.data[i] * 3.0);
+}
+
+TEST(RealArithmeticTest, ComparisonsAreMasksAndSelectBroadcasts) {
+  RealArithmetic arith(RealMode::FP64);
+  double nan = std::numeric_limits<double>::quiet_NaN();
+  double inf = std::numeric_limits<double>::infinity();
+  RealTensor a(Shape{5}, std::vector<double>{1, 2, 3, nan, -inf});
+  RealTensor b(Shape{5}, std::vector<double>{2, 2, 2, nan, -inf});
+  auto mask = [&](BinaryKind kind) { return arith.binary(kind, a, b).data; };
+  using V = std::vector<double>;
+  // NaN is unequal to everything, itself included.
+  EXPECT_EQ(mask(BinaryKind::eq), (V{0, 1, 0, 0, 1}));
+  EXPECT_EQ(mask(BinaryKind::ne), (V{1, 0, 1, 1, 0}));
+  EXPECT_EQ(mask(BinaryKind::lt), (V{1, 0, 0, 0, 0}));
+  EXPECT_EQ(mask(BinaryKind::le), (V{1, 1, 0, 0, 1}));
+  EXPECT_EQ(mask(BinaryKind::gt), (V{0, 0, 1, 0, 0}));
+  EXPECT_EQ(mask(BinaryKind::ge), (V{0, 1, 1, 0, 1}));
+  // [2, 1] condition, [1, 3] values, a rank-0 fill: a [2, 3] result; the
+  // fill's NaN never reaches a position the condition takes from on_true,
+  // and a NaN condition counts as true.
+  RealTensor cond(Shape{2, 1}, std::vector<double>{0, nan});
+  RealTensor x(Shape{1, 3}, std::vector<double>{4, 5, 6});
+  RealTensor y = arith.select(cond, x, arith.constant(nan));
+  ASSERT_EQ(shapeOf(y), (Shape{2, 3}));
+  for (int64_t j = 0; j < 3; ++j) {
+    EXPECT_TRUE(std::isnan(y.data[j]));
+    EXPECT_EQ(y.data[3 + j], x.data[j]);
+  }
 }
 
 TEST(RealArithmeticTest, ReduceSumAndMaxAlongEachDim) {
