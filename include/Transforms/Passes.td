@@ -367,8 +367,11 @@ def KernelToBlock : Pass<"kernel-to-block"> {
            "GPU the block graphs are sized for (docs/GpuLowering.md, "
            "\"Chips\")">,
   ];
+  // The thread dialect: select's default block graph is a thread.fused
+  // chain.
   let dependentDialects = ["::mirage::kernel::KernelDialect",
-                           "::mirage::block::BlockDialect"];
+                           "::mirage::block::BlockDialect",
+                           "::mirage::thread::ThreadDialect"];
 }
 
 def ThreadToArith : Pass<"thread-to-arith"> {

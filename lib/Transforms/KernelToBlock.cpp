@@ -1013,12 +1013,6 @@ static LogicalResult lowerKernel(Operation *op, const SmemBudgets &budgets) {
 namespace {
 struct KernelToBlockPass : mirage::impl::KernelToBlockBase<KernelToBlockPass> {
   using Base::Base;
-  /// Those of Passes.td, and the thread dialect: select's default block
-  /// graph is a thread.fused chain (lowerSelect).
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    registry.insert<thread::ThreadDialect>();
-  }
   void runOnOperation() override {
     const GpuChip *gpu = lookupGpuChip(chip);
     if (!gpu) {
