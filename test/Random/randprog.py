@@ -154,7 +154,7 @@ class _Builder:
     def unary(self, x):
         r = self.rng
         kinds = ["exp", "square", "silu", "gelu", "relu", "tanh", "sigmoid",
-                 "clamp", "scalar_mul", "scalar_add", "pow_int"]
+                 "erf", "clamp", "scalar_mul", "scalar_add", "pow_int"]
         if x.nonneg:
             kinds += ["sqrt", "pow_frac"]
         k = r.choice(kinds)
@@ -162,7 +162,7 @@ class _Builder:
         if k in ("exp", "square", "relu", "sigmoid", "sqrt"):
             return self.emit(k, "graph.%s %s : %s" % (k, x.name, t), x.shape,
                              [x], nonneg=True)
-        if k in ("silu", "gelu", "tanh"):
+        if k in ("silu", "gelu", "tanh", "erf"):
             return self.emit(k, "graph.%s %s : %s" % (k, x.name, t), x.shape,
                              [x])
         if k == "clamp":
@@ -189,6 +189,51 @@ class _Builder:
         e = r.choice([0.5, -0.5, 1.5])
         return self.emit("pow", "graph.pow %s, %s : %s" % (x.name, flt(e), t),
                          x.shape, [x], nonneg=True)
+
+    def where(self, x):
+        """select(cmp(a, b), x, fill), a masked fill. The comparison reads
+        two fresh arguments, not computed values: a computed operand
+        rounds differently in fp64, in its dtype and on the GPU, and a
+        mask flipped at a rounding boundary is a real difference of the
+        programs' semantics, not a bug of any of them."""
+        r = self.rng
+        k = r.choice(["eq", "ne", "lt", "le", "gt", "ge"])
+        a = self.arg(self.broadcast_shape_of(x.shape))
+        b = self.arg(self.broadcast_shape_of(x.shape))
+        cond_shape = _broadcast(a.shape, b.shape)
+        mask = self.emit(k, "graph.%s %s, %s : (%s, %s) -> %s"
+                         % (k, a.name, b.name, self.ty(a.shape),
+                            self.ty(b.shape), self.ty(cond_shape)),
+                         cond_shape, [a, b], nonneg=True)
+        if not _broadcasts_to(cond_shape, x.shape):
+            return mask  # the mask itself, a 0/1 value
+        fill = self.arg(self.broadcast_shape_of(x.shape), role="bias")
+        return self.emit("select", "graph.select %s, %s, %s : (%s, %s, %s) -> %s"
+                         % (mask.name, x.name, fill.name, self.ty(cond_shape),
+                            self.ty(x.shape), self.ty(fill.shape),
+                            self.ty(x.shape)),
+                         x.shape, [mask, x, fill])
+
+    def cast(self, x):
+        """An f16 or bf16 x widened to f32, erf, tanh or exp computed there,
+        and rounded back, as mixed-precision code does. Only widening: a
+        narrowing detour rounds more than the program's dtype, beyond the
+        tolerance the runner (and the verifier) allow for that dtype. The
+        f32 values in between are not offered to later ops, which work in
+        the program's dtype."""
+        if self.dtype == "f32":
+            return self.unary(x)
+        r = self.rng
+        here = self.ty(x.shape)
+        there = here.replace("x" + self.dtype + ">", "xf32>")
+        y = self.emit("cast", "graph.cast %s : %s -> %s" % (x.name, here, there),
+                      x.shape, [x])
+        k = r.choice(["erf", "exp", "tanh"])
+        z = self.emit(k, "graph.%s %s : %s" % (k, y.name, there), x.shape, [y])
+        self.values.remove(y)
+        self.values.remove(z)
+        return self.emit("cast", "graph.cast %s : %s -> %s" % (z.name, there, here),
+                         x.shape, [z], nonneg=k == "exp")
 
     def broadcast_shape_of(self, shape):
         """A shape that broadcasts to `shape`: some dimensions 1, maybe
@@ -527,7 +572,7 @@ def _broadcast(a, b):
 
 OPS = ["unary", "unary", "unary", "binary", "binary", "matmul", "reduce",
        "softmax", "rms_norm", "transpose", "reshape", "broadcast", "repeat",
-       "concat", "split"]
+       "concat", "split", "where", "cast"]
 MOTIFS = [None, None, None, "attention", "attention", "rmsnorm_matmul",
           "rmsnorm_matmul", "shared_matmuls", "shared_matmuls", "conv_tiles"]
 
