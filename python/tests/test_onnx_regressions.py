@@ -6,34 +6,15 @@ import numpy as np
 import pytest
 
 onnx = pytest.importorskip("onnx")
-from onnx import TensorProto, helper, numpy_helper  # noqa: E402
-from onnx.reference import ReferenceEvaluator  # noqa: E402
+from onnx import TensorProto, helper  # noqa: E402
 
 import mirage_opt as mo  # noqa: E402
 from conftest import rel_error  # noqa: E402
+import onnx_cases  # noqa: E402
+from onnx_cases import check, const  # noqa: E402
 
 
-def model(nodes, inputs, outputs, inits=(), opset=17, elem=TensorProto.FLOAT):
-    graph = helper.make_graph(
-        nodes, "g",
-        [helper.make_tensor_value_info(n, elem, s) for n, s in inputs],
-        [helper.make_tensor_value_info(n, elem, None) for n in outputs],
-        list(inits))
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-
-
-def const(name, value):
-    return helper.make_node("Constant", [], [name], value=numpy_helper.from_array(np.asarray(value)))
-
-
-def check(m, feeds, tol=1e-6):
-    p = mo.from_onnx(m)
-    outs = p.run([feeds[i.name] for i in p.user_inputs])
-    refs = ReferenceEvaluator(m).run(None, feeds)
-    for out, ref in zip(outs, refs):
-        assert out.shape == ref.shape, (out.shape, ref.shape)
-        assert rel_error(out, ref) < tol
-    return p
+model = onnx_cases.model
 
 
 def refused(m, *words):
