@@ -984,7 +984,9 @@ static LogicalResult verifyTileable(Operation *op) {
 
 static LogicalResult lowerKernel(Operation *op, const SmemBudgets &budgets) {
   // Kernels with no block-graph form say why, whatever their shapes.
-  if (!isa<kernel::SplitOp, kernel::Conv2DOp, kernel::Pool2DOp>(op) &&
+  if (!isa<kernel::SplitOp, kernel::Conv2DOp, kernel::Pool2DOp,
+           kernel::GatherOp, kernel::GatherElementsOp,
+           kernel::ScatterElementsOp, kernel::OneHotOp, kernel::TopKOp>(op) &&
       failed(verifyTileable(op)))
     return failure();
   return TypeSwitch<Operation *, LogicalResult>(op)
@@ -1005,6 +1007,14 @@ static LogicalResult lowerKernel(Operation *op, const SmemBudgets &budgets) {
             "has no block-graph form: input iterators read disjoint tiles, "
             "not the overlapping sliding windows it needs");
       })
+      .Case<kernel::GatherOp, kernel::GatherElementsOp,
+            kernel::ScatterElementsOp, kernel::OneHotOp, kernel::TopKOp>(
+          [](Operation *op) {
+            return op->emitOpError(
+                "has no block-graph form: input iterators read tiles at "
+                "positions the grid fixes, not at positions read from an "
+                "index tensor; indexing ops run in the interpreter only");
+          })
       .Default([](Operation *op) {
         return op->emitOpError("has no block-graph form in kernel-to-block");
       });

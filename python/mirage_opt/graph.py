@@ -27,6 +27,10 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 DTYPES = ("f16", "bf16", "f32")
+# Index tensors (token ids, gather/scatter positions, topk's indices): only
+# the indexing ops (gather, gather_elements, scatter_elements, one_hot) read
+# them and only topk computes them.
+INDEX_DTYPES = ("i32", "i64")
 
 
 class GraphError(ValueError):
@@ -125,8 +129,8 @@ class Graph:
         shape = tuple(int(d) for d in shape)
         if any(d <= 0 for d in shape):
             raise GraphError(f"input shape {list(shape)} must have positive sizes")
-        if dtype not in DTYPES:
-            raise GraphError(f"dtype {dtype!r} is not one of {DTYPES}")
+        if dtype not in DTYPES + INDEX_DTYPES:
+            raise GraphError(f"dtype {dtype!r} is not one of {DTYPES + INDEX_DTYPES}")
         t = Tensor(self, f"%arg{len(self.inputs)}", shape, dtype)
         self.inputs.append(t)
         self.input_names.append(name or f"arg{len(self.inputs) - 1}")
@@ -135,12 +139,21 @@ class Graph:
     def output(self, *tensors: Tensor) -> None:
         """Marks results of the function, in order."""
         for t in tensors:
-            self._own(t)
+            self._own(t, index_ok=True)
             self.outputs.append(t)
 
-    def _own(self, t: Tensor) -> Tensor:
+    def _own(self, t: Tensor, index_ok: bool = False) -> Tensor:
         if not isinstance(t, Tensor) or t.graph is not self:
             raise GraphError(f"{t!r} is not a value of graph {self.name!r}")
+        if not index_ok and t.dtype in INDEX_DTYPES:
+            raise GraphError(f"{t!r} is an index tensor: only gather, gather_elements, "
+                             "scatter_elements and one_hot read index tensors")
+        return t
+
+    def _own_index(self, t: Tensor) -> Tensor:
+        self._own(t, index_ok=True)
+        if t.dtype not in INDEX_DTYPES:
+            raise GraphError(f"{t!r} must be an index tensor ({', '.join(INDEX_DTYPES)})")
         return t
 
     def _emit(self, text: str, shapes: Sequence[tuple], dtype: str,
@@ -148,13 +161,14 @@ class Graph:
         results = []
         base = f"%{self._count}"
         self._count += 1
+        dtypes = [dtype] * len(shapes) if isinstance(dtype, str) else list(dtype)
         if len(shapes) == 1:
-            results.append(Tensor(self, base, tuple(shapes[0]), dtype))
+            results.append(Tensor(self, base, tuple(shapes[0]), dtypes[0]))
             head = base
         else:
             head = f"{base}:{len(shapes)}"
             for i, s in enumerate(shapes):
-                results.append(Tensor(self, f"{base}#{i}", tuple(s), dtype))
+                results.append(Tensor(self, f"{base}#{i}", tuple(s), dtypes[i]))
         loc = f" loc({_location(location)})" if location else ""
         self._lines.append(f"    {head} = {text}{loc}")
         return results
@@ -406,6 +420,77 @@ class Graph:
 
     def avg_pool2d(self, x, kernel, strides=None, padding=(0, 0), loc=None):
         return self._pool("avg_pool2d", x, kernel, strides, padding, loc)
+
+    # -- indexing (token ids, embeddings, MoE routing) ---------------------------
+
+    def gather(self, data: Tensor, indices: Tensor, axis: int = 0, loc=None) -> Tensor:
+        """ONNX Gather / torch index_select and embedding: `data` with dimension
+        `axis` replaced by the dimensions of `indices` (each in [0, size))."""
+        self._own(data), self._own_index(indices)
+        axis = self._dim(data, axis)
+        shape = data.shape[:axis] + indices.shape + data.shape[axis + 1:]
+        return self._emit(f"graph.gather {data.name}, {indices.name}, axis = {axis} : "
+                          f"({data.type}, {indices.type}) -> {tensor_type(shape, data.dtype)}",
+                          [shape], data.dtype, loc)[0]
+
+    def _check_elements_index(self, data: Tensor, indices: Tensor, axis: int) -> int:
+        axis = self._dim(data, axis)
+        if indices.rank != data.rank or any(
+                i > d for k, (i, d) in enumerate(zip(indices.shape, data.shape)) if k != axis):
+            raise GraphError(f"indices {indices.type} do not fit data {data.type} along axis {axis}")
+        return axis
+
+    def gather_elements(self, data: Tensor, indices: Tensor, axis: int, loc=None) -> Tensor:
+        """torch.gather / ONNX GatherElements: the result has the shape of
+        `indices`; each index replaces the position along `axis`."""
+        self._own(data), self._own_index(indices)
+        axis = self._check_elements_index(data, indices, axis)
+        return self._emit(f"graph.gather_elements {data.name}, {indices.name}, axis = {axis} : "
+                          f"({data.type}, {indices.type}) -> {tensor_type(indices.shape, data.dtype)}",
+                          [indices.shape], data.dtype, loc)[0]
+
+    def scatter_elements(self, data: Tensor, indices: Tensor, updates: Tensor, axis: int,
+                         reduction: str = "none", loc=None) -> Tensor:
+        """torch.scatter / scatter_add, ONNX ScatterElements: a copy of `data`
+        with updates[i] placed (reduction "none") or added ("add") at i's
+        position with its `axis` coordinate replaced by indices[i]."""
+        self._own(data), self._own_index(indices), self._own(updates)
+        axis = self._check_elements_index(data, indices, axis)
+        self._same_dtype(data, updates)
+        if updates.shape != indices.shape:
+            raise GraphError(f"updates {updates.type} must have the shape of the indices {indices.type}")
+        if reduction not in ("none", "add"):
+            raise GraphError(f"scatter reduction {reduction!r} is not 'none' or 'add'")
+        return self._emit(f"graph.scatter_elements {data.name}, {indices.name}, {updates.name}, "
+                          f"axis = {axis}, reduction = {reduction} : ({data.type}, {indices.type}, "
+                          f"{updates.type}) -> {data.type}", [data.shape], data.dtype, loc)[0]
+
+    def one_hot(self, indices: Tensor, depth: int, dtype: str = "f32", loc=None) -> Tensor:
+        """1.0 at each index's position of a new last dimension of size
+        `depth`, 0.0 elsewhere, in float `dtype` (each index in [0, depth))."""
+        self._own_index(indices)
+        if dtype not in DTYPES:
+            raise GraphError(f"dtype {dtype!r} is not one of {DTYPES}")
+        if int(depth) < 1:
+            raise GraphError(f"one_hot depth must be at least 1, not {depth}")
+        shape = indices.shape + (int(depth),)
+        return self._emit(f"graph.one_hot {indices.name} : {indices.type} -> "
+                          f"{tensor_type(shape, dtype)}", [shape], dtype, loc)[0]
+
+    def topk(self, x: Tensor, k: int, dim: int = -1, largest: bool = True, loc=None) -> tuple:
+        """The `k` largest (smallest with largest=False) elements along `dim`,
+        largest first, and their positions (i64); ties in position order."""
+        self._own(x)
+        dim = self._dim(x, dim)
+        if not 1 <= int(k) <= x.shape[dim]:
+            raise GraphError(f"topk k = {k} must lie in [1, {x.shape[dim]}]")
+        shape = x.shape[:dim] + (int(k),) + x.shape[dim + 1:]
+        attrs = "" if largest else " {largest = false}"
+        values, indices = self._emit(
+            f"graph.topk {x.name}, k = {int(k)}, dim = {dim}{attrs} : {x.type} -> "
+            f"({tensor_type(shape, x.dtype)}, {tensor_type(shape, 'i64')})",
+            [shape, shape], [x.dtype, "i64"], loc)
+        return values, indices
 
     # -- helpers -------------------------------------------------------------
 

@@ -148,3 +148,21 @@ func.func @prime_extent(%x: tensor<137438953447xf16>) -> tensor<137438953447xf16
   %y = kernel.unary exp %x : tensor<137438953447xf16>
   return %y : tensor<137438953447xf16>
 }
+
+// -----
+
+// Indexing kernels (issue 24) read positions from an index tensor; input
+// iterators cannot.
+func.func @embedding(%wte: tensor<100x32xf32>, %ids: tensor<2x5xi64>) -> tensor<2x5x32xf32> {
+  // expected-error @+1 {{'kernel.gather' op has no block-graph form: input iterators read tiles at positions the grid fixes, not at positions read from an index tensor; indexing ops run in the interpreter only}}
+  %e = kernel.gather %wte, %ids, axis = 0 : (tensor<100x32xf32>, tensor<2x5xi64>) -> tensor<2x5x32xf32>
+  return %e : tensor<2x5x32xf32>
+}
+
+// -----
+
+func.func @router(%p: tensor<16x8xf32>) -> tensor<16x2xi64> {
+  // expected-error @+1 {{'kernel.topk' op has no block-graph form}}
+  %v, %i = kernel.topk %p, k = 2, dim = 1 : tensor<16x8xf32> -> (tensor<16x2xf32>, tensor<16x2xi64>)
+  return %i : tensor<16x2xi64>
+}

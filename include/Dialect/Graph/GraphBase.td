@@ -18,7 +18,8 @@ def Graph_Dialect : Dialect {
   let summary = "Tensor programs as users write them";
   let description = [{
     The top level of a µGraph: value-semantics operations on statically
-    shaped tensors of f16, bf16 or f32. Every operation's result type follows
+    shaped tensors of f16, bf16 or f32 (and index tensors of i32 or i64,
+    which only the indexing ops read and write). Every operation's result type follows
     from its operands and attributes, except where a shape is the user's choice
     (reshape, broadcast), and every verifier enforces the shape and dtype
     rules of the operation. Elementwise binary operations broadcast like NumPy.
@@ -81,6 +82,17 @@ def PoolKind : I32EnumAttr<"PoolKind", "2-d pooling window reduction", [
   let cppNamespace = "::mirage";
 }
 
+// How scatter_elements combines an update with the element it lands on.
+def ScatterReduction : I32EnumAttr<"ScatterReduction",
+    "how a scatter combines updates with the data", [
+    // The update replaces the element; two updates to one element are an
+    // error (ONNX leaves the result undefined, PyTorch nondeterministic).
+    I32EnumAttrCase<"none", 0>,
+    // The updates are added to the element (scatter_add, index_add).
+    I32EnumAttrCase<"add", 1>]> {
+  let cppNamespace = "::mirage";
+}
+
 //===----------------------------------------------------------------------===//
 // Types
 //===----------------------------------------------------------------------===//
@@ -91,5 +103,11 @@ def MirageFloat : AnyTypeOf<[F16, BF16, F32]>;
 // Tensors in a user program or in device memory: static shapes only, since
 // the search partitions every dimension.
 def MirageTensor : StaticShapeTensorOf<[F16, BF16, F32]>;
+
+// Index tensors (issue 24): token ids, gather/scatter positions, topk's
+// indices. Only the indexing ops (gather, gather_elements,
+// scatter_elements, one_hot, topk) read or produce them; no arithmetic
+// computes on them.
+def MirageIndexTensor : StaticShapeTensorOf<[I32, I64]>;
 
 #endif // MIRAGE_GRAPH_BASE_TD

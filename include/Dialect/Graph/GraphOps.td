@@ -438,4 +438,111 @@ def Graph_AvgPool2DOp : Graph_Pool2DOp<"avg_pool2d", "avg"> {
   let summary = "2-d average pooling";
 }
 
+//===----------------------------------------------------------------------===//
+// Indexing (issue 24): gather, scatter, one_hot, topk
+//===----------------------------------------------------------------------===//
+
+def Graph_GatherOp : Graph_Op<"gather"> {
+  let summary = "takes slices of `data` at the positions `indices` name";
+  let description = [{
+    ONNX's Gather, PyTorch's `index_select` and `embedding`: the result is
+    `data` with dimension `axis` replaced by the dimensions of `indices`,
+    `result[a..., i..., b...] = data[a..., indices[i...], b...]`. Every
+    index must lie in [0, data.shape[axis]); the interpreter reports one
+    outside it (the importers turn a constant negative index into its
+    positive form).
+
+    ```mlir
+    %e = graph.gather %wte, %ids, axis = 0 : (tensor<50257x768xf32>,
+        tensor<2x16xi64>) -> tensor<2x16x768xf32>
+    ```
+  }];
+  let arguments = (ins MirageTensor:$data, MirageIndexTensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$data `,` $indices `,` `axis` `=` $axis attr-dict `:` "
+                       "functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_GatherElementsOp : Graph_Op<"gather_elements"> {
+  let summary = "elementwise gather along one axis (torch.gather)";
+  let description = [{
+    ONNX's GatherElements and PyTorch's `gather`: `indices` has the rank of
+    `data`, the result has the shape of `indices`, and
+    `result[i][j][k] = data[indices[i][j][k]][j][k]` for `axis = 0` (the
+    index replaces the position along `axis` only). Along every other axis
+    `indices` is at most as long as `data`.
+  }];
+  let arguments = (ins MirageTensor:$data, MirageIndexTensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$data `,` $indices `,` `axis` `=` $axis attr-dict `:` "
+                       "functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_ScatterElementsOp : Graph_Op<"scatter_elements"> {
+  let summary = "writes `updates` into a copy of `data` at `indices` along one axis";
+  let description = [{
+    ONNX's ScatterElements and PyTorch's `scatter` / `scatter_add`, the
+    inverse placement of gather_elements: `indices` and `updates` have one
+    shape, of the rank of `data`, and update `i` goes to `data`'s position
+    `i` with its `axis` coordinate replaced by `indices[i]`. With
+    `reduction = none` it replaces the element there, and two updates of
+    one element are an error of the program (the interpreter reports it);
+    with `reduction = add` every update is added.
+
+    ```mlir
+    %w = graph.scatter_elements %zeros, %experts, %gates, axis = 1, reduction = add :
+        (tensor<16x8xf32>, tensor<16x2xi64>, tensor<16x2xf32>) -> tensor<16x8xf32>
+    ```
+  }];
+  let arguments = (ins MirageTensor:$data, MirageIndexTensor:$indices,
+                       MirageTensor:$updates, I64Attr:$axis,
+                       ScatterReduction:$reduction);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$data `,` $indices `,` $updates `,` `axis` `=` $axis "
+                       "`,` `reduction` `=` $reduction attr-dict `:` "
+                       "functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_OneHotOp : Graph_Op<"one_hot"> {
+  let summary = "1.0 at each index's position of a new last dimension, 0.0 elsewhere";
+  let description = [{
+    PyTorch's `one_hot` followed by a cast to a float dtype, ONNX's OneHot
+    with values [0, 1] and the last axis: the result has the shape of
+    `indices` and one more dimension, its depth, and
+    `result[i..., d] = (indices[i...] == d)`. Every index must lie in
+    [0, depth), as PyTorch requires.
+  }];
+  let arguments = (ins MirageIndexTensor:$indices);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$indices attr-dict `:` type($indices) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Graph_TopKOp : Graph_Op<"topk"> {
+  let summary = "the k largest (or smallest) elements along one dimension and their indices";
+  let description = [{
+    ONNX's TopK and PyTorch's `topk`: along `dim`, the `k` largest elements
+    (smallest with `largest = false`) in order, largest first, and their
+    positions in `input` as i64. Equal elements come in the order of their
+    positions (ONNX's rule), and NaN counts as larger than every number
+    (PyTorch's). The values are elements of `input`: nothing is rounded.
+
+    ```mlir
+    %w, %e = graph.topk %probs, k = 2, dim = 1 :
+        tensor<16x8xf32> -> (tensor<16x2xf32>, tensor<16x2xi64>)
+    ```
+  }];
+  let arguments = (ins MirageTensor:$input, I64Attr:$k, I64Attr:$dim,
+                       DefaultValuedAttr<BoolAttr, "true">:$largest);
+  let results = (outs MirageTensor:$values, MirageIndexTensor:$indices);
+  let assemblyFormat = "$input `,` `k` `=` $k `,` `dim` `=` $dim attr-dict `:` "
+                       "type($input) `->` `(` type($values) `,` type($indices) `)`";
+  let hasVerifier = 1;
+}
+
 #endif // MIRAGE_GRAPH_OPS_TD

@@ -110,6 +110,34 @@ mlir::FailureOr<Shape> inferPool2DShape(OptLoc loc,
                                         llvm::ArrayRef<int64_t> strides,
                                         llvm::ArrayRef<int64_t> padding);
 
+//===----------------------------------------------------------------------===//
+// Indexing (issue 24)
+//===----------------------------------------------------------------------===//
+
+/// gather: data's dimension `axis` replaced by the dimensions of `indices`.
+mlir::FailureOr<Shape> inferGatherShape(OptLoc loc,
+                                        llvm::ArrayRef<int64_t> data,
+                                        llvm::ArrayRef<int64_t> indices,
+                                        int64_t axis);
+
+/// gather_elements and scatter_elements: `indices` of data's rank, at most
+/// as long as `data` along every axis but `axis` (and at least 1 long
+/// there); the result of gather_elements has the shape of `indices`.
+mlir::LogicalResult verifyElementsIndexShape(OptLoc loc,
+                                             llvm::ArrayRef<int64_t> data,
+                                             llvm::ArrayRef<int64_t> indices,
+                                             int64_t axis);
+
+/// one_hot: the indices' shape and one more dimension, the depth (>= 1).
+mlir::LogicalResult verifyOneHotShape(OptLoc loc,
+                                      llvm::ArrayRef<int64_t> indices,
+                                      llvm::ArrayRef<int64_t> result);
+
+/// topk: the input with `dim` of size k, 1 <= k <= input[dim].
+mlir::FailureOr<Shape> inferTopKShape(OptLoc loc,
+                                      llvm::ArrayRef<int64_t> input,
+                                      int64_t k, int64_t dim);
+
 /// The number of scalar parameters each unary kind takes, and their rules
 /// (clamp: min <= max).
 mlir::LogicalResult verifyUnaryParams(OptLoc loc, UnaryKind kind,

@@ -184,6 +184,60 @@ def Kernel_Pool2DOp : Kernel_Op<"pool2d", [SameOperandsAndResultElementType,
 }
 
 //===----------------------------------------------------------------------===//
+// Indexing kernels (issue 24): the graph ops of the same name
+//===----------------------------------------------------------------------===//
+
+def Kernel_GatherOp : Kernel_Op<"gather"> {
+  let summary = "predefined gather kernel (graph.gather)";
+  let arguments = (ins MirageTensor:$data, MirageIndexTensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$data `,` $indices `,` `axis` `=` $axis attr-dict `:` "
+                       "functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Kernel_GatherElementsOp : Kernel_Op<"gather_elements"> {
+  let summary = "predefined gather_elements kernel (graph.gather_elements)";
+  let arguments = (ins MirageTensor:$data, MirageIndexTensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$data `,` $indices `,` `axis` `=` $axis attr-dict `:` "
+                       "functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Kernel_ScatterElementsOp : Kernel_Op<"scatter_elements"> {
+  let summary = "predefined scatter_elements kernel (graph.scatter_elements)";
+  let arguments = (ins MirageTensor:$data, MirageIndexTensor:$indices,
+                       MirageTensor:$updates, I64Attr:$axis,
+                       ScatterReduction:$reduction);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$data `,` $indices `,` $updates `,` `axis` `=` $axis "
+                       "`,` `reduction` `=` $reduction attr-dict `:` "
+                       "functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Kernel_OneHotOp : Kernel_Op<"one_hot"> {
+  let summary = "predefined one_hot kernel (graph.one_hot)";
+  let arguments = (ins MirageIndexTensor:$indices);
+  let results = (outs MirageTensor:$result);
+  let assemblyFormat = "$indices attr-dict `:` type($indices) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Kernel_TopKOp : Kernel_Op<"topk"> {
+  let summary = "predefined topk kernel (graph.topk)";
+  let arguments = (ins MirageTensor:$input, I64Attr:$k, I64Attr:$dim,
+                       DefaultValuedAttr<BoolAttr, "true">:$largest);
+  let results = (outs MirageTensor:$values, MirageIndexTensor:$indices);
+  let assemblyFormat = "$input `,` `k` `=` $k `,` `dim` `=` $dim attr-dict `:` "
+                       "type($input) `->` `(` type($values) `,` type($indices) `)`";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Graph-defined kernels
 //===----------------------------------------------------------------------===//
 

@@ -15,6 +15,7 @@
 #include "Dialect/Graph/GraphDialect.h"
 #include "Superopt/Semantics/RunControl.h"
 #include "Superopt/Semantics/Tensor.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Types.h"
 #include <limits>
 
@@ -50,7 +51,8 @@ public:
   void round(Value &v, mlir::Type elementType) const;
   /// Whether round() may change values of this element type.
   bool changesOnRounding(mlir::Type elementType) const {
-    return mode == RealMode::Native && !elementType.isF64();
+    return mode == RealMode::Native && !elementType.isF64() &&
+           llvm::isa<mlir::FloatType>(elementType);
   }
 
   /// [B..., M, K] x [B..., K, N] -> [B..., M, N].

@@ -45,6 +45,17 @@ struct ScaleLadder {
 ScaleLadder planInputScales(mlir::func::FuncOp original,
                             mlir::func::FuncOp candidate, unsigned maxScales);
 
+/// Index inputs (i32/i64 arguments: token ids, positions) are not scaled:
+/// every check draws them uniformly from [0, bound), where bound is the
+/// smallest extent any of their uses indexes (gather's data along its axis,
+/// one_hot's depth) in either function, so every draw is a valid program
+/// input; kIndexRangeWithoutUse when no use indexes anything.
+constexpr int64_t kIndexRangeWithoutUse = 1 << 16;
+int64_t indexInputBound(mlir::func::FuncOp original,
+                        mlir::func::FuncOp candidate, unsigned argNumber);
+/// Whether argument `argNumber` of `f` is an index input.
+bool isIndexInput(mlir::func::FuncOp f, unsigned argNumber);
+
 } // namespace mirage::superopt
 
 #endif // MIRAGE_SUPEROPT_INPUTSCALES_H

@@ -344,6 +344,9 @@ enum class Family {
   View,      // reshape
   Conv2D,
   Pool2D,
+  Gather,    // gather, gather_elements: reads only the rows it takes
+  Indexing,  // scatter_elements, one_hot: memory-bound
+  TopK,      // a selection over each row
   Unknown,
 };
 
@@ -437,6 +440,25 @@ static Predefined classify(Operation *op) {
         return P{Family::Pool2D, "kernel.pool2d", stringifyPoolKind(p.getKind()),
                  0, k.size() == 2 ? k[0] * k[1] : 1};
       })
+      // Indexing (issue 24).
+      .Case<kernel::GatherOp, graph::GatherOp>([](auto) {
+        return P{Family::Gather, "kernel.gather", "", 0, 0};
+      })
+      .Case<kernel::GatherElementsOp, graph::GatherElementsOp>([](auto) {
+        return P{Family::Gather, "kernel.gather_elements", "", 0, 0};
+      })
+      .Case<kernel::ScatterElementsOp, graph::ScatterElementsOp>([](auto s) {
+        return P{Family::Indexing, "kernel.scatter_elements",
+                 stringifyScatterReduction(s.getReduction()), 1, 0};
+      })
+      .Case<kernel::OneHotOp, graph::OneHotOp>([](auto) {
+        return P{Family::Indexing, "kernel.one_hot", "", 0, 0};
+      })
+      .Case<kernel::TopKOp, graph::TopKOp>([](auto t) {
+        // A k-deep insertion per element: about log2(k) + 1 compares.
+        return P{Family::TopK, "kernel.topk", "",
+                 std::log2(double(t.getK())) + 1, 0};
+      })
       .Default([](Operation *) { return P{}; });
 }
 
@@ -495,6 +517,12 @@ static KernelCost estimatePredefined(Operation *op, const Predefined &p,
     cost.dramBytes += numBytes(type);
   for (Type type : op->getResultTypes())
     cost.dramBytes += numBytes(type);
+  // A gather reads the elements it takes (as many as its result has) and
+  // its indices, not the whole table: an embedding lookup touches a few
+  // rows of a 50k-row matrix.
+  if (p.family == Family::Gather)
+    cost.dramBytes = numBytes(op->getOperand(1).getType()) +
+                     2 * numBytes(op->getResult(0).getType());
 
   Type result = op->getResult(0).getType();
   bool tensorCores = false;
@@ -522,8 +550,15 @@ static KernelCost estimatePredefined(Operation *op, const Predefined &p,
     break;
   case Family::Reduce:
   case Family::Normalize:
+  case Family::TopK:
     cost.flops = numElements(op->getOperand(0).getType()) * p.weight;
     break;
+  case Family::Indexing:
+    cost.flops = numElements(op->getOperand(op->getNumOperands() - 1)
+                                 .getType()) *
+                 p.weight;
+    break;
+  case Family::Gather:
   case Family::Movement:
   case Family::View:
   case Family::Unknown:

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CompositeOps.h"
+#include "IndexingOps.h"
 #include "Dialect/Graph/GraphOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -71,6 +72,16 @@ LogicalResult mirage::superopt::evalGraphOp(Operation *op, Arith &arith,
           [&](auto c) { return evalConv2D(c, arith, env); })
       .template Case<graph::MaxPool2DOp, graph::AvgPool2DOp>(
           [&](auto p) { return evalPool2D(p, p.getKind(), arith, env); })
+      .template Case<graph::GatherOp>(
+          [&](auto g) { return evalGather(g, arith, env); })
+      .template Case<graph::GatherElementsOp>(
+          [&](auto g) { return evalGatherElements(g, arith, env); })
+      .template Case<graph::ScatterElementsOp>(
+          [&](auto s) { return evalScatterElements(s, arith, env); })
+      .template Case<graph::OneHotOp>(
+          [&](auto o) { return evalOneHot(o, arith, env); })
+      .template Case<graph::TopKOp>(
+          [&](auto t) { return evalTopK(t, arith, env); })
       .template Default([&](Operation *) {
         return op->emitOpError("has no semantics in the interpreter");
       });

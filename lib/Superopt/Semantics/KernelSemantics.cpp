@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CompositeOps.h"
+#include "IndexingOps.h"
 #include "Dialect/Kernel/KernelOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -67,6 +68,16 @@ LogicalResult mirage::superopt::evalKernelOp(Operation *op, Arith &arith,
           [&](auto c) { return evalConv2D(c, arith, env); })
       .template Case<kernel::Pool2DOp>(
           [&](auto p) { return evalPool2D(p, p.getKind(), arith, env); })
+      .template Case<kernel::GatherOp>(
+          [&](auto g) { return evalGather(g, arith, env); })
+      .template Case<kernel::GatherElementsOp>(
+          [&](auto g) { return evalGatherElements(g, arith, env); })
+      .template Case<kernel::ScatterElementsOp>(
+          [&](auto s) { return evalScatterElements(s, arith, env); })
+      .template Case<kernel::OneHotOp>(
+          [&](auto o) { return evalOneHot(o, arith, env); })
+      .template Case<kernel::TopKOp>(
+          [&](auto t) { return evalTopK(t, arith, env); })
       .template Default([&](Operation *) {
         return op->emitOpError("has no semantics in the interpreter");
       });

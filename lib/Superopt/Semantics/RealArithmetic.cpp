@@ -46,7 +46,9 @@ double mirage::superopt::roundToType(double x, mlir::Type floatType) {
 }
 
 void RealArithmetic::round(Value &v, mlir::Type elementType) const {
-  if (mode != RealMode::Native || elementType.isF64())
+  // Index tensors (i32, i64) hold exact integers.
+  if (mode != RealMode::Native || elementType.isF64() ||
+      !llvm::isa<mlir::FloatType>(elementType))
     return;
   if (elementType.isF32()) {
     for (double &x : v.data)

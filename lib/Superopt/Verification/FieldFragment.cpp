@@ -27,6 +27,7 @@ enum class FieldRole {
   SoftmaxAccum,  // online softmax(S) V: exp and max inside; reads S's Z_q
   SoftmaxMerge,  // combination of partial softmaxes: reads the maxima's Z_q
   Plumbing,      // graph_def, thread.fused, yields: handled structurally
+  Unordered,     // orders values (topk): outside the field test
 };
 } // namespace
 
@@ -122,6 +123,16 @@ static FieldRole classify(Operation *op, int64_t &power) {
           [](auto) { return FieldRole::SoftmaxMerge; })
       .template Case<graph::RMSNormOp, kernel::RMSNormOp>(
           [](auto) { return FieldRole::RMSNorm; })
+      // Indexing (issue 24): the data moves (or is summed) at concrete
+      // index positions, so the degree is the data's; one_hot's 0/1 values
+      // are constants (degree 0, counted as the indices' for simplicity).
+      .template Case<graph::GatherOp, kernel::GatherOp,
+                     graph::GatherElementsOp, kernel::GatherElementsOp,
+                     graph::ScatterElementsOp, kernel::ScatterElementsOp,
+                     graph::OneHotOp, kernel::OneHotOp>(
+          [](auto) { return FieldRole::Linear; })
+      .template Case<graph::TopKOp, kernel::TopKOp>(
+          [](auto) { return FieldRole::Unordered; })
       .template Case<kernel::GraphDefOp, thread::FusedOp, block::YieldOp,
                      thread::YieldOp, func::ReturnOp>(
           [](auto) { return FieldRole::Plumbing; })
@@ -208,6 +219,10 @@ private:
       case FieldRole::Plumbing:
         plumbForward(op);
         continue;
+      case FieldRole::Unordered:
+        reject(&op, "topk orders its input, and Z_p has no order (its "
+                    "indices would be no concrete positions)");
+        break;
       }
       for (Value r : op.getResults())
         degree[r] = d;

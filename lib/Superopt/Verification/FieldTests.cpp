@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Superopt/Semantics/SplitMix64.h"
+#include "Superopt/Verification/InputScales.h"
 #include "VerificationRun.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -126,6 +127,16 @@ static FailureOr<PairOutcome> testWithPair(VerificationRun &run,
         auto shape = cast<ShapedType>(arg.getType()).getShape();
         FieldTensor x;
         x.p = Tensor<uint64_t>(shape);
+        if (isIndexInput(original, i)) {
+          // Concrete positions (IndexingOps.h reads them as integers); an
+          // exponent part, if asked for, is the same integer.
+          uint64_t bound = indexInputBound(original, candidate, i);
+          for (uint64_t &v : x.p.data)
+            v = gen.below(bound);
+          x.q = x.p;
+          inputs.push_back(std::move(x));
+          continue;
+        }
         for (uint64_t &v : x.p.data)
           v = gen.below(field.p());
         if (fragA.needExponent.contains(arg) ||

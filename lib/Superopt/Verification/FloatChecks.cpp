@@ -31,9 +31,9 @@ static std::string typeName(Type t) {
 }
 
 /// Inputs of set `set` at scale `scale`, from a stream of their own.
-static SmallVector<RealTensor> drawInputs(func::FuncOp f, uint64_t seed,
-                                          unsigned scaleIndex, unsigned set,
-                                          double scale) {
+static SmallVector<RealTensor> drawInputs(func::FuncOp f, func::FuncOp other,
+                                          uint64_t seed, unsigned scaleIndex,
+                                          unsigned set, double scale) {
   SplitMix64 gen(SplitMix64::mix(seed ^ 0x7265616cULL) ^
                  SplitMix64::mix(uint64_t(scaleIndex) << 32 | set));
   SmallVector<RealTensor> inputs;
@@ -41,6 +41,14 @@ static SmallVector<RealTensor> drawInputs(func::FuncOp f, uint64_t seed,
   for (BlockArgument arg : f.getBody().front().getArguments()) {
     auto type = cast<ShapedType>(arg.getType());
     RealTensor x(type.getShape());
+    if (isIndexInput(f, arg.getArgNumber())) {
+      // Index inputs: valid positions, whatever the scale (InputScales.h).
+      uint64_t bound = indexInputBound(f, other, arg.getArgNumber());
+      for (double &v : x.data)
+        v = static_cast<double>(gen.below(bound));
+      inputs.push_back(std::move(x));
+      continue;
+    }
     for (double &v : x.data)
       v = scale * gen.symmetricUnit();
     // Representable in the argument's dtype, so that the fp64 and the
@@ -112,7 +120,7 @@ LogicalResult mirage::superopt::runFloatChecks(VerificationRun &run,
       if (run.stopRequested())
         return failure();
       SmallVector<RealTensor> inputs =
-          drawInputs(original, options.seed, k, t, scale);
+          drawInputs(original, candidate, options.seed, k, t, scale);
       uint64_t held = bytesOf<double>(inputs);
       auto reference = original_(k, t, /*native=*/false, inputs, held);
       if (failed(reference))

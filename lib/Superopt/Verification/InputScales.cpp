@@ -1,6 +1,9 @@
 //===- InputScales.cpp - input magnitudes of the floating-point checks ----===//
 
 #include "Superopt/Verification/InputScales.h"
+#include "Dialect/Graph/GraphOps.h"
+#include "Dialect/Kernel/KernelOps.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
 #include <cmath>
@@ -50,4 +53,45 @@ ScaleLadder mirage::superopt::planInputScales(func::FuncOp original,
   if (ladder.scales.empty())
     ladder.scales.push_back(1);
   return ladder;
+}
+
+bool mirage::superopt::isIndexInput(func::FuncOp f, unsigned argNumber) {
+  auto type = cast<ShapedType>(f.getArgument(argNumber).getType());
+  return isa<IntegerType>(type.getElementType());
+}
+
+/// The extent `use` indexes with operand `operand`, or 0 if it indexes none.
+static int64_t indexedExtent(OpOperand &use) {
+  auto dimOf = [](Value v, int64_t axis) {
+    return cast<ShapedType>(v.getType()).getDimSize(axis);
+  };
+  Operation *op = use.getOwner();
+  return TypeSwitch<Operation *, int64_t>(op)
+      .Case<graph::GatherOp, kernel::GatherOp, graph::GatherElementsOp,
+            kernel::GatherElementsOp, graph::ScatterElementsOp,
+            kernel::ScatterElementsOp>([&](auto g) -> int64_t {
+        if (use.get() != g.getIndices())
+          return 0;
+        return dimOf(g.getData(), g.getAxis());
+      })
+      .Case<graph::OneHotOp, kernel::OneHotOp>([&](auto o) -> int64_t {
+        return cast<ShapedType>(o.getType()).getShape().back();
+      })
+      .Default([](Operation *) -> int64_t { return 0; });
+}
+
+int64_t mirage::superopt::indexInputBound(func::FuncOp original,
+                                          func::FuncOp candidate,
+                                          unsigned argNumber) {
+  int64_t bound = 0;
+  for (func::FuncOp f : {original, candidate}) {
+    if (!f || argNumber >= f.getNumArguments())
+      continue;
+    for (OpOperand &use : f.getArgument(argNumber).getUses()) {
+      int64_t extent = indexedExtent(use);
+      if (extent > 0)
+        bound = bound == 0 ? extent : std::min(bound, extent);
+    }
+  }
+  return bound == 0 ? kIndexRangeWithoutUse : bound;
 }

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Dialect/Graph/GraphOps.h"
+#include "Dialect/Graph/IndexingVerifiers.h"
 #include "Dialect/Graph/InferShapedType.h"
 
 using namespace mlir;
@@ -92,6 +93,20 @@ OpFoldResult CastOp::fold(FoldAdaptor) {
   }
   return {};
 }
+
+//===----------------------------------------------------------------------===//
+// Indexing ops (issue 24): IndexingVerifiers.h, shared with the kernel ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult GatherOp::verify() { return indexing::verifyGather(*this); }
+LogicalResult GatherElementsOp::verify() {
+  return indexing::verifyGatherElements(*this);
+}
+LogicalResult ScatterElementsOp::verify() {
+  return indexing::verifyScatterElements(*this);
+}
+LogicalResult OneHotOp::verify() { return indexing::verifyOneHot(*this); }
+LogicalResult TopKOp::verify() { return indexing::verifyTopK(*this); }
 
 #include "Dialect/Graph/GraphInterfaces.cpp.inc"
 

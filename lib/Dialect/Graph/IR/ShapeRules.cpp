@@ -301,6 +301,65 @@ FailureOr<Shape> inferPool2DShape(OptLoc loc, ArrayRef<int64_t> input,
   return Shape{input[0], input[1], *oh, *ow};
 }
 
+//===----------------------------------------------------------------------===//
+// Indexing (issue 24)
+//===----------------------------------------------------------------------===//
+
+FailureOr<Shape> inferGatherShape(OptLoc loc, ArrayRef<int64_t> data,
+                                  ArrayRef<int64_t> indices, int64_t axis) {
+  if (failed(verifyDim(loc, data.size(), axis)))
+    return failure();
+  if (data[axis] < 1)
+    return emitOptionalError(loc, "gathers from an empty dimension ", axis);
+  Shape out(data.begin(), data.begin() + axis);
+  out.append(indices.begin(), indices.end());
+  out.append(data.begin() + axis + 1, data.end());
+  return out;
+}
+
+LogicalResult verifyElementsIndexShape(OptLoc loc, ArrayRef<int64_t> data,
+                                       ArrayRef<int64_t> indices,
+                                       int64_t axis) {
+  if (indices.size() != data.size())
+    return emitOptionalError(loc, "indices have rank ", indices.size(),
+                             " but the data has rank ", data.size());
+  if (failed(verifyDim(loc, data.size(), axis)))
+    return failure();
+  if (data[axis] < 1)
+    return emitOptionalError(loc, "indexes an empty dimension ", axis);
+  for (size_t d = 0; d < data.size(); ++d)
+    if (static_cast<int64_t>(d) != axis && indices[d] > data[d])
+      return emitOptionalError(loc, "indices are ", indices[d],
+                               " long in dimension ", d,
+                               ", longer than the data's ", data[d]);
+  return success();
+}
+
+LogicalResult verifyOneHotShape(OptLoc loc, ArrayRef<int64_t> indices,
+                                ArrayRef<int64_t> result) {
+  if (result.size() != indices.size() + 1 ||
+      result.drop_back() != indices)
+    return emitOptionalError(loc, "result shape [", result,
+                             "] must be the indices' [", indices,
+                             "] and one more dimension, the depth");
+  if (result.back() < 1)
+    return emitOptionalError(loc, "depth must be at least 1, not ",
+                             result.back());
+  return success();
+}
+
+FailureOr<Shape> inferTopKShape(OptLoc loc, ArrayRef<int64_t> input,
+                                int64_t k, int64_t dim) {
+  if (failed(verifyDim(loc, input.size(), dim)))
+    return failure();
+  if (k < 1 || k > input[dim])
+    return emitOptionalError(loc, "k = ", k, " must lie in [1, ", input[dim],
+                             "], the size of dimension ", dim);
+  Shape out(input);
+  out[dim] = k;
+  return out;
+}
+
 LogicalResult verifyUnaryParams(OptLoc loc, UnaryKind kind,
                                 ArrayRef<double> params) {
   size_t expected = 0;

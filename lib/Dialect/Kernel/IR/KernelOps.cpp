@@ -3,6 +3,7 @@
 #include "Dialect/Kernel/KernelOps.h"
 #include "Dialect/Block/BlockOps.h"
 #include "Dialect/Graph/ParamsFormat.h"
+#include "Dialect/Graph/IndexingVerifiers.h"
 #include "Dialect/Graph/InferShapedType.h"
 #include "mlir/IR/OpImplementation.h"
 
@@ -34,6 +35,17 @@ LogicalResult UnaryOp::verify() {
   return verifyUnaryParams(getLoc(), getKind(),
                            getParams().value_or(ArrayRef<double>()));
 }
+
+// Indexing kernels (issue 24): the graph ops' verifiers.
+LogicalResult GatherOp::verify() { return indexing::verifyGather(*this); }
+LogicalResult GatherElementsOp::verify() {
+  return indexing::verifyGatherElements(*this);
+}
+LogicalResult ScatterElementsOp::verify() {
+  return indexing::verifyScatterElements(*this);
+}
+LogicalResult OneHotOp::verify() { return indexing::verifyOneHot(*this); }
+LogicalResult TopKOp::verify() { return indexing::verifyTopK(*this); }
 
 LogicalResult SoftmaxOp::verify() {
   return verifyDim(getLoc(), getType().getRank(), getDim());
