@@ -28,6 +28,8 @@ except ImportError as e:  # pragma: no cover
 
 _FLOAT = {onnx.TensorProto.FLOAT: "f32", onnx.TensorProto.FLOAT16: "f16",
           onnx.TensorProto.BFLOAT16: "bf16"}
+# Integer graph inputs are index tensors (token ids, positions).
+_INDEX = {onnx.TensorProto.INT64: "i64", onnx.TensorProto.INT32: "i32"}
 
 
 def from_onnx(path_or_model, *, name: str | None = None, keep_weights_as_inputs: bool = False):
@@ -153,10 +155,11 @@ class _Importer:
             raise MirageError(f"input {vi.name!r} is {what}, not a tensor; the graph dialect "
                               f"has dense tensors only")
         t = vi.type.tensor_type
-        if t.elem_type not in _FLOAT:
+        if t.elem_type not in _FLOAT and t.elem_type not in _INDEX:
             raise MirageError(f"input {vi.name!r} has ONNX element type "
                               f"{onnx.TensorProto.DataType.Name(t.elem_type)}; the graph "
-                              f"dialect computes in float32, float16 and bfloat16")
+                              f"dialect computes in float32, float16 and bfloat16 (and "
+                              f"reads int64/int32 inputs as indices)")
         dims = []
         for d in t.shape.dim:
             if not d.HasField("dim_value"):
@@ -166,7 +169,7 @@ class _Importer:
         if 0 in dims:
             raise MirageError(f"input {vi.name!r} has zero-size shape {dims}; the graph "
                               f"dialect has no empty tensors")
-        return tuple(dims), _FLOAT[t.elem_type]
+        return tuple(dims), {**_FLOAT, **_INDEX}[t.elem_type]
 
     # -- helpers -----------------------------------------------------------------
 
@@ -287,7 +290,8 @@ class _Importer:
             return binary[op](ins[0], ins[1])
         if op == "Mod":
             return np.fmod(ins[0], ins[1]) if a.get("fmod", 0) else np.mod(ins[0], ins[1])
-        unary = {"Floor": np.floor, "Ceil": np.ceil, "Abs": np.abs, "Not": np.logical_not}
+        unary = {"Floor": np.floor, "Ceil": np.ceil, "Abs": np.abs, "Not": np.logical_not,
+                 "Log": np.log, "Exp": np.exp}
         if op in unary:
             return unary[op](x)
         if op == "Where":
@@ -353,24 +357,133 @@ class _Importer:
         return shape[start:end]
 
     def op_Gather(self, node, a):
-        """Gather with constant indices from a computed tensor: strided runs
-        of the indices as slices (_windows.take), reshaped to the indices'
-        shape."""
+        """Gather. With constant indices from a computed tensor, a few
+        strided runs of the indices become slices (_windows.take); more
+        indices (a relative-position bucket table), or indices the graph
+        computes or takes as input (token ids, topk's), a graph.gather."""
         x = self._t(self._in(node, 0))
-        idx = self._const(node, 1)
-        if idx.dtype.kind not in "iu":
-            raise _Unsupported(f"indices of dtype {idx.dtype}")
         axis = a.get("axis", 0)
         if not -x.rank <= axis < x.rank:
             raise _Unsupported(f"axis {axis} is out of range for rank {x.rank}")
         axis %= x.rank
         n = x.shape[axis]
+        idx = self._in(node, 1)
+        if isinstance(idx, Tensor):
+            # Positions are checked where they are read (the interpreter
+            # reports a negative or out-of-range one; ONNX's negative
+            # positions have no graph form when not constant).
+            return self.g.gather(x, self._index(idx), axis)
+        idx = self._const(node, 1)
+        if idx.dtype.kind not in "iu":
+            raise _Unsupported(f"indices of dtype {idx.dtype}")
         flat = idx.reshape(-1)
         if flat.size and not ((flat >= -n) & (flat < n)).all():
             raise _Unsupported(f"an index out of range [{-n}, {n - 1}]")
-        part = _windows.take(self.g, x, axis, [int(v) % n for v in flat])
+        positions = [int(v) % n for v in flat]
+        if len(positions) > 16 and idx.ndim > 0:
+            return self.g.gather(x, self._bind_index(np.asarray(positions).reshape(idx.shape)),
+                                 axis)
+        part = _windows.take(self.g, x, axis, positions)
         shape = x.shape[:axis] + tuple(idx.shape) + x.shape[axis + 1:]
         return part if part.shape == shape else self.g.reshape(part, shape)
+
+    # -- indexing (issue 24): gathers, scatters, one_hot, topk ---------------------
+
+    def _index(self, v) -> Tensor:
+        """An index operand: a graph index tensor, or a constant one bound as
+        an index input with its negative positions kept for the caller."""
+        if isinstance(v, Tensor):
+            if v.dtype not in ("i64", "i32"):
+                raise _Unsupported(f"indices {v.type} are not an integer tensor")
+            return v
+        raise _Unsupported(f"indices {v!r} are not a tensor")
+
+    def _bind_index(self, v: np.ndarray) -> Tensor:
+        name = _clean(self.node.name or self.node.op_type) + f"_index{len(self.bound_consts)}"
+        t = self.g.input(v.shape, "i64", name=name, late=True)
+        self.bound[name] = v.astype(np.float64)
+        self.input_names.append(name)
+        self.bound_consts[id(v)] = (t, v)
+        return t
+
+    def _positions(self, node, i, extent: int) -> Tensor:
+        """Index operand i: constant indices with ONNX's negative positions
+        counted from the end, bound as an index input; graph ones as they are."""
+        v = self._in(node, i)
+        if isinstance(v, np.ndarray):
+            if v.dtype.kind not in "iu":
+                raise _Unsupported(f"indices of dtype {v.dtype}")
+            if v.size and not ((v >= -extent) & (v < extent)).all():
+                raise _Unsupported(f"an index out of range [{-extent}, {extent - 1}]")
+            return self._bind_index(np.where(v < 0, v + extent, v))
+        return self._index(v)
+
+    def op_GatherElements(self, node, a):
+        x = self._t(self._in(node, 0))
+        axis = self._axis(a.get("axis", 0), x.rank)
+        return self.g.gather_elements(x, self._positions(node, 1, x.shape[axis]), axis)
+
+    def op_ScatterElements(self, node, a):
+        x = self._t(self._in(node, 0))
+        axis = self._axis(a.get("axis", 0), x.rank)
+        reduction = a.get("reduction", b"none")
+        reduction = reduction.decode() if isinstance(reduction, bytes) else reduction
+        if reduction not in ("none", "add"):
+            raise _Unsupported(f"ScatterElements with reduction {reduction!r}")
+        idx = self._positions(node, 1, x.shape[axis])
+        return self.g.scatter_elements(x, idx, self._t(self._in(node, 2)), axis, reduction)
+
+    def op_TopK(self, node, a):
+        x = self._t(self._in(node, 0))
+        k = self._const(node, 1)
+        if k.size != 1:
+            raise _Unsupported(f"TopK with k of shape {list(k.shape)}")
+        # sorted = 0 allows any order; the sorted one is one of them.
+        axis = self._axis(a.get("axis", -1), x.rank)
+        return list(self.g.topk(x, int(k.reshape(())), axis, largest=bool(a.get("largest", 1))))
+
+    def op_OneHot(self, node, a):
+        idx = self._in(node, 0)
+        depth = self._const(node, 1)
+        values = self._const(node, 2)
+        if depth.size != 1 or values.size != 2:
+            raise _Unsupported("OneHot with a depth or values of the wrong size")
+        depth = int(depth.reshape(()))
+        rank = idx.ndim if isinstance(idx, np.ndarray) else idx.rank
+        if self._axis(a.get("axis", -1), rank + 1) != rank:
+            raise _Unsupported("OneHot along an axis other than the last")
+        if isinstance(idx, np.ndarray):
+            # ONNX: negative indices count from the end; out of range gives a
+            # row of off values (PyTorch refuses it): folded to positions,
+            # refused when out of range.
+            if idx.size and not ((idx >= -depth) & (idx < depth)).all():
+                raise _Unsupported(f"a OneHot index outside [{-depth}, {depth - 1}] (its row of "
+                                   f"off values has no graph form)")
+            idx = self._bind_index(np.where(idx < 0, idx + depth, idx))
+        if values.dtype.kind == "f":
+            dtype = _np_dtype(values.dtype)
+        else:
+            # Integer values (PyTorch's export of one_hot): the graph has no
+            # integer arithmetic, so every reader must cast the result to a
+            # float type; the one-hot tensor is made in that type directly.
+            readers = [n for n in self.graph.node if node.output[0] in n.input]
+            targets = {_FLOAT.get(self._attrs(n).get("to")) if n.op_type == "Cast" else None
+                       for n in readers}
+            if len(targets) != 1 or None in targets or node.output[0] in self.outputs:
+                raise _Unsupported(f"OneHot with values of dtype {values.dtype} read as "
+                                   f"integers (the graph dialect has no integer arithmetic)")
+            dtype = targets.pop()
+        h = self.g.one_hot(self._index(idx), depth, dtype)
+        off, on = float(values.reshape(-1)[0]), float(values.reshape(-1)[1])
+        if (off, on) != (0.0, 1.0):
+            h = self.g.scalar_add(self.g.scalar_mul(h, on - off), off)
+        return h
+
+    @staticmethod
+    def _axis(axis: int, rank: int) -> int:
+        if not -rank <= axis < rank:
+            raise _Unsupported(f"axis {axis} is out of range for rank {rank}")
+        return axis % rank
 
     def op_Size(self, node, a):
         return np.array(math.prod(self._in(node, 0).shape), dtype=np.int64)
@@ -1015,7 +1128,7 @@ def _initializer(init) -> np.ndarray:
 _FOLDED_OPS = frozenset({
     "Shape", "Identity", "Cast", "CastLike", "Gather", "Unsqueeze", "Squeeze", "Concat",
     "Add", "Sub", "Mul", "Div", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual",
-    "And", "Or", "Pow", "Max", "Min", "Mod", "Floor", "Ceil", "Abs", "Not", "Where",
+    "And", "Or", "Pow", "Max", "Min", "Mod", "Floor", "Ceil", "Abs", "Not", "Where", "Log", "Exp",
     "Reshape", "Range", "Trilu", "Expand", "Transpose", "ConstantOfShape", "Slice", "Sqrt",
     "Neg", "Relu", "Sum", "Xor"})
 

@@ -23,7 +23,7 @@ from . import _mirage_opt as _native
 from ._mirage_opt import MirageError
 
 _DTYPES = {"f16": np.float16, "bf16": None, "f32": np.float32}
-_TYPE = re.compile(r"tensor<((?:\d+x)*)(f16|bf16|f32)>")
+_TYPE = re.compile(r"tensor<((?:\d+x)*)(f16|bf16|f32|i64|i32)>")
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,9 @@ except ImportError as e:  # pragma: no cover
     raise ImportError("mirage_opt.from_torch needs PyTorch (pip install torch)") from e
 
 _DTYPES = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16"}
+# Index tensors: token ids as module inputs, constant positions (T5's
+# relative-position buckets), topk's indices.
+_INDEX_DTYPES = {torch.int64: "i64", torch.int32: "i32"}
 
 
 def from_torch(module_or_fn, example_inputs, *, name: str | None = None,
@@ -153,13 +156,16 @@ class _Importer:
                     # An integer or boolean buffer (position ids, a mask) is
                     # a constant of the import, never a graph input.
                     continue
-            if val.dtype not in _DTYPES:
+            if val.dtype not in _DTYPES and not (is_user(n) and val.dtype in _INDEX_DTYPES):
                 raise self._error(n, f"input {n.name!r} has dtype {val.dtype}; the graph "
-                                     f"dialect computes in float32, float16 and bfloat16")
+                                     f"dialect computes in float32, float16 and bfloat16 "
+                                     f"(and reads int64/int32 inputs as indices)")
             shape = tuple(val.shape)
             if n.name in self.pre_transposed:
                 shape = shape[::-1]
-            t = self.g.input(shape, _DTYPES[val.dtype], name=n.name)
+            if 0 in shape:
+                raise self._error(n, f"input {n.name!r} has the zero-size shape {list(shape)}")
+            t = self.g.input(shape, {**_DTYPES, **_INDEX_DTYPES}[val.dtype], name=n.name)
             self.env[n.name] = t
             names.append(n.name)
             if not is_user(n) and not self.keep_weights:
@@ -313,11 +319,21 @@ class _Importer:
             return a.item()
         if a.dtype == torch.bool:
             a = a.to(_torch_dtype(dtype))
-        if not a.is_floating_point():
-            raise _Unsupported(f"an integer tensor of shape {list(a.shape)} computed at import "
-                               f"is read by a graph op (the graph dialect has no integer tensors)")
         if 0 in a.shape:
             raise _Unsupported(f"a constant of zero-size shape {list(a.shape)}")
+        if not a.is_floating_point():
+            if a.dtype not in _INDEX_DTYPES:
+                raise _Unsupported(f"a {a.dtype} tensor of shape {list(a.shape)} computed at "
+                                   f"import is read by a graph op")
+            # An index constant (positions, relative-position buckets): bound
+            # as an index input, which only the indexing ops accept.
+            if a.dim() == 0:
+                a = a.reshape(1)
+            name = f"{n.name}_index{len(self.late_inputs)}"
+            t = self.g.input(tuple(a.shape), _INDEX_DTYPES[a.dtype], name=name, late=True)
+            self.late_inputs.append(name)
+            self.bound[name] = a.detach().to(torch.float64).cpu().numpy()
+            return t
         name = f"{n.name}_const{len(self.late_inputs)}"
         dt = _DTYPES.get(a.dtype, "f32")
         t = self.g.input(tuple(a.shape), dt, name=name, late=True)
@@ -974,6 +990,112 @@ class _Importer:
     def op_le(self, a, b): return self._compare("le", a, b)
     def op_gt(self, a, b): return self._compare("gt", a, b)
     def op_ge(self, a, b): return self._compare("ge", a, b)
+
+    # -- indexing (issue 24): embeddings, gathers, MoE routing -------------------
+
+    def _index_operand(self, idx) -> Tensor:
+        """An index tensor of the graph (an input, topk's indices, or a
+        constant of the import bound as an index input)."""
+        if isinstance(idx, Tensor) and idx.dtype in ("i64", "i32"):
+            return idx
+        raise _Unsupported(f"expected an index tensor, got {idx!r}")
+
+    def op_embedding(self, weight, indices, padding_idx=-1, scale_grad_by_freq=False,
+                     sparse=False):
+        return self.g.gather(self._t(weight), self._index_operand(indices), 0, loc=self.loc)
+
+    def op_index_select(self, x, dim, index):
+        x = self._t(x)
+        return self.g.gather(x, self._index_operand(index), self._dim(x, dim), loc=self.loc)
+
+    def op_gather(self, x, dim, index, sparse_grad=False):
+        x = self._t(x)
+        return self.g.gather_elements(x, self._index_operand(index), self._dim(x, dim),
+                                      loc=self.loc)
+
+    def _front(self, x: Tensor, shape) -> Tensor:
+        """The leading `shape` block of `x` (PyTorch's scatter reads only the
+        part of `src` the index covers)."""
+        for d, (have, want) in enumerate(zip(x.shape, shape)):
+            if have > want:
+                x = self.g.split(x, d, [want, have - want], loc=self.loc)[0]
+        return x
+
+    def _scatter(self, x, dim, index, src, reduction):
+        x = self._t(x)
+        index = self._index_operand(index)
+        d = self._dim(x, dim)
+        if isinstance(src, Tensor):
+            if src.rank != index.rank or any(s < i for s, i in zip(src.shape, index.shape)):
+                raise _Unsupported(f"scatter source {src.type} is smaller than the index {index.type}")
+            src = self._front(src, index.shape)
+        else:
+            src = self.g.broadcast(self._scalar_const(float(src), x.dtype, index.rank),
+                                   index.shape, loc=self.loc)
+        return self.g.scatter_elements(x, index, src, d, reduction, loc=self.loc)
+
+    def op_scatter(self, x, dim, index, src=None, value=None, reduce=None):
+        if reduce is not None and reduce != "add":
+            raise _Unsupported(f"scatter with reduce={reduce!r}")
+        return self._scatter(x, dim, index, value if src is None else src,
+                             "add" if reduce == "add" else "none")
+
+    def op_scatter_add(self, x, dim, index, src):
+        return self._scatter(x, dim, index, src, "add")
+
+    def op_scatter_reduce(self, x, dim, index, src, reduce, include_self=True):
+        if reduce != "sum" or not include_self:
+            raise _Unsupported(f"scatter_reduce with reduce={reduce!r}, include_self={include_self}")
+        return self._scatter(x, dim, index, src, "add")
+
+    def op_index_add(self, x, dim, index, source, alpha=1):
+        raise _Unsupported("index_add (its 1-D index would need broadcasting to the source's "
+                           "shape, and index tensors have no data movement); write the "
+                           "combination as a scatter_add or a one_hot product")
+
+    def op_full_like(self, x, value, dtype=None, layout=None, device=None, pin_memory=None,
+                     memory_format=None):
+        # A tensor of x's shape filled with `value`: only the shape of x is
+        # read (zeros_like, ones_like and full_like on a graph value).
+        x = self._t(x)
+        dt = _DTYPES.get(dtype, x.dtype) if dtype is not None else x.dtype
+        if dtype is not None and dtype not in _DTYPES:
+            raise _Unsupported(f"a {dtype} fill")
+        return self.g.broadcast(self._scalar_const(float(value), dt, max(1, x.rank)), x.shape,
+                                loc=self.loc)
+
+    def op_zeros_like(self, x, **kwargs):
+        return self.op_full_like(x, 0.0, **kwargs)
+
+    def op_ones_like(self, x, **kwargs):
+        return self.op_full_like(x, 1.0, **kwargs)
+
+    def op_topk(self, x, k, dim=-1, largest=True, sorted=True):
+        x = self._t(x)
+        return self.g.topk(x, int(k), self._dim(x, dim), largest=bool(largest), loc=self.loc)
+
+    def op_one_hot(self, indices, num_classes=-1):
+        index = self._index_operand(indices)
+        if num_classes is None or num_classes < 1:
+            raise _Unsupported("one_hot without num_classes (the depth would depend on the data)")
+        # PyTorch gives int64; the graph gives a float tensor in the dtype
+        # its users convert it to (f32 if they do not all convert alike).
+        users = list(self.node.users)
+        dtypes = {self._cast_target(u) for u in users}
+        dtype = dtypes.pop() if len(dtypes) == 1 and None not in dtypes else "f32"
+        return self.g.one_hot(index, int(num_classes), dtype, loc=self.loc)
+
+    def _cast_target(self, u):
+        """The float dtype FX node `u` converts its input to, or None."""
+        names = {"to", "_to_copy", "type"}
+        packet = getattr(u.target, "_overloadpacket", None)
+        if getattr(packet, "__name__", "") not in names:
+            return None
+        for a in list(u.args[1:]) + list(u.kwargs.values()):
+            if isinstance(a, torch.dtype):
+                return _DTYPES.get(a)
+        val = u.meta.get("val")
+        return _DTYPES.get(val.dtype) if isinstance(val, torch.Tensor) else None
 
     def op_where(self, cond, a=None, b=None):
         if a is None or b is None:

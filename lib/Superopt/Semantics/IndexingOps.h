@@ -58,12 +58,15 @@ readIndices(mlir::Operation *op, const typename Arith::Value &v,
   std::vector<int64_t> out(data.size());
   for (size_t i = 0; i < data.size(); ++i) {
     int64_t index = 0;
-    if (!readIndex(data[i], index) || index < 0 || index >= bound) {
+    bool integral = readIndex(data[i], index);
+    if (!integral || index < 0 || index >= bound) {
       auto diag = op->emitOpError("index ");
-      if constexpr (std::is_same_v<Arith, FieldArithmetic>)
+      if (integral)
+        diag << index;
+      else if constexpr (std::is_same_v<Arith, FieldArithmetic>)
         diag << "(a Z_p residue) " << data[i];
       else
-        diag << llvm::formatv("{0}", data[i]).str();
+        diag << llvm::formatv("{0:g}", data[i]).str();
       diag << " at flat position " << i << " lies outside [0, " << bound
            << ")";
       return mlir::failure();
