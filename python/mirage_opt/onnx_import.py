@@ -1148,7 +1148,9 @@ def _shorten(text: str, limit: int = 300) -> str:
 
 def _round_to(v: np.ndarray, dtype: str) -> np.ndarray:
     """v rounded to a graph dtype, as NumPy holds it (bf16 as float32 with
-    the low 16 bits clear, rounded to nearest even)."""
+    the low 16 bits clear, rounded to nearest even); an index tensor as is."""
+    if dtype in ("i64", "i32"):
+        return v
     if dtype == "f16":
         return v.astype(np.float16)
     v = np.asarray(v, dtype=np.float32)

@@ -151,7 +151,8 @@ class Program:
             memory_limit_mib: int = 0) -> list:
         """Runs the function in the reference interpreter: one NumPy array per
         unbound input, in order (or a mapping by name); returns float64 arrays,
-        one per result. `mode` is "fp64" (every op in double precision) or
+        one per result (index results as int64 or int32). `mode` is "fp64"
+        (every op in double precision) or
         "native" (each op's result rounded to its dtype)."""
         if isinstance(inputs, Mapping):
             values = dict(inputs)
@@ -173,8 +174,13 @@ class Program:
             # np.array, not np.ascontiguousarray: the latter turns a rank-0
             # value into shape [1].
             arrays.append(np.array(v, dtype=np.float64, order="C", copy=True))
-        return _native.interpret(self.text, self.function, arrays, mode,
+        outs = _native.interpret(self.text, self.function, arrays, mode,
                                  int(memory_limit_mib) << 20, self.source)
+        # An index result (topk's indices) comes back as the integer dtype it
+        # is declared with; the interpreter holds it exactly as a double.
+        ints = {"i64": np.int64, "i32": np.int32}
+        return [o.astype(ints[info.dtype]) if info.dtype in ints else o
+                for o, info in zip(outs, self.outputs)]
 
     # -- passes ---------------------------------------------------------------------
 

@@ -90,7 +90,11 @@ def test_gpt2_position_embedding_with_an_integer_buffer():
     assert rel_error(out, ref) < 1e-6
 
 
-def test_token_ids_are_refused_by_name():
+def test_token_ids_are_an_index_input():
     emb = torch.nn.Embedding(50, 8)
-    with pytest.raises(mo.MirageError, match="int64"):
-        mo.from_torch(emb, (torch.tensor([[1, 2, 3]]),))
+    ids = torch.tensor([[1, 2, 3], [49, 0, 2]])
+    p = mo.from_torch(emb, (ids,))
+    assert [u.dtype for u in p.user_inputs] == ["i64"]
+    with torch.no_grad():
+        ref = emb(ids).double().numpy()
+    assert rel_error(p.run([ids.numpy()])[0], ref) < 1e-6
