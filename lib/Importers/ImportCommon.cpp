@@ -3,6 +3,7 @@
 #include "ImportCommon.h"
 #include "Dialect/Graph/ShapeRules.h"
 #include "Importers/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -170,7 +171,7 @@ GTensor GraphEmitter::binary(BinaryKind kind, const GTensor &lhs,
     r.value = graph::DivOp::create(*builder, loc, r.type(), lhs.value,
                                    rhs.value);
     break;
-  // --- comparisons (selectop): no importer emits them yet.
+  // --- comparisons (selectop)
   case BinaryKind::eq:
     r.value = graph::EqOp::create(*builder, loc, r.type(), lhs.value, rhs.value);
     break;
@@ -190,6 +191,55 @@ GTensor GraphEmitter::binary(BinaryKind kind, const GTensor &lhs,
     r.value = graph::GeOp::create(*builder, loc, r.type(), lhs.value, rhs.value);
     break;
   }
+  return r;
+}
+
+GTensor GraphEmitter::castTo(const GTensor &x, Type elementType) {
+  if (hasFailed)
+    return {};
+  if (!elementType.isF16() && !elementType.isBF16() && !elementType.isF32()) {
+    (void)fail("a cast to " + formatType(elementType) +
+               " has no graph form (graph.cast converts among f32, f16 and "
+               "bf16)");
+    return {};
+  }
+  if (x.elementType == elementType)
+    return x;
+  GTensor r = make(x.shape, elementType);
+  if (building())
+    r.value = graph::CastOp::create(*builder, loc, r.type(), x.value);
+  return r;
+}
+
+GTensor GraphEmitter::splat(double c, Type elementType) {
+  if (hasFailed)
+    return {};
+  GTensor r = make({1}, elementType);
+  if (building()) {
+    auto value = DenseElementsAttr::get(
+        r.type(), FloatAttr::get(elementType, c).getValue());
+    r.value = arith::ConstantOp::create(*builder, loc, value);
+  }
+  return r;
+}
+
+GTensor GraphEmitter::select(const GTensor &cond, const GTensor &onTrue,
+                             const GTensor &onFalse) {
+  if (!sameElementType(cond, onTrue, "graph.select") ||
+      !sameElementType(onTrue, onFalse, "graph.select"))
+    return {};
+  auto shape = runRule("graph.select", [&](OptLoc l) -> FailureOr<Shape> {
+    auto inner = inferBroadcastShape(l, cond.shape, onTrue.shape);
+    if (mlir::failed(inner))
+      return failure();
+    return inferBroadcastShape(l, *inner, onFalse.shape);
+  });
+  if (mlir::failed(shape))
+    return {};
+  GTensor r = make(*shape, onTrue.elementType);
+  if (building())
+    r.value = graph::SelectOp::create(*builder, loc, r.type(), cond.value,
+                                      onTrue.value, onFalse.value);
   return r;
 }
 

@@ -96,6 +96,15 @@ public:
                  const GTensor &rhs);
   /// exp, sqrt, square, silu, gelu, relu, tanh, sigmoid.
   GTensor unary(mirage::UnaryKind kind, const GTensor &x);
+  /// x rounded to `elementType` (f32, f16, bf16): graph.cast; x itself
+  /// when it has that type.
+  GTensor castTo(const GTensor &x, mlir::Type elementType);
+  /// A [1] tensor of `c` (a select's fill value): an arith.constant, which
+  /// finishImport lifts to an argument like every constant a graph op reads.
+  GTensor splat(double c, mlir::Type elementType);
+  /// cond != 0 ? onTrue : onFalse, NumPy broadcasting, one element type.
+  GTensor select(const GTensor &cond, const GTensor &onTrue,
+                 const GTensor &onFalse);
   GTensor scalarMul(const GTensor &x, double c);
   GTensor scalarAdd(const GTensor &x, double c);
   GTensor pow(const GTensor &x, double exponent);

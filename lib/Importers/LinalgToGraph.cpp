@@ -759,8 +759,45 @@ FailureOr<Term> BodyLowering::evalOp(Operation *bodyOp) {
         return tensorTerm(e.unary(UnaryKind::relu, *tx));
       }
     }
-    return fail("the body's arith.select is recognized only as relu, "
-                "select(x > 0, x, 0)");
+    // Any other select of an ordered comparison (masked_fill, where):
+    // graph.select of the comparison's 0/1 mask, constants as [1] tensors.
+    if (!cmp)
+      return fail("the body's arith.select reads a condition that is no "
+                  "arith.cmpf of the body");
+    std::optional<BinaryKind> kind;
+    switch (cmp.getPredicate()) {
+    case P::OEQ: kind = BinaryKind::eq; break;
+    case P::UNE: kind = BinaryKind::ne; break;
+    case P::OLT: kind = BinaryKind::lt; break;
+    case P::OLE: kind = BinaryKind::le; break;
+    case P::OGT: kind = BinaryKind::gt; break;
+    case P::OGE: kind = BinaryKind::ge; break;
+    default: break;
+    }
+    if (!kind)
+      return fail("the body's arith.cmpf " +
+                  arith::stringifyCmpFPredicate(cmp.getPredicate()) +
+                  " has no graph comparison (graph compares as the ordered "
+                  "oeq, olt, ole, ogt, oge and the unordered une do)");
+    Type cmpType = cmp.getLhs().getType();
+    auto asTensor = [&](Value v, Type t) -> FailureOr<GTensor> {
+      FailureOr<Term> term = eval(v);
+      if (failed(term))
+        return failure();
+      if (term->scalar)
+        return e.splat(*term->scalar, t);
+      return term->tensor;
+    };
+    FailureOr<GTensor> a = asTensor(cmp.getLhs(), cmpType);
+    FailureOr<GTensor> b = failed(a) ? a : asTensor(cmp.getRhs(), cmpType);
+    FailureOr<GTensor> t =
+        failed(b) ? b : asTensor(select.getTrueValue(), type);
+    FailureOr<GTensor> f =
+        failed(t) ? t : asTensor(select.getFalseValue(), type);
+    if (failed(f))
+      return failure();
+    GTensor mask = e.castTo(e.binary(*kind, *a, *b), type);
+    return tensorTerm(e.select(mask, *t, *f));
   }
 
   if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp>(
@@ -863,13 +900,22 @@ FailureOr<Term> BodyLowering::evalOp(Operation *bodyOp) {
     return tensorTerm(e.pow(*x, *c));
   }
 
-  if (isa<math::ErfOp>(bodyOp))
-    return fail("the body's math.erf converts only inside the GELU 0.5 * x * "
-                "(1 + erf(x / sqrt(2))), which becomes graph.gelu");
-  if (isa<arith::ExtFOp, arith::TruncFOp>(bodyOp))
-    return fail("the body's " + name +
-                " changes precision; graph ops keep their operands' element "
-                "type");
+  // A lone erf (the GELU pattern was matched whole above).
+  if (isa<math::ErfOp>(bodyOp)) {
+    FailureOr<GTensor> x = tensorOf(bodyOp->getOperand(0));
+    if (failed(x))
+      return failure();
+    return tensorTerm(e.unary(UnaryKind::erf, *x));
+  }
+  // Precision changes among f32, f16 and bf16: graph.cast.
+  if (isa<arith::ExtFOp, arith::TruncFOp>(bodyOp)) {
+    FailureOr<Term> x = eval(bodyOp->getOperand(0));
+    if (failed(x))
+      return failure();
+    if (x->scalar)
+      return scalarTerm(*x->scalar);
+    return tensorTerm(e.castTo(x->tensor, type));
+  }
   return fail("the body's " + name + " has no graph form");
 }
 

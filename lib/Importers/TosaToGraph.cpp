@@ -497,14 +497,12 @@ LogicalResult convertIdentity(tosa::IdentityOp op, ValueRange operands,
 
 LogicalResult convertCast(tosa::CastOp op, ValueRange operands,
                           GraphEmitter &e, Results &results) {
-  if (op.getInput().getType() != op.getType())
-    return e.fail("a cast from " +
-                  formatType(getElementTypeOrSelf(op.getInput().getType())) +
-                  " to " + formatType(getElementTypeOrSelf(op.getType())) +
-                  " has no graph form (graph ops keep their operands' "
-                  "element type)");
+  // Among f32, f16 and bf16 in any direction (graph.cast rounds to nearest
+  // even, as tosa.cast does); integer and boolean casts have no graph form
+  // (a cast of a comparison's i1 mask became the mask in convertMasks).
   GTensor x = e.operand(operands[0], "the input");
-  results.push_back(e.result(x, op.getType()));
+  Type to = getElementTypeOrSelf(op.getType());
+  results.push_back(e.result(e.castTo(x, to), op.getType()));
   return success(!e.failed());
 }
 
@@ -680,6 +678,103 @@ void fuseGelu(ModuleOp module) {
 }
 
 //===----------------------------------------------------------------------===//
+// Comparison masks
+//===----------------------------------------------------------------------===//
+
+/// Comparisons (tosa.greater, greater_equal, equal) give i1 tensors, which
+/// graph has not: a comparison becomes the graph comparison of the same
+/// operands, a 0/1 mask in their float type, where every reader takes it as
+/// a mask: tosa.select (graph.select, the mask cast to the branches' type
+/// when it differs) and tosa.cast to a float type (the mask itself). A
+/// tosa.logical_not of a comparison read by selects swaps their branches.
+/// Comparisons read otherwise stay, and the conversion reports them.
+void convertMasks(ModuleOp module) {
+  SmallVector<Operation *> compares;
+  module.walk([&](Operation *op) {
+    if (isa<tosa::GreaterOp, tosa::GreaterEqualOp, tosa::EqualOp>(op))
+      compares.push_back(op);
+  });
+  for (Operation *cmp : compares) {
+    Value lhs = cmp->getOperand(0), rhs = cmp->getOperand(1);
+    auto lt = dyn_cast<RankedTensorType>(lhs.getType());
+    auto rt = dyn_cast<RankedTensorType>(rhs.getType());
+    auto result = dyn_cast<RankedTensorType>(cmp->getResult(0).getType());
+    if (!lt || !rt || !result || !lt.hasStaticShape() ||
+        !rt.hasStaticShape() || !result.hasStaticShape())
+      continue;
+    Type elt = lt.getElementType();
+    if (!(elt.isF32() || elt.isF16() || elt.isBF16()) ||
+        rt.getElementType() != elt)
+      continue;
+    // Which readers take the mask; a logical_not counts if its own readers
+    // are all selects.
+    auto isSelectOf = [](Operation *user, Value v) {
+      auto sel = dyn_cast<tosa::SelectOp>(user);
+      return sel && sel.getPred() == v && sel.getOnTrue() != v &&
+             sel.getOnFalse() != v;
+    };
+    auto isFloatCast = [](Operation *user) {
+      auto c = dyn_cast<tosa::CastOp>(user);
+      Type to = c ? getElementTypeOrSelf(c.getType()) : Type();
+      return c && (to.isF32() || to.isF16() || to.isBF16());
+    };
+    Value v = cmp->getResult(0);
+    bool readable = !v.use_empty() && llvm::all_of(v.getUsers(), [&](Operation *u) {
+      if (auto n = dyn_cast<tosa::LogicalNotOp>(u))
+        return !n->use_empty() && llvm::all_of(n->getUsers(), [&](Operation *w) {
+          return isSelectOf(w, n.getResult());
+        });
+      return isSelectOf(u, v) || isFloatCast(u);
+    });
+    if (!readable)
+      continue;
+    OpBuilder b(cmp);
+    auto maskType = RankedTensorType::get(result.getShape(), elt);
+    Value mask;
+    if (isa<tosa::GreaterOp>(cmp))
+      mask = graph::GtOp::create(b, cmp->getLoc(), maskType, lhs, rhs);
+    else if (isa<tosa::GreaterEqualOp>(cmp))
+      mask = graph::GeOp::create(b, cmp->getLoc(), maskType, lhs, rhs);
+    else
+      mask = graph::EqOp::create(b, cmp->getLoc(), maskType, lhs, rhs);
+    auto maskAs = [&](OpBuilder &at, Location loc, Type to) -> Value {
+      if (to == elt)
+        return mask;
+      return graph::CastOp::create(at, loc,
+                                   RankedTensorType::get(result.getShape(), to),
+                                   mask);
+    };
+    auto replaceSelect = [&](tosa::SelectOp sel, bool swapped) {
+      OpBuilder at(sel);
+      Type to = getElementTypeOrSelf(sel.getType());
+      Value onTrue = swapped ? sel.getOnFalse() : sel.getOnTrue();
+      Value onFalse = swapped ? sel.getOnTrue() : sel.getOnFalse();
+      Value g = graph::SelectOp::create(at, sel.getLoc(), sel.getType(),
+                                        maskAs(at, sel.getLoc(), to), onTrue,
+                                        onFalse);
+      sel.getResult().replaceAllUsesWith(g);
+      sel.erase();
+    };
+    for (Operation *u : llvm::make_early_inc_range(v.getUsers())) {
+      if (auto n = dyn_cast<tosa::LogicalNotOp>(u)) {
+        for (Operation *w : llvm::make_early_inc_range(n->getUsers()))
+          replaceSelect(cast<tosa::SelectOp>(w), /*swapped=*/true);
+        n.erase();
+      } else if (auto sel = dyn_cast<tosa::SelectOp>(u)) {
+        replaceSelect(sel, /*swapped=*/false);
+      } else {
+        auto c = cast<tosa::CastOp>(u);
+        OpBuilder at(c);
+        c.getResult().replaceAllUsesWith(
+            maskAs(at, c.getLoc(), getElementTypeOrSelf(c.getType())));
+        c.erase();
+      }
+    }
+    cmp->erase();
+  }
+}
+
+//===----------------------------------------------------------------------===//
 // f32 accumulation
 //===----------------------------------------------------------------------===//
 
@@ -739,9 +834,10 @@ void absorbAccumulatorCasts(ModuleOp module) {
 //===----------------------------------------------------------------------===//
 
 std::string noGraphForm(Operation *op) {
-  if (isa<tosa::ErfOp>(op))
-    return "erf converts only inside the GELU 0.5 * x * (1 + erf(x * "
-           "0.7071...)), which becomes graph.gelu";
+  if (isa<tosa::GreaterOp, tosa::GreaterEqualOp, tosa::EqualOp>(op))
+    return "a comparison converts where every reader takes its i1 result as "
+           "a mask (tosa.select, a tosa.cast to a float type, a "
+           "tosa.logical_not read by selects); graph tensors are float";
   if (isa<tosa::IntDivOp>(op))
     return "integer division has no graph form (graph tensors are f16, bf16 "
            "or f32)";
@@ -768,6 +864,8 @@ void populateTosaConversions(ConversionTable &table) {
   table.add<tosa::PowOp>(convertPow);
   table.add<tosa::ExpOp>(convertUnary<tosa::ExpOp, UnaryKind::exp>);
   table.add<tosa::TanhOp>(convertUnary<tosa::TanhOp, UnaryKind::tanh>);
+  // A lone erf (the GELU pattern became graph.gelu first, in fuseGelu).
+  table.add<tosa::ErfOp>(convertUnary<tosa::ErfOp, UnaryKind::erf>);
   table.add<tosa::SigmoidOp>(
       convertUnary<tosa::SigmoidOp, UnaryKind::sigmoid>);
   table.add<tosa::ReciprocalOp>(convertPowOf<tosa::ReciprocalOp, -2>);
@@ -794,6 +892,7 @@ struct TosaToGraphPass : mirage::impl::TosaToGraphBase<TosaToGraphPass> {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
     fuseGelu(module);
+    convertMasks(module);
     absorbAccumulatorCasts(module);
 
     ConversionTable table(context);

@@ -204,12 +204,14 @@ func.func @captured(%x: tensor<4x8xf32>, %s: f32) -> tensor<4x8xf32> {
 // -----
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
-func.func @erf(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+func.func @unordered_comparison(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %e = tensor.empty() : tensor<4x8xf32>
-  // expected-error @+1 {{linalg.generic: the body's math.erf converts only inside the GELU 0.5 * x * (1 + erf(x / sqrt(2))), which becomes graph.gelu}}
+  // expected-error @+1 {{linalg.generic: the body's arith.cmpf ult has no graph comparison (graph compares as the ordered oeq, olt, ole, ogt, oge and the unordered une do)}}
   %0 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
   ^bb0(%in: f32, %out: f32):
-    %1 = math.erf %in : f32
+    %c = arith.constant 1.000000e+00 : f32
+    %p = arith.cmpf ult, %in, %c : f32
+    %1 = arith.select %p, %in, %c : f32
     linalg.yield %1 : f32
   } -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
@@ -218,15 +220,15 @@ func.func @erf(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // -----
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
-func.func @widen(%x: tensor<4x8xf16>) -> tensor<4x8xf32> {
-  %e = tensor.empty() : tensor<4x8xf32>
-  // expected-error @+1 {{linalg.generic: the body's arith.extf changes precision; graph ops keep their operands' element type}}
-  %0 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf16>) outs(%e : tensor<4x8xf32>) {
-  ^bb0(%in: f16, %out: f32):
-    %1 = arith.extf %in : f16 to f32
-    linalg.yield %1 : f32
-  } -> tensor<4x8xf32>
-  return %0 : tensor<4x8xf32>
+func.func @widen_to_f64(%x: tensor<4x8xf32>) -> tensor<4x8xf64> {
+  %e = tensor.empty() : tensor<4x8xf64>
+  // expected-error @+1 {{linalg.generic: the result has element type f64; graph tensors are f16, bf16 or f32}}
+  %0 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf64>) {
+  ^bb0(%in: f32, %out: f64):
+    %1 = arith.extf %in : f32 to f64
+    linalg.yield %1 : f64
+  } -> tensor<4x8xf64>
+  return %0 : tensor<4x8xf64>
 }
 
 // -----
@@ -273,11 +275,11 @@ func.func @matvec(%a: tensor<4x8xf32>, %x: tensor<8xf32>, %y: tensor<4xf32>) -> 
 #map = affine_map<(d0, d1) -> (d0, d1)>
 func.func @several(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %e = tensor.empty() : tensor<4x8xf32>
-  // expected-error @+1 {{linalg.generic: the body's arith.select is recognized only as relu, select(x > 0, x, 0)}}
+  // expected-error @+1 {{linalg.generic: the body's arith.cmpf uge has no graph comparison}}
   %0 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
   ^bb0(%in: f32, %out: f32):
     %c = arith.constant 1.000000e+00 : f32
-    %p = arith.cmpf ogt, %in, %c : f32
+    %p = arith.cmpf uge, %in, %c : f32
     %1 = arith.select %p, %in, %c : f32
     linalg.yield %1 : f32
   } -> tensor<4x8xf32>

@@ -383,3 +383,58 @@ func.func @two_reductions(%x: tensor<2x3x4xbf16>, %init: tensor<3xbf16>) -> tens
   } -> tensor<3xbf16>
   return %0 : tensor<3xbf16>
 }
+
+// -----
+
+// A select of an ordered comparison is graph.select of the comparison's
+// 0/1 mask, constants as [1] tensors: an attention mask filled with -inf
+// (masked_fill) and where(x < y, x, y). A lone math.erf is graph.erf;
+// arith.truncf and arith.extf are graph.cast.
+
+// CHECK-LABEL: func.func @select_erf_casts(
+// CHECK-SAME: %[[S:[^:]*]]: tensor<2x4xf32>, %[[M:[^:]*]]: tensor<2x4xf32>, %[[Y:[^:]*]]: tensor<2x4xf32>
+// CHECK-SAME: %[[Z:[^:]*]]: tensor<1xf32> {mirage.lifted_constant = dense<0.000000e+00> : tensor<1xf32>}
+// CHECK-SAME: %[[NINF:[^:]*]]: tensor<1xf32> {mirage.lifted_constant = dense<0xFF800000> : tensor<1xf32>})
+// CHECK-NEXT: %[[P:.*]] = graph.gt %[[M]], %[[Z]] : (tensor<2x4xf32>, tensor<1xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT: %[[A:.*]] = graph.select %[[P]], %[[S]], %[[NINF]] : (tensor<2x4xf32>, tensor<2x4xf32>, tensor<1xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT: %[[Q:.*]] = graph.lt %[[S]], %[[Y]] : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT: %[[B:.*]] = graph.select %[[Q]], %[[S]], %[[Y]] : (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT: %[[E:.*]] = graph.erf %[[S]] : tensor<2x4xf32>
+// CHECK-NEXT: %[[H:.*]] = graph.cast %[[S]] : tensor<2x4xf32> -> tensor<2x4xbf16>
+// CHECK-NEXT: %[[F:.*]] = graph.cast %[[H]] : tensor<2x4xbf16> -> tensor<2x4xf32>
+// CHECK-NEXT: return %[[A]], %[[B]], %[[E]], %[[H]], %[[F]]
+#ms = affine_map<(d0, d1) -> (d0, d1)>
+func.func @select_erf_casts(%s: tensor<2x4xf32>, %m: tensor<2x4xf32>, %y: tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xbf16>, tensor<2x4xf32>) {
+  %e = tensor.empty() : tensor<2x4xf32>
+  %eb = tensor.empty() : tensor<2x4xbf16>
+  %a = linalg.generic {indexing_maps = [#ms, #ms, #ms], iterator_types = ["parallel", "parallel"]} ins(%s, %m : tensor<2x4xf32>, tensor<2x4xf32>) outs(%e : tensor<2x4xf32>) {
+  ^bb0(%in: f32, %mk: f32, %out: f32):
+    %z = arith.constant 0.000000e+00 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %p = arith.cmpf ogt, %mk, %z : f32
+    %r = arith.select %p, %in, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4xf32>
+  %b = linalg.generic {indexing_maps = [#ms, #ms, #ms], iterator_types = ["parallel", "parallel"]} ins(%s, %y : tensor<2x4xf32>, tensor<2x4xf32>) outs(%e : tensor<2x4xf32>) {
+  ^bb0(%in: f32, %in2: f32, %out: f32):
+    %p = arith.cmpf olt, %in, %in2 : f32
+    %r = arith.select %p, %in, %in2 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4xf32>
+  %c = linalg.generic {indexing_maps = [#ms, #ms], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<2x4xf32>) outs(%e : tensor<2x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = math.erf %in : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4xf32>
+  %h = linalg.generic {indexing_maps = [#ms, #ms], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<2x4xf32>) outs(%eb : tensor<2x4xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %r = arith.truncf %in : f32 to bf16
+    linalg.yield %r : bf16
+  } -> tensor<2x4xbf16>
+  %f = linalg.generic {indexing_maps = [#ms, #ms], iterator_types = ["parallel", "parallel"]} ins(%h : tensor<2x4xbf16>) outs(%e : tensor<2x4xf32>) {
+  ^bb0(%in: bf16, %out: f32):
+    %r = arith.extf %in : bf16 to f32
+    linalg.yield %r : f32
+  } -> tensor<2x4xf32>
+  return %a, %b, %c, %h, %f : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xbf16>, tensor<2x4xf32>
+}

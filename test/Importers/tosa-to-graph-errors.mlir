@@ -60,18 +60,19 @@ func.func @lone_slice(%x: tensor<2x12xf32>) -> tensor<2x4xf32> {
 
 // -----
 
-func.func @erf(%x: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{tosa.erf: erf converts only inside the GELU 0.5 * x * (1 + erf(x * 0.7071...)), which becomes graph.gelu}}
-  %0 = tosa.erf %x : (tensor<8xf32>) -> tensor<8xf32>
-  return %0 : tensor<8xf32>
+func.func @integer_cast(%x: tensor<8xf32>) -> tensor<8xi32> {
+  // expected-error @+1 {{tosa.cast: a cast to i32 has no graph form (graph.cast converts among f32, f16 and bf16)}}
+  %0 = tosa.cast %x : (tensor<8xf32>) -> tensor<8xi32>
+  return %0 : tensor<8xi32>
 }
 
 // -----
 
-func.func @narrowing_cast(%x: tensor<8xf32>) -> tensor<8xf16> {
-  // expected-error @+1 {{tosa.cast: a cast from f32 to f16 has no graph form (graph ops keep their operands' element type)}}
-  %0 = tosa.cast %x : (tensor<8xf32>) -> tensor<8xf16>
-  return %0 : tensor<8xf16>
+// A comparison whose i1 result is read as a value, not as a mask.
+func.func @comparison_returned(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xi1> {
+  // expected-error @+1 {{tosa.greater: a comparison converts where every reader takes its i1 result as a mask (tosa.select, a tosa.cast to a float type, a tosa.logical_not read by selects); graph tensors are float}}
+  %0 = tosa.greater %x, %y : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
+  return %0 : tensor<8xi1>
 }
 
 // -----

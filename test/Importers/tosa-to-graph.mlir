@@ -395,3 +395,70 @@ func.func @other_dialects(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %1 = graph.softmax %0, dim = 1 : tensor<4x8xf32>
   return %1 : tensor<4x8xf32>
 }
+
+// -----
+
+// Comparisons give i1 tensors, which graph has not: each becomes a 0/1 mask
+// in its operands' type where every reader takes it as one. An attention
+// mask filled with -inf (masked_fill), where(x >= y, x, y) written through
+// a logical_not (the select's branches swap), and an equal cast to f32
+// (the mask itself).
+
+// CHECK-LABEL: func.func @masks(
+// CHECK-SAME: %[[S:[^:]*]]: tensor<2x4xf32>, %[[M:[^:]*]]: tensor<2x4xf32>, %[[Y:[^:]*]]: tensor<2x4xf32>
+// CHECK-SAME: %[[Z:[^:]*]]: tensor<1x1xf32> {mirage.lifted_constant = dense<0.000000e+00> : tensor<1x1xf32>}
+// CHECK-SAME: %[[NINF:[^:]*]]: tensor<1x1xf32> {mirage.lifted_constant = dense<0xFF800000> : tensor<1x1xf32>})
+// CHECK-NEXT: %[[P:.*]] = graph.gt %[[M]], %[[Z]] : (tensor<2x4xf32>, tensor<1x1xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT: %[[A:.*]] = graph.select %[[P]], %[[S]], %[[NINF]] : (tensor<2x4xf32>, tensor<2x4xf32>, tensor<1x1xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT: %[[Q:.*]] = graph.ge %[[S]], %[[Y]] : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT: %[[B:.*]] = graph.select %[[Q]], %[[Y]], %[[S]] : (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT: %[[E:.*]] = graph.eq %[[S]], %[[Y]] : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT: return %[[A]], %[[B]], %[[E]]
+func.func @masks(%s: tensor<2x4xf32>, %m: tensor<2x4xf32>, %y: tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {
+  %zero = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  %ninf = "tosa.const"() <{values = dense<0xFF800000> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  %p = tosa.greater %m, %zero : (tensor<2x4xf32>, tensor<1x1xf32>) -> tensor<2x4xi1>
+  %a = tosa.select %p, %s, %ninf : (tensor<2x4xi1>, tensor<2x4xf32>, tensor<1x1xf32>) -> tensor<2x4xf32>
+  %q = tosa.greater_equal %s, %y : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xi1>
+  %nq = tosa.logical_not %q : (tensor<2x4xi1>) -> tensor<2x4xi1>
+  %b = tosa.select %nq, %s, %y : (tensor<2x4xi1>, tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %e = tosa.equal %s, %y : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xi1>
+  %c = tosa.cast %e : (tensor<2x4xi1>) -> tensor<2x4xf32>
+  return %a, %b, %c : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>
+}
+
+// -----
+
+// A mask of f32 operands selecting between bf16 branches is cast to bf16.
+
+// CHECK-LABEL: func.func @mask_of_another_type(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<4xf32>, %[[Y:[^:]*]]: tensor<4xf32>, %[[A:[^:]*]]: tensor<4xbf16>, %[[B:[^:]*]]: tensor<4xbf16>)
+// CHECK-NEXT: %[[P:.*]] = graph.gt %[[X]], %[[Y]] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: %[[PB:.*]] = graph.cast %[[P]] : tensor<4xf32> -> tensor<4xbf16>
+// CHECK-NEXT: %[[R:.*]] = graph.select %[[PB]], %[[A]], %[[B]] : (tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>) -> tensor<4xbf16>
+// CHECK-NEXT: return %[[R]]
+func.func @mask_of_another_type(%x: tensor<4xf32>, %y: tensor<4xf32>, %a: tensor<4xbf16>, %b: tensor<4xbf16>) -> tensor<4xbf16> {
+  %p = tosa.greater %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %r = tosa.select %p, %a, %b : (tensor<4xi1>, tensor<4xbf16>, tensor<4xbf16>) -> tensor<4xbf16>
+  return %r : tensor<4xbf16>
+}
+
+// -----
+
+// Casts among f32, f16 and bf16 in either direction are graph.cast (round
+// to nearest even, as tosa.cast); a lone erf is graph.erf.
+
+// CHECK-LABEL: func.func @casts_and_erf(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<8xf32>)
+// CHECK-NEXT: %[[H:.*]] = graph.cast %[[X]] : tensor<8xf32> -> tensor<8xf16>
+// CHECK-NEXT: %[[B:.*]] = graph.cast %[[H]] : tensor<8xf16> -> tensor<8xbf16>
+// CHECK-NEXT: %[[F:.*]] = graph.cast %[[B]] : tensor<8xbf16> -> tensor<8xf32>
+// CHECK-NEXT: %[[E:.*]] = graph.erf %[[F]] : tensor<8xf32>
+// CHECK-NEXT: return %[[H]], %[[E]]
+func.func @casts_and_erf(%x: tensor<8xf32>) -> (tensor<8xf16>, tensor<8xf32>) {
+  %h = tosa.cast %x : (tensor<8xf32>) -> tensor<8xf16>
+  %b = tosa.cast %h : (tensor<8xf16>) -> tensor<8xbf16>
+  %f = tosa.cast %b : (tensor<8xbf16>) -> tensor<8xf32>
+  %e = tosa.erf %f : (tensor<8xf32>) -> tensor<8xf32>
+  return %h, %e : tensor<8xf16>, tensor<8xf32>
+}
