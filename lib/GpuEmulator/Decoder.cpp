@@ -324,29 +324,25 @@ bool shapeIs(const DecodedInstruction &d, llvm::StringRef shape) {
   return true;
 }
 
+/// The rare forms of the split opcodes (PtxOpcodes.def): the half-precision
+/// types other than f16, fma .relu and neg/abs .ftz.
+bool hasRareForm(const DecodedInstruction &d) {
+  bool rareType = isHalfFamily(d.type) && d.type != ScalarType::F16;
+  if (d.opcode == Opcode::Neg || d.opcode == Opcode::Abs)
+    return rareType || d.ftz;
+  return rareType || d.relu;
+}
+
 /// Whether the executor runs `d` out of line (DecodedInstruction::rare).
 bool isRare(const DecodedInstruction &d) {
   switch (d.opcode) {
-  case Opcode::Bfi:
-  case Opcode::Lop3:
-  case Opcode::Popc:
-  case Opcode::Clz:
-  case Opcode::Bfind:
-  case Opcode::Brev:
-  case Opcode::Prmt:
-  case Opcode::Shf:
-  case Opcode::Copysign:
+#define PTX_RARE_OPCODE(Enum, Mnemonic, Class)                                 \
+  case Opcode::Enum:                                                           \
     return true;
-  case Opcode::Add:
-  case Opcode::Sub:
-  case Opcode::Mul:
-  case Opcode::Fma:
-  case Opcode::Min:
-  case Opcode::Max:
-    return (isHalfFamily(d.type) && d.type != ScalarType::F16) || d.relu;
-  case Opcode::Neg:
-  case Opcode::Abs:
-    return (isHalfFamily(d.type) && d.type != ScalarType::F16) || d.ftz;
+#define PTX_SPLIT_OPCODE(Enum, Mnemonic, Class)                                \
+  case Opcode::Enum:                                                           \
+    return hasRareForm(d);
+#include "PtxOpcodes.def"
   default:
     return false;
   }
@@ -880,6 +876,48 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
 }
 
 } // namespace
+
+llvm::StringRef detail::opcodeName(Opcode opcode) {
+  switch (opcode) {
+#define PTX_OPCODE(Enum, Mnemonic, Class)                                      \
+  case Opcode::Enum:                                                           \
+    return Mnemonic;
+#include "PtxOpcodes.def"
+  }
+  llvm_unreachable("unknown opcode");
+}
+
+std::optional<Opcode> detail::lookupOpcode(const PtxInstruction &inst,
+                                           llvm::StringRef *mnemonic) {
+  struct Spelling {
+    Opcode opcode;
+    llvm::StringLiteral mnemonic;
+  };
+  static constexpr Spelling spellings[] = {
+#define PTX_OPCODE(Enum, Mnemonic, Class) {Opcode::Enum, Mnemonic},
+#define PTX_OPCODE_ALIAS(Enum, Mnemonic) {Opcode::Enum, Mnemonic},
+#include "PtxOpcodes.def"
+  };
+  std::optional<Opcode> found;
+  size_t foundParts = 0;
+  for (const Spelling &spelling : spellings) {
+    llvm::SmallVector<llvm::StringRef, 4> parts;
+    spelling.mnemonic.split(parts, '.');
+    if (parts.front() != inst.opcode ||
+        !llvm::all_of(llvm::drop_begin(parts), [&](llvm::StringRef part) {
+          return llvm::is_contained(inst.modifiers, part);
+        }))
+      continue;
+    // The most specific match: cp.async.wait_all rather than cp.async.
+    if (found && parts.size() <= foundParts)
+      continue;
+    found = spelling.opcode;
+    foundParts = parts.size();
+    if (mnemonic)
+      *mnemonic = spelling.mnemonic;
+  }
+  return found;
+}
 
 llvm::Expected<DecodedKernel> detail::decodeKernel(const PtxModule &module,
                                                    const PtxKernel &kernel) {

@@ -1237,120 +1237,42 @@ llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
   }
   case Opcode::CpAsyncWait:
     return waitCopies(inst, t, operand(0));
-  case Opcode::Bfi:
-  case Opcode::Lop3:
-  case Opcode::Popc:
-  case Opcode::Clz:
-  case Opcode::Bfind:
-  case Opcode::Brev:
-  case Opcode::Prmt:
-  case Opcode::Shf:
-  case Opcode::Copysign:
-    llvm_unreachable("the decoder marks these rare: executeRareLane");
-  case Opcode::Bra:
-  case Opcode::Ret:
-  case Opcode::BarSync:
-  case Opcode::Shfl:
-  case Opcode::Mma:
+  default:
     break;
   }
-  llvm_unreachable("warp-level opcodes are executed by stepWarp");
+  llvm_unreachable("rare opcodes run in executeRareLane, warp-level ones in "
+                   "stepWarp");
 }
 
 llvm::Error Cta::executeLanes(const DecodedInstruction &inst,
                               llvm::ArrayRef<unsigned> lanes) {
   switch (inst.opcode) {
-#define MIRAGE_LANE_LOOP(OP)                                                   \
-  case Opcode::OP:                                                             \
+#define PTX_LANE_OPCODE(Enum, Mnemonic, Class)                                 \
+  case Opcode::Enum:                                                           \
     for (unsigned t : lanes)                                                   \
-      if (llvm::Error err = executeLane<Opcode::OP>(inst, t))                  \
+      if (llvm::Error err = executeLane<Opcode::Enum>(inst, t))                \
         return err;                                                            \
     return llvm::Error::success();
-    MIRAGE_LANE_LOOP(Add)
-    MIRAGE_LANE_LOOP(Sub)
-    MIRAGE_LANE_LOOP(Mul)
-    MIRAGE_LANE_LOOP(Mad)
-    MIRAGE_LANE_LOOP(Fma)
-    MIRAGE_LANE_LOOP(Div)
-    MIRAGE_LANE_LOOP(Rem)
-    MIRAGE_LANE_LOOP(Neg)
-    MIRAGE_LANE_LOOP(Abs)
-    MIRAGE_LANE_LOOP(Min)
-    MIRAGE_LANE_LOOP(Max)
-    MIRAGE_LANE_LOOP(Shl)
-    MIRAGE_LANE_LOOP(Shr)
-    MIRAGE_LANE_LOOP(And)
-    MIRAGE_LANE_LOOP(Or)
-    MIRAGE_LANE_LOOP(Xor)
-    MIRAGE_LANE_LOOP(Not)
-    MIRAGE_LANE_LOOP(Bfe)
-    MIRAGE_LANE_LOOP(Setp)
-    MIRAGE_LANE_LOOP(Selp)
-    MIRAGE_LANE_LOOP(Mov)
-    MIRAGE_LANE_LOOP(Cvt)
-    MIRAGE_LANE_LOOP(Cvta)
-    MIRAGE_LANE_LOOP(Ld)
-    MIRAGE_LANE_LOOP(St)
-    MIRAGE_LANE_LOOP(Ex2)
-    MIRAGE_LANE_LOOP(Lg2)
-    MIRAGE_LANE_LOOP(Sqrt)
-    MIRAGE_LANE_LOOP(Rsqrt)
-    MIRAGE_LANE_LOOP(Rcp)
-    MIRAGE_LANE_LOOP(Sin)
-    MIRAGE_LANE_LOOP(Cos)
-    MIRAGE_LANE_LOOP(Tanh)
-    MIRAGE_LANE_LOOP(CpAsync)
-    MIRAGE_LANE_LOOP(CpAsyncCommit)
-    MIRAGE_LANE_LOOP(CpAsyncWait)
-    MIRAGE_LANE_LOOP(CpAsyncWaitAll)
-#undef MIRAGE_LANE_LOOP
-  case Opcode::Bfi:
-  case Opcode::Lop3:
-  case Opcode::Popc:
-  case Opcode::Clz:
-  case Opcode::Bfind:
-  case Opcode::Brev:
-  case Opcode::Prmt:
-  case Opcode::Shf:
-  case Opcode::Copysign:
-    llvm_unreachable("the decoder marks these rare: executeRareLanes");
-  case Opcode::Bra:
-  case Opcode::Ret:
-  case Opcode::BarSync:
-  case Opcode::Shfl:
-  case Opcode::Mma:
+#include "PtxOpcodes.def"
+  default:
     break;
   }
-  llvm_unreachable("warp-level opcodes are executed by stepWarp");
+  llvm_unreachable("rare forms run in executeRareLanes, warp-level opcodes "
+                   "in stepWarp");
 }
 
 llvm::Error Cta::executeRareLanes(const DecodedInstruction &inst,
                                   llvm::ArrayRef<unsigned> lanes) {
   switch (inst.opcode) {
-#define MIRAGE_LANE_LOOP(OP)                                                   \
-  case Opcode::OP:                                                             \
+#define PTX_RARE_OPCODE(Enum, Mnemonic, Class)                                 \
+  case Opcode::Enum:                                                           \
     for (unsigned t : lanes)                                                   \
-      if (llvm::Error err = executeRareLane<Opcode::OP>(inst, t))              \
+      if (llvm::Error err = executeRareLane<Opcode::Enum>(inst, t))            \
         return err;                                                            \
     return llvm::Error::success();
-    MIRAGE_LANE_LOOP(Add)
-    MIRAGE_LANE_LOOP(Sub)
-    MIRAGE_LANE_LOOP(Mul)
-    MIRAGE_LANE_LOOP(Fma)
-    MIRAGE_LANE_LOOP(Neg)
-    MIRAGE_LANE_LOOP(Abs)
-    MIRAGE_LANE_LOOP(Min)
-    MIRAGE_LANE_LOOP(Max)
-    MIRAGE_LANE_LOOP(Bfi)
-    MIRAGE_LANE_LOOP(Lop3)
-    MIRAGE_LANE_LOOP(Popc)
-    MIRAGE_LANE_LOOP(Clz)
-    MIRAGE_LANE_LOOP(Bfind)
-    MIRAGE_LANE_LOOP(Brev)
-    MIRAGE_LANE_LOOP(Prmt)
-    MIRAGE_LANE_LOOP(Shf)
-    MIRAGE_LANE_LOOP(Copysign)
-#undef MIRAGE_LANE_LOOP
+#define PTX_SPLIT_OPCODE(Enum, Mnemonic, Class)                                \
+  PTX_RARE_OPCODE(Enum, Mnemonic, Class)
+#include "PtxOpcodes.def"
   default:
     break;
   }
