@@ -299,8 +299,8 @@ bool decodeArithmetic(Modifiers &mods, DecodedInstruction &d) {
     if (isHalfFamily(d.type))
       // The half-precision add, sub, mul and fma (§9.7.4.1-9.7.4.4): .rn
       // only, no div or mad; .ftz and .sat on f16 and f16x2 only.
-      return finish(mods, d.opcode != Opcode::Div &&
-                              d.opcode != Opcode::Mad && !d.approx &&
+      return finish(mods, d.opcode != Opcode::Div && d.opcode != Opcode::Mad &&
+                              !d.approx &&
                               (!d.rounding || *d.rounding == Rounding::Rn) &&
                               !(isBF16OrBF16x2(d.type) && (d.ftz || d.sat)));
     if (d.opcode == Opcode::Div)
@@ -362,8 +362,7 @@ bool decodeTyped(Modifiers &mods, DecodedInstruction &d, Predicate accepts,
 /// (lop3.BoolOp) is not implemented.
 bool decodeLop3(Modifiers &mods, DecodedInstruction &d) {
   if (!decodeTyped(
-          mods, d, [](ScalarType t) { return t == ScalarType::B32; },
-          "dvvvv"))
+          mods, d, [](ScalarType t) { return t == ScalarType::B32; }, "dvvvv"))
     return false;
   const Operand &lut = d.operands[4];
   return lut.kind == OK::Immediate && lut.imm <= 0xff;
@@ -498,9 +497,7 @@ bool decodeCvta(Modifiers &mods, DecodedInstruction &d) {
     return false;
   return decodeTyped(
       mods, d,
-      [](ScalarType t) {
-        return t == ScalarType::U64 || t == ScalarType::U32;
-      },
+      [](ScalarType t) { return t == ScalarType::U64 || t == ScalarType::U32; },
       "dv");
 }
 
@@ -616,9 +613,9 @@ bool decodeCpAsync(Modifiers &mods, DecodedInstruction &d) {
     return false;
   d.copyBytes = d.operands[2].imm;
   // .cg copies 16 bytes only; .ca 4, 8 or 16 (§9.7.9.25.3.1).
-  return *cacheGlobal ? d.copyBytes == 16
-                      : (d.copyBytes == 4 || d.copyBytes == 8 ||
-                         d.copyBytes == 16);
+  return *cacheGlobal
+             ? d.copyBytes == 16
+             : (d.copyBytes == 4 || d.copyBytes == 8 || d.copyBytes == 16);
 }
 
 /// Decodes the opcode and modifiers and checks the operands of one
@@ -664,8 +661,7 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
         d.opcode == Opcode::Not ? "dv" : "dvv");
   case Opcode::Bfe:
     return decodeTyped(
-        mods, d,
-        [](T t) { return isUnsignedOrSigned(t) && bitWidth(t) >= 32; },
+        mods, d, [](T t) { return isUnsignedOrSigned(t) && bitWidth(t) >= 32; },
         "dvvv");
   case Opcode::Lop3:
     return decodeLop3(mods, d);

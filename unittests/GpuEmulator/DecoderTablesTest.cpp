@@ -64,7 +64,8 @@ TEST(DecoderTablesTest, OpcodeNamesRoundTripThroughTheParser) {
 TEST(DecoderTablesTest, OpcodeNamesAreUnique) {
   llvm::StringSet<> names;
   for (const Spelling &spelling : kOpcodes)
-    EXPECT_TRUE(names.insert(spelling.mnemonic).second) << spelling.mnemonic.str();
+    EXPECT_TRUE(names.insert(spelling.mnemonic).second)
+        << spelling.mnemonic.str();
   for (const Spelling &alias : kAliases)
     EXPECT_TRUE(names.insert(alias.mnemonic).second) << alias.mnemonic.str();
   // The enum follows the list: Opcode(i) is its i-th row.
@@ -75,8 +76,8 @@ TEST(DecoderTablesTest, OpcodeNamesAreUnique) {
 TEST(DecoderTablesTest, ModifierSpellingsAreUniquePerField) {
   llvm::StringSet<> seen;
   for (const ModifierSpelling &row : modifierTable()) {
-    std::string key = std::to_string(unsigned(row.field)) + ":" +
-                      row.spelling.str();
+    std::string key =
+        std::to_string(unsigned(row.field)) + ":" + row.spelling.str();
     EXPECT_TRUE(seen.insert(key).second) << row.spelling.str();
   }
 }
