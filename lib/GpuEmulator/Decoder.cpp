@@ -1,6 +1,8 @@
 //===- Decoder.cpp - PTX instructions to executable form ------------------===//
 
 #include "Decoder.h"
+#include "DecoderModifiers.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -10,29 +12,6 @@ using namespace mirage::emulator;
 using namespace mirage::emulator::detail;
 
 namespace {
-
-std::optional<ScalarType> parseType(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<ScalarType>>(name)
-      .Case("pred", ScalarType::Pred)
-      .Case("b8", ScalarType::B8)
-      .Case("b16", ScalarType::B16)
-      .Case("b32", ScalarType::B32)
-      .Case("b64", ScalarType::B64)
-      .Case("u8", ScalarType::U8)
-      .Case("u16", ScalarType::U16)
-      .Case("u32", ScalarType::U32)
-      .Case("u64", ScalarType::U64)
-      .Case("s8", ScalarType::S8)
-      .Case("s16", ScalarType::S16)
-      .Case("s32", ScalarType::S32)
-      .Case("s64", ScalarType::S64)
-      .Case("f16", ScalarType::F16)
-      .Case("bf16", ScalarType::BF16)
-      .Case("f32", ScalarType::F32)
-      .Case("f16x2", ScalarType::F16x2)
-      .Case("bf16x2", ScalarType::BF16x2)
-      .Default(std::nullopt);
-}
 
 bool isInt(ScalarType t) {
   switch (t) {
@@ -66,76 +45,6 @@ bool isBF16OrBF16x2(ScalarType t) {
 bool hasFtz(ScalarType t) {
   return t == ScalarType::F32 || t == ScalarType::F16 || t == ScalarType::F16x2;
 }
-
-/// The modifiers of one instruction, consumed one by one; whatever is left
-/// over at the end makes the instruction unsupported.
-class Modifiers {
-public:
-  explicit Modifiers(const std::vector<std::string> &mods)
-      : mods(mods), used(mods.size(), false) {}
-
-  bool take(llvm::StringRef mod) {
-    for (size_t i = 0; i < mods.size(); ++i)
-      if (!used[i] && mods[i] == mod)
-        return used[i] = true;
-    return false;
-  }
-  /// Takes the first modifier not yet taken if it is one of `options`.
-  std::optional<std::string>
-  takeNextOf(llvm::ArrayRef<llvm::StringRef> options) {
-    for (size_t i = 0; i < mods.size(); ++i) {
-      if (used[i])
-        continue;
-      if (llvm::is_contained(options, mods[i])) {
-        used[i] = true;
-        return mods[i];
-      }
-      return std::nullopt;
-    }
-    return std::nullopt;
-  }
-  /// Takes the next type modifier (types follow all other modifiers).
-  std::optional<ScalarType> takeType() {
-    for (size_t i = 0; i < mods.size(); ++i) {
-      if (used[i])
-        continue;
-      if (auto type = parseType(mods[i])) {
-        used[i] = true;
-        return type;
-      }
-    }
-    return std::nullopt;
-  }
-  std::optional<Rounding> takeRounding() {
-    if (take("rn"))
-      return Rounding::Rn;
-    if (take("rz"))
-      return Rounding::Rz;
-    if (take("rm"))
-      return Rounding::Rm;
-    if (take("rp"))
-      return Rounding::Rp;
-    return std::nullopt;
-  }
-  std::optional<IntRounding> takeIntRounding() {
-    if (take("rni"))
-      return IntRounding::Rni;
-    if (take("rzi"))
-      return IntRounding::Rzi;
-    if (take("rmi"))
-      return IntRounding::Rmi;
-    if (take("rpi"))
-      return IntRounding::Rpi;
-    return std::nullopt;
-  }
-  bool allTaken() const {
-    return llvm::all_of(used, [](bool u) { return u; });
-  }
-
-private:
-  const std::vector<std::string> &mods;
-  std::vector<bool> used;
-};
 
 std::string instructionText(const PtxInstruction &inst) {
   std::string text = inst.opcode;
@@ -324,562 +233,546 @@ bool shapeIs(const DecodedInstruction &d, llvm::StringRef shape) {
   return true;
 }
 
+/// The rare forms of the split opcodes (PtxOpcodes.def): the half-precision
+/// types other than f16, fma .relu and neg/abs .ftz.
+bool hasRareForm(const DecodedInstruction &d) {
+  bool rareType = isHalfFamily(d.type) && d.type != ScalarType::F16;
+  if (d.opcode == Opcode::Neg || d.opcode == Opcode::Abs)
+    return rareType || d.ftz;
+  return rareType || d.relu;
+}
+
 /// Whether the executor runs `d` out of line (DecodedInstruction::rare).
 bool isRare(const DecodedInstruction &d) {
   switch (d.opcode) {
-  case Opcode::Bfi:
-  case Opcode::Lop3:
-  case Opcode::Popc:
-  case Opcode::Clz:
-  case Opcode::Bfind:
-  case Opcode::Brev:
-  case Opcode::Prmt:
-  case Opcode::Shf:
-  case Opcode::Copysign:
+#define PTX_RARE_OPCODE(Enum, Mnemonic, Class)                                 \
+  case Opcode::Enum:                                                           \
     return true;
-  case Opcode::Add:
-  case Opcode::Sub:
-  case Opcode::Mul:
-  case Opcode::Fma:
-  case Opcode::Min:
-  case Opcode::Max:
-    return (isHalfFamily(d.type) && d.type != ScalarType::F16) || d.relu;
-  case Opcode::Neg:
-  case Opcode::Abs:
-    return (isHalfFamily(d.type) && d.type != ScalarType::F16) || d.ftz;
+#define PTX_SPLIT_OPCODE(Enum, Mnemonic, Class)                                \
+  case Opcode::Enum:                                                           \
+    return hasRareForm(d);
+#include "PtxOpcodes.def"
   default:
     return false;
   }
 }
 
-/// Decodes the modifiers and checks the operands of one instruction;
-/// false when the combination is not supported.
-bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
-  Modifiers mods(inst.modifiers);
-  llvm::StringRef op = inst.opcode;
-  auto finish = [&](bool ok) { return ok && mods.allTaken(); };
-  auto takeType = [&](auto predicate) {
-    auto type = mods.takeType();
-    if (!type || !predicate(*type))
-      return false;
-    d.type = *type;
-    return true;
-  };
+using F = ModifierField;
 
-  if (op == "add" || op == "sub" || op == "mul" || op == "mad" || op == "fma" ||
-      op == "div" || op == "rem") {
-    d.opcode = llvm::StringSwitch<Opcode>(op)
-                   .Case("add", Opcode::Add)
-                   .Case("sub", Opcode::Sub)
-                   .Case("mul", Opcode::Mul)
-                   .Case("mad", Opcode::Mad)
-                   .Case("fma", Opcode::Fma)
-                   .Case("div", Opcode::Div)
-                   .Case("rem", Opcode::Rem);
-    bool isMulLike = d.opcode == Opcode::Mul || d.opcode == Opcode::Mad;
-    bool hasMulMode = false;
-    if (isMulLike) {
-      hasMulMode = true;
-      if (mods.take("lo"))
-        d.mulMode = MulMode::Lo;
-      else if (mods.take("hi"))
-        d.mulMode = MulMode::Hi;
-      else if (mods.take("wide"))
-        d.mulMode = MulMode::Wide;
-      else
-        hasMulMode = false;
-    }
-    d.rounding = mods.takeRounding();
-    d.approx = mods.take("approx");
-    d.ftz = mods.take("ftz");
-    d.sat = mods.take("sat");
-    d.relu = mods.take("relu");
-    if (!takeType([](ScalarType) { return true; }))
+/// Takes the instruction type into `d.type` if `accepts` it.
+template <typename Predicate>
+bool takeTypeIf(Modifiers &mods, DecodedInstruction &d, Predicate accepts) {
+  auto type = mods.takeType();
+  if (!type || !accepts(*type))
+    return false;
+  d.type = *type;
+  return true;
+}
+
+/// `ok`, and no modifier left over.
+bool finish(const Modifiers &mods, bool ok) { return ok && mods.allTaken(); }
+
+// The decodings below take the modifier fields their opcodes have and check
+// the combinations the executor implements; one per group of opcodes that
+// share their modifiers.
+
+/// add, sub, mul, mad, fma, div and rem, on integers and floats.
+bool decodeArithmetic(Modifiers &mods, DecodedInstruction &d) {
+  bool isMulLike = d.opcode == Opcode::Mul || d.opcode == Opcode::Mad;
+  bool hasMulMode = isMulLike && mods.takeInto(d, F::MulMode);
+  for (F field : {F::Rounding, F::Approx, F::Ftz, F::Sat, F::Relu})
+    mods.takeInto(d, field);
+  if (!takeTypeIf(mods, d, [](ScalarType) { return true; }))
+    return false;
+  bool ternary = d.opcode == Opcode::Mad || d.opcode == Opcode::Fma;
+  if (!shapeIs(d, ternary ? "dvvv" : "dvv"))
+    return false;
+  if (isFloat(d.type)) {
+    // The float forms the executor implements: div needs a rounding
+    // modifier or .approx (.full is not implemented).
+    if (hasMulMode || d.opcode == Opcode::Rem)
       return false;
-    bool ternary = d.opcode == Opcode::Mad || d.opcode == Opcode::Fma;
-    if (!shapeIs(d, ternary ? "dvvv" : "dvv"))
+    // .relu: fma on the half-precision types, without .sat (§9.7.4.4).
+    if (d.relu &&
+        (d.opcode != Opcode::Fma || d.type == ScalarType::F32 || d.sat))
       return false;
-    if (isFloat(d.type)) {
-      // The float forms the executor implements: div needs a rounding
-      // modifier or .approx (.full is not implemented).
-      if (hasMulMode || d.opcode == Opcode::Rem)
-        return false;
-      // .relu: fma on the half-precision types, without .sat (§9.7.4.4).
-      if (d.relu &&
-          (d.opcode != Opcode::Fma || d.type == ScalarType::F32 || d.sat))
-        return false;
-      if (isHalfFamily(d.type))
-        // The half-precision add, sub, mul and fma (§9.7.4.1-9.7.4.4): .rn
-        // only, no div or mad; .ftz and .sat on f16 and f16x2 only.
-        return finish(d.opcode != Opcode::Div && d.opcode != Opcode::Mad &&
-                      !d.approx &&
-                      (!d.rounding || *d.rounding == Rounding::Rn) &&
-                      !(isBF16OrBF16x2(d.type) && (d.ftz || d.sat)));
-      if (d.opcode == Opcode::Div)
-        return finish(d.approx != d.rounding.has_value() && !d.sat);
-      if (d.opcode == Opcode::Fma || d.opcode == Opcode::Mad)
-        // fma.f32 and mad.f32 (sm_20+) require a rounding modifier.
-        return finish(d.rounding.has_value() && !d.approx);
-      return finish(!d.approx);
-    }
-    if (!isInt(d.type) || isBits(d.type) || d.rounding || d.approx || d.ftz ||
-        d.relu)
-      return false;
-    if (d.sat) // add.sat.s32 and friends: not implemented.
-      return false;
-    // Integer mul and mad name the half they keep, on 16-, 32- and 64-bit
-    // types (.wide on 16- and 32-bit ones, §9.7.1.3).
-    if (isMulLike && (!hasMulMode || bitWidth(d.type) < 16 ||
-                      (d.mulMode == MulMode::Wide && bitWidth(d.type) > 32)))
-      return false;
-    return finish(true);
+    if (isHalfFamily(d.type))
+      // The half-precision add, sub, mul and fma (§9.7.4.1-9.7.4.4): .rn
+      // only, no div or mad; .ftz and .sat on f16 and f16x2 only.
+      return finish(mods, d.opcode != Opcode::Div && d.opcode != Opcode::Mad &&
+                              !d.approx &&
+                              (!d.rounding || *d.rounding == Rounding::Rn) &&
+                              !(isBF16OrBF16x2(d.type) && (d.ftz || d.sat)));
+    if (d.opcode == Opcode::Div)
+      return finish(mods, d.approx != d.rounding.has_value() && !d.sat);
+    if (d.opcode == Opcode::Fma || d.opcode == Opcode::Mad)
+      // fma.f32 and mad.f32 (sm_20+) require a rounding modifier.
+      return finish(mods, d.rounding.has_value() && !d.approx);
+    return finish(mods, !d.approx);
   }
-  if (op == "neg" || op == "abs") {
-    d.opcode = op == "neg" ? Opcode::Neg : Opcode::Abs;
-    d.ftz = mods.take("ftz");
-    if (!takeType([](ScalarType t) {
-          return isFloat(t) || (isSignedInt(t) && bitWidth(t) >= 16);
-        }))
-      return false;
-    // Float neg and abs flip or clear the sign bit, after .ftz flushed a
-    // subnormal input (§9.7.3.9, §9.7.3.10, §9.7.4.5, §9.7.4.6).
-    return finish((!d.ftz || hasFtz(d.type)) && shapeIs(d, "dv"));
+  if (!isInt(d.type) || isBits(d.type) || d.rounding || d.approx || d.ftz ||
+      d.relu)
+    return false;
+  if (d.sat) // add.sat.s32 and friends: not implemented.
+    return false;
+  // Integer mul and mad name the half they keep, on 16-, 32- and 64-bit
+  // types (.wide on 16- and 32-bit ones, §9.7.1.3).
+  if (isMulLike && (!hasMulMode || bitWidth(d.type) < 16 ||
+                    (d.mulMode == MulMode::Wide && bitWidth(d.type) > 32)))
+    return false;
+  return finish(mods, true);
+}
+
+/// neg and abs.
+bool decodeNegAbs(Modifiers &mods, DecodedInstruction &d) {
+  mods.takeInto(d, F::Ftz);
+  if (!takeTypeIf(mods, d, [](ScalarType t) {
+        return isFloat(t) || (isSignedInt(t) && bitWidth(t) >= 16);
+      }))
+    return false;
+  // Float neg and abs flip or clear the sign bit, after .ftz flushed a
+  // subnormal input (§9.7.3.9, §9.7.3.10, §9.7.4.5, §9.7.4.6).
+  return finish(mods, (!d.ftz || hasFtz(d.type)) && shapeIs(d, "dv"));
+}
+
+/// min and max. .xorsign.abs (sm_86) is not implemented: nvcc does not
+/// emit it.
+bool decodeMinMax(Modifiers &mods, DecodedInstruction &d) {
+  mods.takeInto(d, F::Ftz);
+  mods.takeInto(d, F::PropagateNan);
+  if (!takeTypeIf(mods, d, [](ScalarType t) {
+        return isFloat(t) || isUnsignedOrSigned(t);
+      }))
+    return false;
+  if ((d.ftz && !hasFtz(d.type)) || (d.propagateNan && !isFloat(d.type)))
+    return false;
+  return finish(mods, shapeIs(d, "dvv"));
+}
+
+/// The instructions with a type and nothing else: shifts, logic, bfe,
+/// bfi, popc, clz, brev, copysign and selp; `accepts` their types and
+/// `shape` their operands.
+template <typename Predicate>
+bool decodeTyped(Modifiers &mods, DecodedInstruction &d, Predicate accepts,
+                 llvm::StringRef shape) {
+  return takeTypeIf(mods, d, accepts) && finish(mods, shapeIs(d, shape));
+}
+
+/// lop3.b32 d, a, b, c, immLut (§9.7.8.6); the predicate-output form
+/// (lop3.BoolOp) is not implemented.
+bool decodeLop3(Modifiers &mods, DecodedInstruction &d) {
+  if (!decodeTyped(
+          mods, d, [](ScalarType t) { return t == ScalarType::B32; }, "dvvvv"))
+    return false;
+  const Operand &lut = d.operands[4];
+  return lut.kind == OK::Immediate && lut.imm <= 0xff;
+}
+
+/// bfind{.shiftamt}.{u32,s32,u64,s64} (§9.7.1.16), writing a .u32.
+bool decodeBfind(Modifiers &mods, DecodedInstruction &d) {
+  mods.takeInto(d, F::ShiftAmount);
+  return decodeTyped(
+      mods, d,
+      [](ScalarType t) { return isUnsignedOrSigned(t) && bitWidth(t) >= 32; },
+      "dv");
+}
+
+/// prmt.b32{.mode} (§9.7.9.7): the mode, if any, follows the type.
+bool decodePrmt(Modifiers &mods, DecodedInstruction &d) {
+  if (!takeTypeIf(mods, d, [](ScalarType t) { return t == ScalarType::B32; }))
+    return false;
+  mods.takeNextInto(d, F::PrmtMode);
+  return finish(mods, shapeIs(d, "dvvv"));
+}
+
+/// shf.{l,r}.{clamp,wrap}.b32 (§9.7.8.7): direction and mode required, in
+/// that order.
+bool decodeShf(Modifiers &mods, DecodedInstruction &d) {
+  if (!mods.takeNextInto(d, F::ShiftLeft) || !mods.takeNextInto(d, F::Clamp))
+    return false;
+  return decodeTyped(
+      mods, d, [](ScalarType t) { return t == ScalarType::B32; }, "dvvv");
+}
+
+/// setp.CmpOp{.ftz}.type: the comparison comes first.
+bool decodeSetp(Modifiers &mods, DecodedInstruction &d) {
+  if (!mods.takeNextInto(d, F::Compare))
+    return false;
+  mods.takeInto(d, F::Ftz);
+  // setp.bf16 (sm_90): LLVM compares a bf16 value there without first
+  // widening it to f32 (the select of sigmoid's two branches).
+  if (!takeTypeIf(mods, d, [](ScalarType t) {
+        return isInt(t) || isF32OrF16(t) || t == ScalarType::BF16;
+      }))
+    return false;
+  bool isFloat = isF32OrF16(d.type) || d.type == ScalarType::BF16;
+  if (d.ftz && !hasFtz(d.type))
+    return false;
+  bool intCompare = d.compare <= Compare::Hs;
+  bool unsignedOnly = d.compare >= Compare::Lo && d.compare <= Compare::Hs;
+  if (!isFloat && (!intCompare || d.ftz))
+    return false;
+  if (isFloat && unsignedOnly)
+    return false;
+  // .b types compare only for equality (§9.7.3 setp: "eq, ne" for .b).
+  if (isBits(d.type) && d.compare != Compare::Eq && d.compare != Compare::Ne)
+    return false;
+  // The `p|q` form and the .and/.or/.xor combining forms are not
+  // implemented.
+  return finish(mods, shapeIs(d, "dvv") && !d.operands[0].predicate);
+}
+
+/// mov, including the packing and unpacking of halves.
+bool decodeMov(Modifiers &mods, DecodedInstruction &d) {
+  if (!takeTypeIf(mods, d, [](ScalarType t) {
+        return t != ScalarType::B8 && t != ScalarType::U8 &&
+               t != ScalarType::S8;
+      }))
+    return false;
+  if (!mods.allTaken() || d.operands.size() != 2)
+    return false;
+  const Operand &dst = d.operands[0], &src = d.operands[1];
+  // Pack `mov.b32 %r, {%h0, %h1}` and unpack `mov.b32 {%h0, %h1}, %r`
+  // (§9.7.9.9): two halves of the type's width, element 0 low.
+  auto isPair = [&](const Operand &v) {
+    return v.kind == OK::Vector && v.elements.size() == 2 && isBits(d.type) &&
+           bitWidth(d.type) >= 32;
+  };
+  if (dst.kind == OK::Register && !dst.negated)
+    return isValue(src) ||
+           (isPair(src) && llvm::all_of(src.elements, [](const Operand &e) {
+              return e.kind != OK::Sink;
+            }));
+  return isPair(dst) && src.kind == OK::Register;
+}
+
+/// cvt.{rounding}{.ftz}{.sat}.dtype.atype; .satfinite is not implemented.
+bool decodeCvt(Modifiers &mods, DecodedInstruction &d) {
+  for (F field : {F::Rounding, F::IntRounding, F::Ftz, F::Sat})
+    mods.takeInto(d, field);
+  auto dst = mods.takeType();
+  auto src = mods.takeType();
+  if (!dst || !src || !mods.allTaken())
+    return false;
+  d.type = *dst;
+  d.sourceType = *src;
+  using T = ScalarType;
+  bool dstFloat = d.type == T::F32 || d.type == T::F16 || d.type == T::BF16;
+  bool srcFloat = d.sourceType == T::F32 || d.sourceType == T::F16 ||
+                  d.sourceType == T::BF16;
+  bool anyRounding = d.rounding || d.intRounding;
+  if (d.type == T::F16x2 || d.type == T::BF16x2)
+    // cvt.rn.f16x2.f32 d, a, b
+    return d.sourceType == T::F32 && d.rounding && !d.intRounding && !d.ftz &&
+           !d.sat && shapeIs(d, "dvv");
+  if (!shapeIs(d, "dv"))
+    return false;
+  if (dstFloat && srcFloat) {
+    if (d.type == T::F32 && d.sourceType == T::F32)
+      // cvt.sat.f32.f32 or cvt.rni.f32.f32 (integral rounding).
+      return !d.rounding && d.sat != d.intRounding.has_value() &&
+             !(d.sat && d.ftz);
+    if (d.type == T::F32)
+      return !anyRounding && !d.sat && !d.ftz; // exact widening
+    return d.sourceType == T::F32 && d.rounding && !d.intRounding && !d.sat;
   }
-  if (op == "min" || op == "max") {
-    // .xorsign.abs (sm_86) is not implemented: nvcc does not emit it.
-    d.opcode = op == "min" ? Opcode::Min : Opcode::Max;
-    d.ftz = mods.take("ftz");
-    d.propagateNan = mods.take("NaN");
-    if (!takeType(
-            [](ScalarType t) { return isFloat(t) || isUnsignedOrSigned(t); }))
-      return false;
-    if ((d.ftz && !hasFtz(d.type)) || (d.propagateNan && !isFloat(d.type)))
-      return false;
-    return finish(shapeIs(d, "dvv"));
+  if (dstFloat) // integer to float
+    return d.type == T::F32 && isUnsignedOrSigned(d.sourceType) &&
+           bitWidth(d.sourceType) >= 32 && d.rounding && !d.intRounding &&
+           !d.ftz && !d.sat;
+  if (srcFloat) // float to integer
+    return d.sourceType == T::F32 && isUnsignedOrSigned(d.type) &&
+           bitWidth(d.type) >= 32 && d.intRounding && !d.rounding && !d.sat;
+  // Integer to integer: extend by the source's signedness, then truncate.
+  return isInt(d.type) && isInt(d.sourceType) && !anyRounding && !d.ftz &&
+         !d.sat;
+}
+
+/// cvta.to.global and cvta.global: generic and global addresses are the
+/// same in the emulator (§6.4.1 lets the implementation choose the window;
+/// we map global memory at its own addresses).
+bool decodeCvta(Modifiers &mods, DecodedInstruction &d) {
+  mods.take(F::ToGeneric);
+  if (mods.take(F::Space) != unsigned(Space::Global))
+    return false;
+  return decodeTyped(
+      mods, d,
+      [](ScalarType t) { return t == ScalarType::U64 || t == ScalarType::U32; },
+      "dv");
+}
+
+/// ld and st: ld from .param, .global (.nc too) or .shared, st to .global
+/// or .shared; cache hints on global accesses; scalars, .v2 or .v4.
+bool decodeLoadStore(Modifiers &mods, DecodedInstruction &d) {
+  bool isLoad = d.opcode == Opcode::Ld;
+  if (!mods.takeInto(d, F::Space) || (!isLoad && d.space == Space::Param))
+    return false;
+  if (d.space == Space::Global) {
+    if (isLoad)
+      mods.takeInto(d, F::NonCoherent);
+    mods.takeEach(F::CacheHint);
   }
-  if (op == "shl" || op == "shr") {
-    d.opcode = op == "shl" ? Opcode::Shl : Opcode::Shr;
-    if (!takeType(isInt))
+  mods.takeInto(d, F::VectorWidth);
+  if (!takeTypeIf(mods, d, [](ScalarType t) {
+        return t != ScalarType::Pred && t != ScalarType::F16x2 &&
+               t != ScalarType::BF16x2;
+      }))
+    return false;
+  if (!mods.allTaken() || d.operands.size() != 2)
+    return false;
+  const Operand &data = d.operands[isLoad ? 0 : 1];
+  const Operand &addr = d.operands[isLoad ? 1 : 0];
+  if (addr.kind != OK::Address)
+    return false;
+  if (d.space == Space::Param && addr.baseIsRegister)
+    return false;
+  if (d.vectorWidth == 1)
+    return isLoad ? data.kind == OK::Register : isValue(data);
+  return data.kind == OK::Vector && data.elements.size() == d.vectorWidth;
+}
+
+/// ex2, lg2, sqrt, rsqrt, rcp, sin, cos and tanh on f32: .approx, or for
+/// sqrt and rcp a rounding modifier (the IEEE forms).
+bool decodeSpecialFunction(Modifiers &mods, DecodedInstruction &d) {
+  for (F field : {F::Approx, F::Rounding, F::Ftz})
+    mods.takeInto(d, field);
+  if (!takeTypeIf(mods, d, [](ScalarType t) { return t == ScalarType::F32; }))
+    return false;
+  bool hasIeee = d.opcode == Opcode::Sqrt || d.opcode == Opcode::Rcp;
+  bool ok = d.approx ? !d.rounding : (hasIeee && d.rounding);
+  if (d.opcode == Opcode::Tanh && d.ftz)
+    ok = false;
+  return finish(mods, ok && shapeIs(d, "dv"));
+}
+
+/// bar.sync a{, b} and barrier.sync{.aligned} a{, b} (§9.7.13.1): barrier
+/// a (0-15) completes when b threads, a multiple of the warp size, have
+/// arrived; without b, all the CTA's threads. .aligned only promises that
+/// all threads execute the same instruction. Register operands are not
+/// implemented.
+bool decodeBarrier(Modifiers &mods, DecodedInstruction &d,
+                   llvm::StringRef mnemonic) {
+  if (mnemonic == "barrier.sync")
+    mods.take(F::Aligned);
+  if (!finish(mods, d.operands.size() == 1 || d.operands.size() == 2))
+    return false;
+  if (!llvm::all_of(d.operands,
+                    [](const Operand &o) { return o.kind == OK::Immediate; }))
+    return false;
+  if (d.operands[0].imm >= 16)
+    return false;
+  return d.operands.size() == 1 ||
+         (d.operands[1].imm != 0 && d.operands[1].imm % kWarpSize == 0);
+}
+
+/// shfl.sync.mode.b32, the mode right after .sync.
+bool decodeShfl(Modifiers &mods, DecodedInstruction &d) {
+  if (!mods.take(F::Sync) || !mods.takeNextInto(d, F::ShflMode))
+    return false;
+  return decodeTyped(
+      mods, d, [](ScalarType t) { return t == ScalarType::B32; }, "dvvvv");
+}
+
+/// mma.sync.aligned.m16n8k{16,8}.row.col.f32.{f16,bf16}.{f16,bf16}.f32.
+bool decodeMma(Modifiers &mods, DecodedInstruction &d) {
+  bool ok = mods.take(F::Sync) && mods.take(F::Aligned) &&
+            mods.takeInto(d, F::MmaK) && mods.take(F::RowA) &&
+            mods.take(F::ColumnB);
+  auto dt = mods.takeType(), at = mods.takeType(), bt = mods.takeType(),
+       ct = mods.takeType();
+  if (!ok || !dt || !at || !bt || !ct || *dt != ScalarType::F32 ||
+      *ct != ScalarType::F32 || *at != *bt ||
+      (*at != ScalarType::F16 && *at != ScalarType::BF16))
+    return false;
+  d.mmaType = *at == ScalarType::F16 ? MmaInputType::F16 : MmaInputType::BF16;
+  if (!finish(mods, shapeIs(d, "VVVV")))
+    return false;
+  // Registers of D, A, B, C: A and B hold two halves per register.
+  unsigned sizes[] = {4, d.mmaK / 4, d.mmaK / 8, 4};
+  for (unsigned i = 0; i < 4; ++i) {
+    const auto &elements = d.operands[i].elements;
+    if (elements.size() != sizes[i] ||
+        !llvm::all_of(elements,
+                      [](const Operand &e) { return e.kind == OK::Register; }))
       return false;
-    if (d.opcode == Opcode::Shl && !isBits(d.type))
-      return false;
-    return finish(shapeIs(d, "dvv"));
   }
-  if (op == "and" || op == "or" || op == "xor" || op == "not") {
-    d.opcode = llvm::StringSwitch<Opcode>(op)
-                   .Case("and", Opcode::And)
-                   .Case("or", Opcode::Or)
-                   .Case("xor", Opcode::Xor)
-                   .Case("not", Opcode::Not);
-    if (!takeType(
-            [](ScalarType t) { return isBits(t) || t == ScalarType::Pred; }))
-      return false;
-    return finish(shapeIs(d, d.opcode == Opcode::Not ? "dv" : "dvv"));
-  }
-  if (op == "bfe") {
-    d.opcode = Opcode::Bfe;
-    if (!takeType([](ScalarType t) {
-          return isUnsignedOrSigned(t) && bitWidth(t) >= 32;
-        }))
-      return false;
-    return finish(shapeIs(d, "dvvv"));
-  }
-  if (op == "lop3") {
-    // lop3.b32 d, a, b, c, immLut (§9.7.8.6); the predicate-output form
-    // (lop3.BoolOp) is not implemented.
-    d.opcode = Opcode::Lop3;
-    if (!takeType([](ScalarType t) { return t == ScalarType::B32; }))
-      return false;
-    if (!finish(shapeIs(d, "dvvvv")))
-      return false;
-    const Operand &lut = d.operands[4];
-    return lut.kind == OK::Immediate && lut.imm <= 0xff;
-  }
-  if (op == "bfi") {
+  return true;
+}
+
+/// cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size}.
+bool decodeCpAsync(Modifiers &mods, DecodedInstruction &d) {
+  auto cacheGlobal = mods.take(F::CopyCacheGlobal);
+  if (!cacheGlobal || !mods.take("shared") || !mods.take("global") ||
+      !mods.allTaken())
+    return false;
+  if (d.operands.size() != 3 && d.operands.size() != 4)
+    return false;
+  if (d.operands[0].kind != OK::Address || d.operands[1].kind != OK::Address ||
+      d.operands[2].kind != OK::Immediate ||
+      (d.operands.size() == 4 && !isValue(d.operands[3])))
+    return false;
+  d.copyBytes = d.operands[2].imm;
+  // .cg copies 16 bytes only; .ca 4, 8 or 16 (§9.7.9.25.3.1).
+  return *cacheGlobal
+             ? d.copyBytes == 16
+             : (d.copyBytes == 4 || d.copyBytes == 8 || d.copyBytes == 16);
+}
+
+/// Decodes the opcode and modifiers and checks the operands of one
+/// instruction; false when the combination is not supported.
+bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
+  llvm::StringRef mnemonic;
+  std::optional<Opcode> opcode = lookupOpcode(inst, &mnemonic);
+  if (!opcode)
+    return false;
+  d.opcode = *opcode;
+  Modifiers mods(inst.modifiers);
+  // The modifiers that select the opcode (cp.async.wait_all).
+  for (llvm::StringRef part : llvm::drop_begin(llvm::split(mnemonic, '.')))
+    mods.take(part);
+
+  using T = ScalarType;
+  auto isB32OrB64 = [](T t) { return t == T::B32 || t == T::B64; };
+  switch (d.opcode) {
+  case Opcode::Add:
+  case Opcode::Sub:
+  case Opcode::Mul:
+  case Opcode::Mad:
+  case Opcode::Fma:
+  case Opcode::Div:
+  case Opcode::Rem:
+    return decodeArithmetic(mods, d);
+  case Opcode::Neg:
+  case Opcode::Abs:
+    return decodeNegAbs(mods, d);
+  case Opcode::Min:
+  case Opcode::Max:
+    return decodeMinMax(mods, d);
+  case Opcode::Shl:
+    return decodeTyped(mods, d, isBits, "dvv");
+  case Opcode::Shr:
+    return decodeTyped(mods, d, isInt, "dvv");
+  case Opcode::And:
+  case Opcode::Or:
+  case Opcode::Xor:
+  case Opcode::Not:
+    return decodeTyped(
+        mods, d, [](T t) { return isBits(t) || t == T::Pred; },
+        d.opcode == Opcode::Not ? "dv" : "dvv");
+  case Opcode::Bfe:
+    return decodeTyped(
+        mods, d, [](T t) { return isUnsignedOrSigned(t) && bitWidth(t) >= 32; },
+        "dvvv");
+  case Opcode::Lop3:
+    return decodeLop3(mods, d);
+  case Opcode::Bfi:
     // bfi.{b32,b64} f, a, b, c, d (§9.7.1.20).
-    d.opcode = Opcode::Bfi;
-    if (!takeType([](ScalarType t) {
-          return t == ScalarType::B32 || t == ScalarType::B64;
-        }))
-      return false;
-    return finish(shapeIs(d, "dvvvv"));
-  }
-  if (op == "popc" || op == "clz" || op == "brev") {
+    return decodeTyped(mods, d, isB32OrB64, "dvvvv");
+  case Opcode::Popc:
+  case Opcode::Clz:
+  case Opcode::Brev:
     // §9.7.1.14, §9.7.1.15, §9.7.1.18: .b32 and .b64; popc and clz write a
     // .u32.
-    d.opcode = llvm::StringSwitch<Opcode>(op)
-                   .Case("popc", Opcode::Popc)
-                   .Case("clz", Opcode::Clz)
-                   .Case("brev", Opcode::Brev);
-    if (!takeType([](ScalarType t) {
-          return t == ScalarType::B32 || t == ScalarType::B64;
-        }))
-      return false;
-    return finish(shapeIs(d, "dv"));
-  }
-  if (op == "bfind") {
-    // bfind{.shiftamt}.{u32,s32,u64,s64} (§9.7.1.16), writing a .u32.
-    d.opcode = Opcode::Bfind;
-    d.shiftAmount = mods.take("shiftamt");
-    if (!takeType([](ScalarType t) {
-          return isUnsignedOrSigned(t) && bitWidth(t) >= 32;
-        }))
-      return false;
-    return finish(shapeIs(d, "dv"));
-  }
-  if (op == "prmt") {
-    // prmt.b32{.mode} (§9.7.9.7).
-    d.opcode = Opcode::Prmt;
-    if (!takeType([](ScalarType t) { return t == ScalarType::B32; }))
-      return false;
-    if (auto mode =
-            mods.takeNextOf({"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"}))
-      d.prmtMode = llvm::StringSwitch<PrmtMode>(*mode)
-                       .Case("f4e", PrmtMode::F4e)
-                       .Case("b4e", PrmtMode::B4e)
-                       .Case("rc8", PrmtMode::Rc8)
-                       .Case("ecl", PrmtMode::Ecl)
-                       .Case("ecr", PrmtMode::Ecr)
-                       .Case("rc16", PrmtMode::Rc16);
-    return finish(shapeIs(d, "dvvv"));
-  }
-  if (op == "shf") {
-    // shf.{l,r}.{clamp,wrap}.b32 (§9.7.8.7): direction and mode required.
-    d.opcode = Opcode::Shf;
-    auto direction = mods.takeNextOf({"l", "r"});
-    auto mode = mods.takeNextOf({"clamp", "wrap"});
-    if (!direction || !mode)
-      return false;
-    d.shiftLeft = *direction == "l";
-    d.clamp = *mode == "clamp";
-    if (!takeType([](ScalarType t) { return t == ScalarType::B32; }))
-      return false;
-    return finish(shapeIs(d, "dvvv"));
-  }
-  if (op == "copysign") {
+    return decodeTyped(mods, d, isB32OrB64, "dv");
+  case Opcode::Bfind:
+    return decodeBfind(mods, d);
+  case Opcode::Prmt:
+    return decodePrmt(mods, d);
+  case Opcode::Shf:
+    return decodeShf(mods, d);
+  case Opcode::Copysign:
     // copysign.f32 (§9.7.3.2); .f64 is not implemented (no f64).
-    d.opcode = Opcode::Copysign;
-    if (!takeType([](ScalarType t) { return t == ScalarType::F32; }))
-      return false;
-    return finish(shapeIs(d, "dvv"));
+    return decodeTyped(
+        mods, d, [](T t) { return t == T::F32; }, "dvv");
+  case Opcode::Setp:
+    return decodeSetp(mods, d);
+  case Opcode::Selp:
+    return decodeTyped(
+        mods, d, [](T t) { return isInt(t) || isF32OrF16(t); }, "dvvv");
+  case Opcode::Mov:
+    return decodeMov(mods, d);
+  case Opcode::Cvt:
+    return decodeCvt(mods, d);
+  case Opcode::Cvta:
+    return decodeCvta(mods, d);
+  case Opcode::Ld:
+  case Opcode::St:
+    return decodeLoadStore(mods, d);
+  case Opcode::Ex2:
+  case Opcode::Lg2:
+  case Opcode::Sqrt:
+  case Opcode::Rsqrt:
+  case Opcode::Rcp:
+  case Opcode::Sin:
+  case Opcode::Cos:
+  case Opcode::Tanh:
+    return decodeSpecialFunction(mods, d);
+  case Opcode::Bra:
+    mods.take(F::Uniform);
+    return finish(mods, d.operands.size() == 1 &&
+                            d.operands[0].kind == OK::Immediate);
+  case Opcode::Ret:
+  case Opcode::CpAsyncCommit:
+  case Opcode::CpAsyncWaitAll:
+    return finish(mods, d.operands.empty());
+  case Opcode::CpAsyncWait:
+    return finish(mods, d.operands.size() == 1 &&
+                            d.operands[0].kind == OK::Immediate);
+  case Opcode::BarSync:
+    return decodeBarrier(mods, d, mnemonic);
+  case Opcode::Shfl:
+    return decodeShfl(mods, d);
+  case Opcode::Mma:
+    return decodeMma(mods, d);
+  case Opcode::CpAsync:
+    return decodeCpAsync(mods, d);
   }
-  if (op == "setp") {
-    d.opcode = Opcode::Setp;
-    auto cmp = mods.takeNextOf({"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls",
-                                "hi", "hs", "equ", "neu", "ltu", "leu", "gtu",
-                                "geu", "num", "nan"});
-    if (!cmp)
-      return false;
-    d.compare = llvm::StringSwitch<Compare>(*cmp)
-                    .Case("eq", Compare::Eq)
-                    .Case("ne", Compare::Ne)
-                    .Case("lt", Compare::Lt)
-                    .Case("le", Compare::Le)
-                    .Case("gt", Compare::Gt)
-                    .Case("ge", Compare::Ge)
-                    .Case("lo", Compare::Lo)
-                    .Case("ls", Compare::Ls)
-                    .Case("hi", Compare::Hi)
-                    .Case("hs", Compare::Hs)
-                    .Case("equ", Compare::Equ)
-                    .Case("neu", Compare::Neu)
-                    .Case("ltu", Compare::Ltu)
-                    .Case("leu", Compare::Leu)
-                    .Case("gtu", Compare::Gtu)
-                    .Case("geu", Compare::Geu)
-                    .Case("num", Compare::Num)
-                    .Case("nan", Compare::Nan);
-    d.ftz = mods.take("ftz");
-    // setp.bf16 (sm_90): LLVM compares a bf16 value there without first
-    // widening it to f32 (the select of sigmoid's two branches).
-    if (!takeType([](ScalarType t) {
-          return isInt(t) || isF32OrF16(t) || t == ScalarType::BF16;
-        }))
-      return false;
-    bool isFloat = isF32OrF16(d.type) || d.type == ScalarType::BF16;
-    if (d.ftz && !hasFtz(d.type))
-      return false;
-    bool intCompare = d.compare <= Compare::Hs;
-    bool unsignedOnly = d.compare >= Compare::Lo && d.compare <= Compare::Hs;
-    if (!isFloat && (!intCompare || d.ftz))
-      return false;
-    if (isFloat && unsignedOnly)
-      return false;
-    // .b types compare only for equality (§9.7.3 setp: "eq, ne" for .b).
-    if (isBits(d.type) && d.compare != Compare::Eq && d.compare != Compare::Ne)
-      return false;
-    // The `p|q` form and the .and/.or/.xor combining forms are not
-    // implemented.
-    return finish(shapeIs(d, "dvv") && !d.operands[0].predicate);
-  }
-  if (op == "selp") {
-    d.opcode = Opcode::Selp;
-    if (!takeType([](ScalarType t) { return isInt(t) || isF32OrF16(t); }))
-      return false;
-    return finish(shapeIs(d, "dvvv"));
-  }
-  if (op == "mov") {
-    d.opcode = Opcode::Mov;
-    if (!takeType([](ScalarType t) {
-          return t != ScalarType::B8 && t != ScalarType::U8 &&
-                 t != ScalarType::S8;
-        }))
-      return false;
-    if (!mods.allTaken() || d.operands.size() != 2)
-      return false;
-    const Operand &dst = d.operands[0], &src = d.operands[1];
-    // Pack `mov.b32 %r, {%h0, %h1}` and unpack `mov.b32 {%h0, %h1}, %r`
-    // (§9.7.9.9): two halves of the type's width, element 0 low.
-    auto isPair = [&](const Operand &v) {
-      return v.kind == OK::Vector && v.elements.size() == 2 && isBits(d.type) &&
-             bitWidth(d.type) >= 32;
-    };
-    if (dst.kind == OK::Register && !dst.negated)
-      return isValue(src) ||
-             (isPair(src) && llvm::all_of(src.elements, [](const Operand &e) {
-                return e.kind != OK::Sink;
-              }));
-    return isPair(dst) && src.kind == OK::Register;
-  }
-  if (op == "cvt") {
-    d.opcode = Opcode::Cvt;
-    d.rounding = mods.takeRounding();
-    d.intRounding = mods.takeIntRounding();
-    d.ftz = mods.take("ftz");
-    d.sat = mods.take("sat");
-    bool satfinite = mods.take("satfinite");
-    auto dst = mods.takeType();
-    auto src = mods.takeType();
-    if (!dst || !src || satfinite || !mods.allTaken())
-      return false;
-    d.type = *dst;
-    d.sourceType = *src;
-    using T = ScalarType;
-    bool dstFloat = d.type == T::F32 || d.type == T::F16 || d.type == T::BF16;
-    bool srcFloat = d.sourceType == T::F32 || d.sourceType == T::F16 ||
-                    d.sourceType == T::BF16;
-    bool anyRounding = d.rounding || d.intRounding;
-    if (d.type == T::F16x2 || d.type == T::BF16x2)
-      // cvt.rn.f16x2.f32 d, a, b
-      return d.sourceType == T::F32 && d.rounding && !d.intRounding && !d.ftz &&
-             !d.sat && shapeIs(d, "dvv");
-    if (!shapeIs(d, "dv"))
-      return false;
-    if (dstFloat && srcFloat) {
-      if (d.type == T::F32 && d.sourceType == T::F32)
-        // cvt.sat.f32.f32 or cvt.rni.f32.f32 (integral rounding).
-        return !d.rounding && d.sat != d.intRounding.has_value() &&
-               !(d.sat && d.ftz);
-      if (d.type == T::F32)
-        return !anyRounding && !d.sat && !d.ftz; // exact widening
-      return d.sourceType == T::F32 && d.rounding && !d.intRounding && !d.sat;
-    }
-    if (dstFloat) // integer to float
-      return d.type == T::F32 && isUnsignedOrSigned(d.sourceType) &&
-             bitWidth(d.sourceType) >= 32 && d.rounding && !d.intRounding &&
-             !d.ftz && !d.sat;
-    if (srcFloat) // float to integer
-      return d.sourceType == T::F32 && isUnsignedOrSigned(d.type) &&
-             bitWidth(d.type) >= 32 && d.intRounding && !d.rounding && !d.sat;
-    // Integer to integer: extend by the source's signedness, then truncate.
-    return isInt(d.type) && isInt(d.sourceType) && !anyRounding && !d.ftz &&
-           !d.sat;
-  }
-  if (op == "cvta") {
-    // cvta.to.global and cvta.global: generic and global addresses are the
-    // same in the emulator (§6.4.1 lets the implementation choose the
-    // window; we map global memory at its own addresses).
-    d.opcode = Opcode::Cvta;
-    mods.take("to");
-    if (!mods.take("global"))
-      return false;
-    if (!takeType([](ScalarType t) {
-          return t == ScalarType::U64 || t == ScalarType::U32;
-        }))
-      return false;
-    return finish(shapeIs(d, "dv"));
-  }
-  if (op == "ld" || op == "st") {
-    d.opcode = op == "ld" ? Opcode::Ld : Opcode::St;
-    if (mods.take("param") && d.opcode == Opcode::Ld)
-      d.space = Space::Param;
-    else if (mods.take("global"))
-      d.space = Space::Global;
-    else if (mods.take("shared"))
-      d.space = Space::Shared;
-    else
-      return false;
-    // Cache operators and eviction hints change where data is cached, not
-    // what a load or store of one kernel reads or writes (§9.7.9.8,
-    // §9.7.9.10, "Cache Operators" §8.6.1): accepted and ignored.
-    if (d.space == Space::Global) {
-      if (d.opcode == Opcode::Ld)
-        d.nonCoherent = mods.take("nc");
-      for (llvm::StringRef hint :
-           {"ca", "cg", "cs", "lu", "cv", "wb", "wt", "L1::evict_normal",
-            "L1::evict_unchanged", "L1::evict_first", "L1::evict_last",
-            "L1::no_allocate", "L2::64B", "L2::128B", "L2::256B"})
-        mods.take(hint);
-    }
-    if (mods.take("v2"))
-      d.vectorWidth = 2;
-    else if (mods.take("v4"))
-      d.vectorWidth = 4;
-    if (!takeType([](ScalarType t) {
-          return t != ScalarType::Pred && t != ScalarType::F16x2 &&
-                 t != ScalarType::BF16x2;
-        }))
-      return false;
-    if (!mods.allTaken() || d.operands.size() != 2)
-      return false;
-    const Operand &data = d.operands[d.opcode == Opcode::Ld ? 0 : 1];
-    const Operand &addr = d.operands[d.opcode == Opcode::Ld ? 1 : 0];
-    if (addr.kind != OK::Address)
-      return false;
-    if (d.space == Space::Param && addr.baseIsRegister)
-      return false;
-    if (d.vectorWidth == 1)
-      return d.opcode == Opcode::Ld ? data.kind == OK::Register : isValue(data);
-    return data.kind == OK::Vector && data.elements.size() == d.vectorWidth;
-  }
-  if (op == "ex2" || op == "lg2" || op == "sqrt" || op == "rsqrt" ||
-      op == "rcp" || op == "sin" || op == "cos" || op == "tanh") {
-    d.opcode = llvm::StringSwitch<Opcode>(op)
-                   .Case("ex2", Opcode::Ex2)
-                   .Case("lg2", Opcode::Lg2)
-                   .Case("sqrt", Opcode::Sqrt)
-                   .Case("rsqrt", Opcode::Rsqrt)
-                   .Case("rcp", Opcode::Rcp)
-                   .Case("sin", Opcode::Sin)
-                   .Case("cos", Opcode::Cos)
-                   .Case("tanh", Opcode::Tanh);
-    d.approx = mods.take("approx");
-    d.rounding = mods.takeRounding();
-    d.ftz = mods.take("ftz");
-    if (!takeType([](ScalarType t) { return t == ScalarType::F32; }))
-      return false;
-    bool hasIeee = d.opcode == Opcode::Sqrt || d.opcode == Opcode::Rcp;
-    bool ok = d.approx ? !d.rounding : (hasIeee && d.rounding);
-    if (d.opcode == Opcode::Tanh && d.ftz)
-      ok = false;
-    return finish(ok && shapeIs(d, "dv"));
-  }
-  if (op == "bra") {
-    d.opcode = Opcode::Bra;
-    mods.take("uni");
-    return finish(d.operands.size() == 1 &&
-                  d.operands[0].kind == OK::Immediate);
-  }
-  if (op == "ret" || op == "exit") {
-    d.opcode = Opcode::Ret;
-    return finish(d.operands.empty());
-  }
-  if (op == "bar" || op == "barrier") {
-    // bar.sync a{, b} and barrier.sync{.aligned} a{, b} (§9.7.13.1):
-    // barrier a (0-15) completes when b threads, a multiple of the warp
-    // size, have arrived; without b, all the CTA's threads. .aligned only
-    // promises that all threads execute the same instruction. Register
-    // operands are not implemented.
-    d.opcode = Opcode::BarSync;
-    if (!mods.take("sync"))
-      return false;
-    if (op == "barrier")
-      mods.take("aligned");
-    if (!finish(d.operands.size() == 1 || d.operands.size() == 2))
-      return false;
-    if (!llvm::all_of(d.operands,
-                      [](const Operand &o) { return o.kind == OK::Immediate; }))
-      return false;
-    if (d.operands[0].imm >= 16)
-      return false;
-    return d.operands.size() == 1 ||
-           (d.operands[1].imm != 0 && d.operands[1].imm % kWarpSize == 0);
-  }
-  if (op == "shfl") {
-    d.opcode = Opcode::Shfl;
-    if (!mods.take("sync"))
-      return false;
-    auto mode = mods.takeNextOf({"up", "down", "bfly", "idx"});
-    if (!mode)
-      return false;
-    d.shflMode = llvm::StringSwitch<ShflMode>(*mode)
-                     .Case("up", ShflMode::Up)
-                     .Case("down", ShflMode::Down)
-                     .Case("bfly", ShflMode::Bfly)
-                     .Case("idx", ShflMode::Idx);
-    if (!takeType([](ScalarType t) { return t == ScalarType::B32; }))
-      return false;
-    return finish(shapeIs(d, "dvvvv"));
-  }
-  if (op == "mma") {
-    d.opcode = Opcode::Mma;
-    bool ok = mods.take("sync") && mods.take("aligned");
-    if (mods.take("m16n8k16"))
-      d.mmaK = kMmaK;
-    else if (mods.take("m16n8k8"))
-      d.mmaK = kMmaK8;
-    else
-      ok = false;
-    ok = ok && mods.take("row") && mods.take("col");
-    auto dt = mods.takeType(), at = mods.takeType(), bt = mods.takeType(),
-         ct = mods.takeType();
-    if (!ok || !dt || !at || !bt || !ct || *dt != ScalarType::F32 ||
-        *ct != ScalarType::F32 || *at != *bt ||
-        (*at != ScalarType::F16 && *at != ScalarType::BF16))
-      return false;
-    d.mmaType = *at == ScalarType::F16 ? MmaInputType::F16 : MmaInputType::BF16;
-    if (!finish(shapeIs(d, "VVVV")))
-      return false;
-    // Registers of D, A, B, C: A and B hold two halves per register.
-    unsigned sizes[] = {4, d.mmaK / 4, d.mmaK / 8, 4};
-    for (unsigned i = 0; i < 4; ++i) {
-      const auto &elements = d.operands[i].elements;
-      if (elements.size() != sizes[i] ||
-          !llvm::all_of(elements, [](const Operand &e) {
-            return e.kind == OK::Register;
-          }))
-        return false;
-    }
-    return true;
-  }
-  if (op == "cp") {
-    if (!mods.take("async"))
-      return false;
-    if (mods.take("commit_group")) {
-      d.opcode = Opcode::CpAsyncCommit;
-      return finish(d.operands.empty());
-    }
-    if (mods.take("wait_group")) {
-      d.opcode = Opcode::CpAsyncWait;
-      return finish(d.operands.size() == 1 &&
-                    d.operands[0].kind == OK::Immediate);
-    }
-    if (mods.take("wait_all")) {
-      d.opcode = Opcode::CpAsyncWaitAll;
-      return finish(d.operands.empty());
-    }
-    d.opcode = Opcode::CpAsync;
-    bool cg = mods.take("cg");
-    bool ca = !cg && mods.take("ca");
-    if ((!cg && !ca) || !mods.take("shared") || !mods.take("global") ||
-        !mods.allTaken())
-      return false;
-    if (d.operands.size() != 3 && d.operands.size() != 4)
-      return false;
-    if (d.operands[0].kind != OK::Address ||
-        d.operands[1].kind != OK::Address ||
-        d.operands[2].kind != OK::Immediate ||
-        (d.operands.size() == 4 && !isValue(d.operands[3])))
-      return false;
-    d.copyBytes = d.operands[2].imm;
-    // .cg copies 16 bytes only; .ca 4, 8 or 16 (§9.7.9.25.3.1).
-    return cg ? d.copyBytes == 16
-              : (d.copyBytes == 4 || d.copyBytes == 8 || d.copyBytes == 16);
-  }
-  return false;
+  llvm_unreachable("unknown opcode");
 }
 
 } // namespace
+
+llvm::StringRef detail::opcodeName(Opcode opcode) {
+  switch (opcode) {
+#define PTX_OPCODE(Enum, Mnemonic, Class)                                      \
+  case Opcode::Enum:                                                           \
+    return Mnemonic;
+#include "PtxOpcodes.def"
+  }
+  llvm_unreachable("unknown opcode");
+}
+
+std::optional<Opcode> detail::lookupOpcode(const PtxInstruction &inst,
+                                           llvm::StringRef *mnemonic) {
+  struct Spelling {
+    Opcode opcode;
+    llvm::StringLiteral mnemonic;
+  };
+  static constexpr Spelling spellings[] = {
+#define PTX_OPCODE(Enum, Mnemonic, Class) {Opcode::Enum, Mnemonic},
+#define PTX_OPCODE_ALIAS(Enum, Mnemonic) {Opcode::Enum, Mnemonic},
+#include "PtxOpcodes.def"
+  };
+  std::optional<Opcode> found;
+  size_t foundParts = 0;
+  for (const Spelling &spelling : spellings) {
+    llvm::SmallVector<llvm::StringRef, 4> parts;
+    spelling.mnemonic.split(parts, '.');
+    if (parts.front() != inst.opcode ||
+        !llvm::all_of(llvm::drop_begin(parts), [&](llvm::StringRef part) {
+          return llvm::is_contained(inst.modifiers, part);
+        }))
+      continue;
+    // The most specific match: cp.async.wait_all rather than cp.async.
+    if (found && parts.size() <= foundParts)
+      continue;
+    found = spelling.opcode;
+    foundParts = parts.size();
+    if (mnemonic)
+      *mnemonic = spelling.mnemonic;
+  }
+  return found;
+}
 
 llvm::Expected<DecodedKernel> detail::decodeKernel(const PtxModule &module,
                                                    const PtxKernel &kernel) {

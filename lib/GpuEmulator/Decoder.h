@@ -21,60 +21,21 @@
 
 namespace mirage::emulator::detail {
 
+/// The opcodes of PtxOpcodes.def, in its order.
 enum class Opcode {
-  Add,
-  Sub,
-  Mul,
-  Mad,
-  Fma,
-  Div,
-  Rem,
-  Neg,
-  Abs,
-  Min,
-  Max,
-  Shl,
-  Shr,
-  And,
-  Or,
-  Xor,
-  Not,
-  Bfe,
-  Setp,
-  Selp,
-  Mov,
-  Cvt,
-  Cvta,
-  Ld,
-  St,
-  Ex2,
-  Lg2,
-  Sqrt,
-  Rsqrt,
-  Rcp,
-  Sin,
-  Cos,
-  Tanh,
-  Bra,
-  Ret,
-  BarSync,
-  Shfl,
-  Mma,
-  CpAsync,
-  CpAsyncCommit,
-  CpAsyncWait,
-  CpAsyncWaitAll,
-  // Rare instructions (DecodedInstruction::rare), last.
-  Bfi,
-  Lop3,
-  Popc,
-  Clz,
-  Bfind,
-  Brev,
-  Prmt,
-  Shf,
-  Copysign,
+#define PTX_OPCODE(Enum, Mnemonic, Class) Enum,
+#include "PtxOpcodes.def"
 };
+
+/// The opcode's mnemonic in PtxOpcodes.def, e.g. "cp.async.wait_all".
+llvm::StringRef opcodeName(Opcode opcode);
+
+/// The opcode that `inst` spells: the PtxOpcodes.def mnemonic (or alias)
+/// whose first part is inst's opcode and whose other parts are all among
+/// its modifiers, the one with the most parts where several match. Sets
+/// `mnemonic` to the spelling matched.
+std::optional<Opcode> lookupOpcode(const PtxInstruction &inst,
+                                   llvm::StringRef *mnemonic = nullptr);
 
 /// The instruction types of §5.2.2 that the executor handles.
 enum class ScalarType {

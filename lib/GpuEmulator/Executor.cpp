@@ -181,6 +181,10 @@ public:
 
 private:
   llvm::Error stepWarp(unsigned warp, bool &progressed);
+  bool waitForCollective(const DecodedInstruction &inst, unsigned pc,
+                         unsigned first, unsigned last,
+                         llvm::SmallVectorImpl<unsigned> &lanes,
+                         uint32_t &executing);
   llvm::Error arrive(const DecodedInstruction &inst,
                      llvm::ArrayRef<unsigned> lanes);
   /// Runs a lane-local instruction for each of `lanes`.
@@ -198,6 +202,20 @@ private:
   /// opcode so that the opcode switch folds away inside the lane loop.
   template <Opcode Op>
   llvm::Error executeLane(const DecodedInstruction &inst, unsigned t);
+  // The families of executeLane, one per kind of semantics.
+  template <Opcode Op>
+  llvm::Error executeArithmeticLane(const DecodedInstruction &inst, unsigned t);
+  template <Opcode Op>
+  llvm::Error executeBitLane(const DecodedInstruction &inst, unsigned t);
+  template <Opcode Op>
+  llvm::Error executeSetpLane(const DecodedInstruction &inst, unsigned t);
+  template <Opcode Op>
+  llvm::Error executeMoveLane(const DecodedInstruction &inst, unsigned t);
+  template <Opcode Op>
+  llvm::Error executeSpecialFunctionLane(const DecodedInstruction &inst,
+                                         unsigned t);
+  template <Opcode Op>
+  llvm::Error executeAsyncCopyLane(const DecodedInstruction &inst, unsigned t);
   llvm::Error executeShfl(const DecodedInstruction &inst,
                           llvm::ArrayRef<unsigned> lanes, unsigned warp,
                           uint32_t executing);
@@ -478,6 +496,59 @@ llvm::Error Cta::arrive(const DecodedInstruction &inst,
   return llvm::Error::success();
 }
 
+// Whether the lanes at the warp collective `inst` wait for more of their
+// members; otherwise it adds the members that waited there to `lanes` and
+// `executing`. Apart from stepWarp: only shfl.sync and mma.sync come here.
+bool Cta::waitForCollective(const DecodedInstruction &inst, unsigned pc,
+                            unsigned first, unsigned last,
+                            llvm::SmallVectorImpl<unsigned> &lanes,
+                            uint32_t &executing) {
+  // PTX ISA §9.7.9.6 (sm_70 and later): a thread executing shfl.sync
+  // (likewise mma.sync) waits until every non-exited lane of membermask
+  // executes the same instruction. The minimum-PC rule can run lanes
+  // ahead of others (a loop latch laid out before its header), so the
+  // lanes here wait for the missing ones, which run meanwhile.
+  uint32_t needed = 0, waiting = 0;
+  bool forced = false;
+  for (unsigned t : lanes) {
+    needed |= inst.opcode == Opcode::Shfl ? uint32_t(value(inst.operands[4], t))
+                                          : ~0u;
+    forced |= threads[t].forceCollective;
+    threads[t].forceCollective = false;
+  }
+  uint32_t missing = 0;
+  for (unsigned t = first; t < last; ++t) {
+    uint32_t bit = 1u << (t - first);
+    if (!(needed & bit) || (executing & bit))
+      continue;
+    if (threadState[t] == ThreadState::AtCollective && threadPc[t] == pc)
+      waiting |= bit;
+    else if (threadState[t] != ThreadState::Finished)
+      missing |= bit;
+  }
+  if (missing && !forced) {
+    for (unsigned t : lanes) {
+      threadPc[t] = pc;
+      threadState[t] = ThreadState::AtCollective;
+    }
+    return true;
+  }
+  for (unsigned t = first; t < last; ++t)
+    if (waiting & (1u << (t - first))) {
+      threadState[t] = ThreadState::Running;
+      threadPc[t] = pc + 1;
+      executing |= 1u << (t - first);
+    }
+  // The lanes in lane order again (a sort would cost more).
+  if (waiting) {
+    lanes.clear();
+    for (unsigned t = first; t < last; ++t)
+      if (executing & (1u << (t - first)))
+        lanes.push_back(t);
+  }
+  return false;
+}
+
 llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
   progressed = false;
   unsigned first = warp * kWarpSize;
@@ -551,53 +622,9 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
     }
   }
   if ((inst.opcode == Opcode::Shfl || inst.opcode == Opcode::Mma) &&
-      !lanes.empty()) {
-    // PTX ISA §9.7.9.6 (sm_70 and later): a thread executing shfl.sync
-    // (likewise mma.sync) waits until every non-exited lane of membermask
-    // executes the same instruction. The minimum-PC rule can run lanes
-    // ahead of others (a loop latch laid out before its header), so the
-    // lanes here wait for the missing ones, which run meanwhile.
-    uint32_t needed = 0, waiting = 0;
-    bool forced = false;
-    for (unsigned t : lanes) {
-      needed |= inst.opcode == Opcode::Shfl
-                    ? uint32_t(value(inst.operands[4], t))
-                    : ~0u;
-      forced |= threads[t].forceCollective;
-      threads[t].forceCollective = false;
-    }
-    uint32_t missing = 0;
-    for (unsigned t = first; t < last; ++t) {
-      uint32_t bit = 1u << (t - first);
-      if (!(needed & bit) || (executing & bit))
-        continue;
-      if (threadState[t] == ThreadState::AtCollective &&
-          threadPc[t] == pc)
-        waiting |= bit;
-      else if (threadState[t] != ThreadState::Finished)
-        missing |= bit;
-    }
-    if (missing && !forced) {
-      for (unsigned t : lanes) {
-        threadPc[t] = pc;
-        threadState[t] = ThreadState::AtCollective;
-      }
-      return llvm::Error::success();
-    }
-    for (unsigned t = first; t < last; ++t)
-      if (waiting & (1u << (t - first))) {
-        threadState[t] = ThreadState::Running;
-        threadPc[t] = pc + 1;
-        executing |= 1u << (t - first);
-      }
-    // The lanes in lane order again (a sort would cost more).
-    if (waiting) {
-      lanes.clear();
-      for (unsigned t = first; t < last; ++t)
-        if (executing & (1u << (t - first)))
-          lanes.push_back(t);
-    }
-  }
+      !lanes.empty() &&
+      waitForCollective(inst, pc, first, last, lanes, executing))
+    return llvm::Error::success();
   ++report.warpInstructions;
   report.threadInstructions += lanes.size();
   ++report.profile.instructions[unsigned(classify(inst))];
@@ -823,8 +850,11 @@ llvm::Error Cta::executeMma(const DecodedInstruction &inst,
   return llvm::Error::success();
 }
 
+// add, sub, mul, mad, fma, div, rem, neg, abs, min and max on the integer
+// types, f32 and f16: the PtxArithmetic.h semantics by type and modifier.
 template <Opcode Op>
-llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
+llvm::Error Cta::executeArithmeticLane(const DecodedInstruction &inst,
+                                       unsigned t) {
   const auto &ops = inst.operands;
   ScalarType type = inst.type;
   unsigned bits = bitWidth(type);
@@ -967,6 +997,24 @@ llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
     }
     return llvm::Error::success();
   }
+  default:
+    break;
+  }
+  llvm_unreachable("executeArithmeticLane runs only its own opcodes");
+}
+
+// Shifts, logic and bfe: integer bit manipulation, apart from the
+// arithmetic since none of it rounds or depends on float modifiers.
+template <Opcode Op>
+llvm::Error Cta::executeBitLane(const DecodedInstruction &inst, unsigned t) {
+  const auto &ops = inst.operands;
+  ScalarType type = inst.type;
+  unsigned bits = bitWidth(type);
+  bool isSigned = isSignedInt(type);
+  auto operand = [&](unsigned i) { return value(ops[i], t); };
+  auto result = [&](uint64_t v) { set(t, ops[0].reg, maskBits(v, bits)); };
+
+  switch (Op) {
   case Opcode::Shl:
   case Opcode::Shr: {
     uint64_t a = maskBits(operand(1), bits);
@@ -1011,6 +1059,24 @@ llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
     result(r);
     return llvm::Error::success();
   }
+  default:
+    break;
+  }
+  llvm_unreachable("executeBitLane runs only its own opcodes");
+}
+
+// setp: its ordered and unordered float comparisons and the signed and
+// unsigned integer ones are a concern of their own.
+template <Opcode Op>
+llvm::Error Cta::executeSetpLane(const DecodedInstruction &inst, unsigned t) {
+  const auto &ops = inst.operands;
+  ScalarType type = inst.type;
+  unsigned bits = bitWidth(type);
+  bool isSigned = isSignedInt(type);
+  bool isF32 = type == ScalarType::F32, isF16 = type == ScalarType::F16;
+  auto operand = [&](unsigned i) { return value(ops[i], t); };
+
+  switch (Op) {
   case Opcode::Setp: {
     uint64_t a = operand(1), b = operand(2);
     bool r = false;
@@ -1105,6 +1171,25 @@ llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
     set(t, ops[0].reg, r);
     return llvm::Error::success();
   }
+  default:
+    break;
+  }
+  llvm_unreachable("executeSetpLane runs only its own opcodes");
+}
+
+// selp, mov (packing and unpacking halves), cvt and cvta: data movement
+// and conversions between types, which set no arithmetic flags.
+template <Opcode Op>
+llvm::Error Cta::executeMoveLane(const DecodedInstruction &inst, unsigned t) {
+  const auto &ops = inst.operands;
+  ScalarType type = inst.type;
+  unsigned bits = bitWidth(type);
+  bool isSigned = isSignedInt(type);
+  auto operand = [&](unsigned i) { return value(ops[i], t); };
+  auto result = [&](uint64_t v) { set(t, ops[0].reg, maskBits(v, bits)); };
+  auto h = [](uint64_t v) { return static_cast<uint16_t>(v); };
+
+  switch (Op) {
   case Opcode::Selp:
     result(operand(3) ? operand(1) : operand(2));
     return llvm::Error::success();
@@ -1186,10 +1271,24 @@ llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
   case Opcode::Cvta:
     result(operand(1));
     return llvm::Error::success();
-  case Opcode::Ld:
-    return load(inst, t);
-  case Opcode::St:
-    return store(inst, t);
+  default:
+    break;
+  }
+  llvm_unreachable("executeMoveLane runs only its own opcodes");
+}
+
+// The special functions (ex2, lg2, rsqrt, sin, cos, tanh, sqrt, rcp): the
+// approximations of the SFU and the IEEE forms of sqrt and rcp.
+template <Opcode Op>
+llvm::Error Cta::executeSpecialFunctionLane(const DecodedInstruction &inst,
+                                            unsigned t) {
+  const auto &ops = inst.operands;
+  ScalarType type = inst.type;
+  unsigned bits = bitWidth(type);
+  auto operand = [&](unsigned i) { return value(ops[i], t); };
+  auto result = [&](uint64_t v) { set(t, ops[0].reg, maskBits(v, bits)); };
+
+  switch (Op) {
   case Opcode::Ex2:
     result(fromF32(ex2ApproxF32(asF32(operand(1)), inst.ftz)));
     return llvm::Error::success();
@@ -1220,6 +1319,20 @@ llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
                                : rcpF32(x, *inst.rounding, inst.ftz)));
     return llvm::Error::success();
   }
+  default:
+    break;
+  }
+  llvm_unreachable("executeSpecialFunctionLane runs only its own opcodes");
+}
+
+// cp.async and its groups: a thread's queue of copies, not its registers.
+template <Opcode Op>
+llvm::Error Cta::executeAsyncCopyLane(const DecodedInstruction &inst,
+                                      unsigned t) {
+  const auto &ops = inst.operands;
+  auto operand = [&](unsigned i) { return value(ops[i], t); };
+
+  switch (Op) {
   case Opcode::CpAsync:
     return issueCopy(inst, t);
   case Opcode::CpAsyncCommit: {
@@ -1237,120 +1350,99 @@ llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
   }
   case Opcode::CpAsyncWait:
     return waitCopies(inst, t, operand(0));
-  case Opcode::Bfi:
-  case Opcode::Lop3:
-  case Opcode::Popc:
-  case Opcode::Clz:
-  case Opcode::Bfind:
-  case Opcode::Brev:
-  case Opcode::Prmt:
-  case Opcode::Shf:
-  case Opcode::Copysign:
-    llvm_unreachable("the decoder marks these rare: executeRareLane");
-  case Opcode::Bra:
-  case Opcode::Ret:
-  case Opcode::BarSync:
-  case Opcode::Shfl:
-  case Opcode::Mma:
+  default:
     break;
   }
-  llvm_unreachable("warp-level opcodes are executed by stepWarp");
+  llvm_unreachable("executeAsyncCopyLane runs only its own opcodes");
+}
+
+// One lane of a lane-local instruction: each family of opcodes in a
+// function of its own, instantiated per opcode like this one so that both
+// switches fold away inside the lane loop.
+template <Opcode Op>
+llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
+  switch (Op) {
+  case Opcode::Add:
+  case Opcode::Sub:
+  case Opcode::Mul:
+  case Opcode::Mad:
+  case Opcode::Fma:
+  case Opcode::Div:
+  case Opcode::Rem:
+  case Opcode::Neg:
+  case Opcode::Abs:
+  case Opcode::Min:
+  case Opcode::Max:
+    return executeArithmeticLane<Op>(inst, t);
+  case Opcode::Shl:
+  case Opcode::Shr:
+  case Opcode::And:
+  case Opcode::Or:
+  case Opcode::Xor:
+  case Opcode::Not:
+  case Opcode::Bfe:
+    return executeBitLane<Op>(inst, t);
+  case Opcode::Setp:
+    return executeSetpLane<Op>(inst, t);
+  case Opcode::Selp:
+  case Opcode::Mov:
+  case Opcode::Cvt:
+  case Opcode::Cvta:
+    return executeMoveLane<Op>(inst, t);
+  case Opcode::Ld:
+    return load(inst, t);
+  case Opcode::St:
+    return store(inst, t);
+  case Opcode::Ex2:
+  case Opcode::Lg2:
+  case Opcode::Sqrt:
+  case Opcode::Rsqrt:
+  case Opcode::Rcp:
+  case Opcode::Sin:
+  case Opcode::Cos:
+  case Opcode::Tanh:
+    return executeSpecialFunctionLane<Op>(inst, t);
+  case Opcode::CpAsync:
+  case Opcode::CpAsyncCommit:
+  case Opcode::CpAsyncWait:
+  case Opcode::CpAsyncWaitAll:
+    return executeAsyncCopyLane<Op>(inst, t);
+  default:
+    break;
+  }
+  llvm_unreachable("rare opcodes run in executeRareLane, warp-level ones in "
+                   "stepWarp");
 }
 
 llvm::Error Cta::executeLanes(const DecodedInstruction &inst,
                               llvm::ArrayRef<unsigned> lanes) {
   switch (inst.opcode) {
-#define MIRAGE_LANE_LOOP(OP)                                                   \
-  case Opcode::OP:                                                             \
+#define PTX_LANE_OPCODE(Enum, Mnemonic, Class)                                 \
+  case Opcode::Enum:                                                           \
     for (unsigned t : lanes)                                                   \
-      if (llvm::Error err = executeLane<Opcode::OP>(inst, t))                  \
+      if (llvm::Error err = executeLane<Opcode::Enum>(inst, t))                \
         return err;                                                            \
     return llvm::Error::success();
-    MIRAGE_LANE_LOOP(Add)
-    MIRAGE_LANE_LOOP(Sub)
-    MIRAGE_LANE_LOOP(Mul)
-    MIRAGE_LANE_LOOP(Mad)
-    MIRAGE_LANE_LOOP(Fma)
-    MIRAGE_LANE_LOOP(Div)
-    MIRAGE_LANE_LOOP(Rem)
-    MIRAGE_LANE_LOOP(Neg)
-    MIRAGE_LANE_LOOP(Abs)
-    MIRAGE_LANE_LOOP(Min)
-    MIRAGE_LANE_LOOP(Max)
-    MIRAGE_LANE_LOOP(Shl)
-    MIRAGE_LANE_LOOP(Shr)
-    MIRAGE_LANE_LOOP(And)
-    MIRAGE_LANE_LOOP(Or)
-    MIRAGE_LANE_LOOP(Xor)
-    MIRAGE_LANE_LOOP(Not)
-    MIRAGE_LANE_LOOP(Bfe)
-    MIRAGE_LANE_LOOP(Setp)
-    MIRAGE_LANE_LOOP(Selp)
-    MIRAGE_LANE_LOOP(Mov)
-    MIRAGE_LANE_LOOP(Cvt)
-    MIRAGE_LANE_LOOP(Cvta)
-    MIRAGE_LANE_LOOP(Ld)
-    MIRAGE_LANE_LOOP(St)
-    MIRAGE_LANE_LOOP(Ex2)
-    MIRAGE_LANE_LOOP(Lg2)
-    MIRAGE_LANE_LOOP(Sqrt)
-    MIRAGE_LANE_LOOP(Rsqrt)
-    MIRAGE_LANE_LOOP(Rcp)
-    MIRAGE_LANE_LOOP(Sin)
-    MIRAGE_LANE_LOOP(Cos)
-    MIRAGE_LANE_LOOP(Tanh)
-    MIRAGE_LANE_LOOP(CpAsync)
-    MIRAGE_LANE_LOOP(CpAsyncCommit)
-    MIRAGE_LANE_LOOP(CpAsyncWait)
-    MIRAGE_LANE_LOOP(CpAsyncWaitAll)
-#undef MIRAGE_LANE_LOOP
-  case Opcode::Bfi:
-  case Opcode::Lop3:
-  case Opcode::Popc:
-  case Opcode::Clz:
-  case Opcode::Bfind:
-  case Opcode::Brev:
-  case Opcode::Prmt:
-  case Opcode::Shf:
-  case Opcode::Copysign:
-    llvm_unreachable("the decoder marks these rare: executeRareLanes");
-  case Opcode::Bra:
-  case Opcode::Ret:
-  case Opcode::BarSync:
-  case Opcode::Shfl:
-  case Opcode::Mma:
+#include "PtxOpcodes.def"
+  default:
     break;
   }
-  llvm_unreachable("warp-level opcodes are executed by stepWarp");
+  llvm_unreachable("rare forms run in executeRareLanes, warp-level opcodes "
+                   "in stepWarp");
 }
 
 llvm::Error Cta::executeRareLanes(const DecodedInstruction &inst,
                                   llvm::ArrayRef<unsigned> lanes) {
   switch (inst.opcode) {
-#define MIRAGE_LANE_LOOP(OP)                                                   \
-  case Opcode::OP:                                                             \
+#define PTX_RARE_OPCODE(Enum, Mnemonic, Class)                                 \
+  case Opcode::Enum:                                                           \
     for (unsigned t : lanes)                                                   \
-      if (llvm::Error err = executeRareLane<Opcode::OP>(inst, t))              \
+      if (llvm::Error err = executeRareLane<Opcode::Enum>(inst, t))            \
         return err;                                                            \
     return llvm::Error::success();
-    MIRAGE_LANE_LOOP(Add)
-    MIRAGE_LANE_LOOP(Sub)
-    MIRAGE_LANE_LOOP(Mul)
-    MIRAGE_LANE_LOOP(Fma)
-    MIRAGE_LANE_LOOP(Neg)
-    MIRAGE_LANE_LOOP(Abs)
-    MIRAGE_LANE_LOOP(Min)
-    MIRAGE_LANE_LOOP(Max)
-    MIRAGE_LANE_LOOP(Bfi)
-    MIRAGE_LANE_LOOP(Lop3)
-    MIRAGE_LANE_LOOP(Popc)
-    MIRAGE_LANE_LOOP(Clz)
-    MIRAGE_LANE_LOOP(Bfind)
-    MIRAGE_LANE_LOOP(Brev)
-    MIRAGE_LANE_LOOP(Prmt)
-    MIRAGE_LANE_LOOP(Shf)
-    MIRAGE_LANE_LOOP(Copysign)
-#undef MIRAGE_LANE_LOOP
+#define PTX_SPLIT_OPCODE(Enum, Mnemonic, Class)                                \
+  PTX_RARE_OPCODE(Enum, Mnemonic, Class)
+#include "PtxOpcodes.def"
   default:
     break;
   }

@@ -75,68 +75,39 @@ static bool isFloat(ScalarType type) {
   }
 }
 
-InstructionClass detail::classify(const DecodedInstruction &inst) {
-  switch (inst.opcode) {
-  case Opcode::Ld:
-  case Opcode::St:
-    switch (inst.space) {
-    case Space::Global:
-      return InstructionClass::GlobalMemory;
-    case Space::Shared:
-      return InstructionClass::SharedMemory;
-    case Space::Param:
-      return InstructionClass::ParamLoad;
-    }
-    break;
-  case Opcode::Ex2:
-  case Opcode::Lg2:
-  case Opcode::Sqrt:
-  case Opcode::Rsqrt:
-  case Opcode::Rcp:
-  case Opcode::Sin:
-  case Opcode::Cos:
-  case Opcode::Tanh:
-    return InstructionClass::SpecialFunction;
-  case Opcode::Cvt:
-  case Opcode::Cvta:
-    return InstructionClass::Conversion;
-  // The bit instructions, whatever their type (bfind's is .u32 or .s32,
-  // the others' .b32 or .b64).
-  case Opcode::Bfe:
-  case Opcode::Bfi:
-  case Opcode::Lop3:
-  case Opcode::Popc:
-  case Opcode::Clz:
-  case Opcode::Bfind:
-  case Opcode::Brev:
-  case Opcode::Prmt:
-  case Opcode::Shf:
-    return InstructionClass::IntegerArithmetic;
-  case Opcode::Copysign:
-    return InstructionClass::FloatArithmetic;
-  case Opcode::Mov:
-  case Opcode::Selp:
-  case Opcode::Setp:
-    return InstructionClass::Move;
-  case Opcode::Bra:
-  case Opcode::Ret:
-    return InstructionClass::Control;
-  case Opcode::BarSync:
-    return InstructionClass::Barrier;
-  case Opcode::Shfl:
-    return InstructionClass::WarpShuffle;
-  case Opcode::Mma:
-    return InstructionClass::TensorCore;
-  case Opcode::CpAsync:
-  case Opcode::CpAsyncCommit:
-  case Opcode::CpAsyncWait:
-  case Opcode::CpAsyncWaitAll:
-    return InstructionClass::AsyncCopy;
-  default:
-    break;
-  }
+/// PTX_CLASS_BY_TYPE of PtxOpcodes.def.
+static InstructionClass arithmeticClass(const DecodedInstruction &inst) {
   return isFloat(inst.type) ? InstructionClass::FloatArithmetic
                             : InstructionClass::IntegerArithmetic;
+}
+
+/// PTX_CLASS_BY_SPACE of PtxOpcodes.def.
+static InstructionClass memoryClass(const DecodedInstruction &inst) {
+  switch (inst.space) {
+  case Space::Global:
+    return InstructionClass::GlobalMemory;
+  case Space::Shared:
+    return InstructionClass::SharedMemory;
+  case Space::Param:
+    return InstructionClass::ParamLoad;
+  }
+  llvm_unreachable("unknown state space");
+}
+
+InstructionClass detail::classify(const DecodedInstruction &inst) {
+  switch (inst.opcode) {
+#define PTX_CLASS(Class) InstructionClass::Class
+#define PTX_CLASS_BY_TYPE arithmeticClass(inst)
+#define PTX_CLASS_BY_SPACE memoryClass(inst)
+#define PTX_OPCODE(Enum, Mnemonic, Class)                                      \
+  case Opcode::Enum:                                                           \
+    return Class;
+#include "PtxOpcodes.def"
+#undef PTX_CLASS
+#undef PTX_CLASS_BY_TYPE
+#undef PTX_CLASS_BY_SPACE
+  }
+  llvm_unreachable("unknown opcode");
 }
 
 uint64_t detail::globalSectors(llvm::ArrayRef<LaneAccess> accesses,

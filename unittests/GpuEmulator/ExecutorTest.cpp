@@ -791,6 +791,9 @@ TEST(ExecutorTest, ModifiersTheIsaOrTheEmulatorLacksAreRejected) {
       "add.relu.s32 %r1, %r2, %r3",
       "setp.lt.ftz.bf16 %p1, %h1, %h2",
       "setp.lo.bf16 %p1, %h1, %h2",
+      // Two state spaces: st.param is not implemented, whatever follows.
+      "st.param.global.u32 [%rd1], %r1",
+      "st.global.param.u32 [%rd1], %r1",
   };
   for (const char *instruction : instructions) {
     DeviceMemory memory;
