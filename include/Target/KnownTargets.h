@@ -116,6 +116,10 @@ struct TargetInfo {
   }
 };
 
+/// The target the search optimizes for when none is named: the H100's
+/// arch, the largest chip the cost model has been checked against.
+inline constexpr llvm::StringLiteral kDefaultSearchTarget = "sm_90";
+
 /// Every known product, oldest arch first.
 llvm::ArrayRef<TargetInfo> getKnownTargets();
 
