@@ -1,25 +1,32 @@
-//===- GpuChip.h - the NVIDIA chips the GPU lowering targets ----*- C++ -*-===//
+//===- GpuChip.h - the GPU lowering's view of a target -------*- C++ -*-===//
 //
-// One table of what the GPU lowering needs to know about each chip it
-// supports: its shared memory per block, which instructions it has, and the
-// PTX ISA version its code is emitted in. Every lowering pass
-// (kernel-to-block, block-to-gpu, emit-gpu-artifacts, the mirage-to-ptx
-// pipeline) and mirage-gpu-run read the chip from here, so that a chip is
-// supported everywhere or nowhere. The sources of the numbers are in
-// docs/GpuLowering.md ("Chips").
+// What the GPU lowering needs to know about each chip it supports: its
+// shared memory per block, which instructions it has, and the PTX ISA
+// version its code is emitted in. Every lowering pass (kernel-to-block,
+// block-to-gpu, emit-gpu-artifacts, the mirage-to-ptx pipeline) and
+// mirage-gpu-run read the chip from here, so that a chip is supported
+// everywhere or nowhere.
 //
-// Header-only and free of MLIR: mirage-gpu-run also builds without the
-// lowering libraries.
+// The numbers are not here: each GpuChip is derived from the arch's
+// reference entry of the target database (include/Target/KnownTargets.h,
+// issue 25), which names their sources. This header only chooses what the
+// lowering supports (every arch of the database) and says why a name is
+// not supported.
+//
+// Free of MLIR: mirage-gpu-run also builds without the lowering libraries
+// (it links MirageTarget).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MIRAGE_TRANSFORMS_GPUCHIP_H
 #define MIRAGE_TRANSFORMS_GPUCHIP_H
 
+#include "Target/KnownTargets.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace mirage {
 
@@ -35,7 +42,7 @@ enum class GpuMma {
 
 struct GpuChip {
   /// The name LLVM's NVPTX backend, ptxas and the manifest use: "sm_80".
-  llvm::StringLiteral name;
+  std::string name;
   /// Compute capability as major * 10 + minor: 80.
   unsigned computeCapability;
   /// The first PTX ISA version that knows the chip, as major * 10 + minor:
@@ -74,29 +81,34 @@ constexpr unsigned kPtxVersionOfMmaM16N8K8 = 65;
 /// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES raised first.
 constexpr int64_t kGpuDefaultSharedMemoryPerBlock = 48 * 1024;
 
-/// The supported chips, oldest first. Numbers: CUDA C++ Programming Guide,
-/// "Technical Specifications per Compute Capability"; PTX ISA versions:
-/// the PTX ISA reference's target and instruction tables.
-constexpr GpuChip kGpuChips[] = {
-    // Turing: no cp.async; m16n8k8 needs PTX 6.5.
-    {"sm_75", 75, 63, 65, 64 * 1024, 64 * 1024, false, GpuMma::M16N8K8},
-    // Ampere: A100 (8.0), GA10x (8.6), Jetson Orin (8.7).
-    {"sm_80", 80, 70, 70, 163 * 1024, 164 * 1024, true, GpuMma::M16N8K16},
-    {"sm_86", 86, 71, 71, 99 * 1024, 100 * 1024, true, GpuMma::M16N8K16},
-    {"sm_87", 87, 74, 74, 163 * 1024, 164 * 1024, true, GpuMma::M16N8K16},
-    // Ada.
-    {"sm_89", 89, 78, 78, 99 * 1024, 100 * 1024, true, GpuMma::M16N8K16},
-    // Hopper.
-    {"sm_90", 90, 78, 78, 227 * 1024, 228 * 1024, true, GpuMma::M16N8K16},
-    // Blackwell: B200 (10.0), RTX 50 series (12.0).
-    {"sm_100", 100, 86, 86, 227 * 1024, 228 * 1024, true, GpuMma::M16N8K16},
-    {"sm_120", 120, 87, 87, 99 * 1024, 100 * 1024, true, GpuMma::M16N8K16},
-};
+/// The supported chips, oldest first: one for each arch of the target
+/// database, from its reference product.
+inline llvm::ArrayRef<GpuChip> getGpuChips() {
+  static const std::vector<GpuChip> chips = [] {
+    std::vector<GpuChip> result;
+    for (const target::TargetInfo &t : target::getKnownTargets()) {
+      if (!t.isArchReference)
+        continue;
+      // The f16 mma.sync shape decides the instruction: m16n8k8 (Turing)
+      // needs two per 16-deep K step.
+      const target::MmaShape &mma =
+          t.getTensorCores(target::MmaType::F16).mmaSync;
+      GpuMma kind = !mma.isAvailable() ? GpuMma::None
+                    : mma.k == 16      ? GpuMma::M16N8K16
+                                       : GpuMma::M16N8K8;
+      result.push_back({t.arch, t.computeCapability, t.minPtxVersion,
+                        t.ptxVersion, t.sharedMemoryPerBlockOptin,
+                        t.sharedMemoryPerSM, t.hasCpAsync, kind});
+    }
+    return result;
+  }();
+  return chips;
+}
 
 /// The chip called `name`, or nullptr when the lowering does not support
 /// it.
 inline const GpuChip *lookupGpuChip(llvm::StringRef name) {
-  for (const GpuChip &chip : kGpuChips)
+  for (const GpuChip &chip : getGpuChips())
     if (chip.name == name)
       return &chip;
   return nullptr;
@@ -105,10 +117,10 @@ inline const GpuChip *lookupGpuChip(llvm::StringRef name) {
 /// "sm_75, sm_80, ..., sm_120".
 inline std::string supportedGpuChipNames() {
   std::string names;
-  for (const GpuChip &chip : kGpuChips) {
+  for (const GpuChip &chip : getGpuChips()) {
     if (!names.empty())
       names += ", ";
-    names += chip.name.str();
+    names += chip.name;
   }
   return names;
 }

@@ -10,6 +10,8 @@
 #include "Superopt/Rules/RuleLibrary.h"
 #include "Superopt/Rules/Rules.h"
 #include "Transforms/Passes.h"
+
+#include "Target/KnownTargets.h"
 #include "llvm/ADT/StringExtras.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringSet.h"
@@ -75,7 +77,9 @@ void ApplySubstitutionsPass::runOnOperation() {
     return signalPassFailure();
   }
 
-  llvm::Expected<superopt::GpuTarget> target = superopt::GpuTarget::get("sm_90");
+  // The pass has no target option: it costs for the search's default.
+  llvm::Expected<superopt::GpuTarget> target =
+      superopt::GpuTarget::get(mirage::target::kDefaultSearchTarget);
   if (!target) {
     error() << llvm::toString(target.takeError());
     return signalPassFailure();

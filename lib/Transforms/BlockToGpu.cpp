@@ -264,9 +264,8 @@ LogicalResult KernelEmitter::plan() {
                       inner->getLoc(), tile.getShape(),
                       chip.maxSharedMemoryPerBlock,
                       (inner->getName().getStringRef() + " tile").str(),
-                      ("(the shared memory per block of " + chip.name +
-                       ", in bytes)")
-                          .str())))
+                      "(the shared memory per block of " + chip.name +
+                          ", in bytes)")))
         return WalkResult::interrupt();
     }
     return WalkResult::advance();

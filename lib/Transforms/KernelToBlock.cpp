@@ -26,6 +26,7 @@
 #include "Dialect/Graph/ShapeRules.h"
 #include "Dialect/Kernel/KernelOps.h"
 #include "Dialect/Thread/ThreadOps.h"
+#include "Target/KnownTargets.h"
 #include "Transforms/GpuChip.h"
 #include "Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -47,9 +48,17 @@ using block::TileType;
 
 static constexpr int64_t kReplicate = block::GridMapAttr::kReplicate;
 
-/// Blocks that fill one wave of the largest target (H100 SXM: 132 SMs;
-/// A100 has 108).
-static constexpr int64_t kTargetBlocks = 132;
+/// Blocks that fill one wave of the search's default target (H100 SXM: 132
+/// SMs; A100 has 108), from the target database. The same for every chip
+/// lowered to, so that a graph tiles the same whatever the chip.
+static int64_t getWaveBlocks() {
+  static const int64_t blocks =
+      llvm::cantFail(
+          mirage::target::lookupTarget(mirage::target::kDefaultSearchTarget),
+          "the default search target is in the database")
+          .numSMs;
+  return blocks;
+}
 /// Largest tile of a row-wise or elementwise graph: 8 KiB holds 32 f16 (16
 /// f32) elements for each of the 128 threads.
 static constexpr int64_t kRowTileBytes = 8 * 1024;
@@ -124,7 +133,7 @@ static int64_t smallestDivisorAtLeast(int64_t n, int64_t floor) {
 /// tensor is large enough, at least kMinTileElements per block otherwise,
 /// never more than kRowTileBytes.
 static int64_t rowTileTarget(int64_t totalElements, int64_t elemBytes) {
-  int64_t perBlock = (totalElements + kTargetBlocks - 1) / kTargetBlocks;
+  int64_t perBlock = (totalElements + getWaveBlocks() - 1) / getWaveBlocks();
   return std::clamp(perBlock, kMinTileElements, kRowTileBytes / elemBytes);
 }
 
@@ -477,14 +486,14 @@ static MatmulTiles chooseMatmulTiles(int64_t m, int64_t n, int64_t k,
                 : k % 64 == 0 ? 64
                               : largestDivisor(k, 32)};
   auto blocks = [&] { return (m / t.m) * (n / t.n) * batches; };
-  while (blocks() < kTargetBlocks) {
+  while (blocks() < getWaveBlocks()) {
     if (int64_t s = shrink(n, t.n, 64); s != t.n)
       t.n = s;
     else if (int64_t s = shrink(m, t.m, 16); s != t.m)
       t.m = s;
     // Below half a wave, narrower columns are worth their shorter rows.
     else if (int64_t s = shrink(n, t.n, 32);
-             s != t.n && blocks() < kTargetBlocks / 2)
+             s != t.n && blocks() < getWaveBlocks() / 2)
       t.n = s;
     else
       break;
@@ -670,7 +679,7 @@ static LogicalResult lowerReduce(kernel::ReduceOp op,
   int64_t maxElements = kRowTileBytes / elementBytes(op.getType());
   SmallVector<int64_t> kept(shape);
   kept[dim] = 1;
-  int64_t target = (product(kept) + kTargetBlocks - 1) / kTargetBlocks;
+  int64_t target = (product(kept) + getWaveBlocks() - 1) / getWaveBlocks();
   target = std::min(target, std::max<int64_t>(1, maxElements / shape[dim]));
   target = std::max(target,
                     std::min<int64_t>(product(shape.drop_front(dim + 1)), 32));
