@@ -12,7 +12,7 @@
 // CHECK-LABEL: func.func @cbr8
 // CHECK-NEXT: %[[X:.*]] = graph.concat(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7) dim = 2
 // CHECK-NEXT: graph.split %[[X]]
-// CHECK-NEXT: %[[Z:.*]] = graph.scalar_mul %[[X]], 0.000000e+00
+// CHECK-NEXT: %[[Z:.*]] = graph.gt %[[X]], %[[X]]
 // CHECK-NEXT: graph.split %[[Z]]
 // CHECK-NEXT: %[[F:.*]] = graph.concat(%[[X]],
 // CHECK-NEXT: %[[C:.*]] = graph.conv2d %[[F]], %arg8

@@ -9,7 +9,7 @@
 // CHECK-LABEL: func.func @residual
 // CHECK-NEXT: %[[X:.*]] = graph.concat(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7) dim = 2
 // CHECK-NEXT: %[[S:.*]]:22 = graph.split %[[X]], dim = 2
-// CHECK-NEXT: %[[Z:.*]] = graph.scalar_mul %[[X]], 0.0
+// CHECK-NEXT: %[[Z:.*]] = graph.gt %[[X]], %[[X]]
 // CHECK-NEXT: graph.split %[[Z]], dim = 2
 // CHECK-NEXT: %[[F:.*]] = graph.concat(%[[X]],
 // CHECK-NEXT: graph.conv2d %[[F]]

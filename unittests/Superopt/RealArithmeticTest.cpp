@@ -376,6 +376,40 @@ TEST(RealArithmeticTest, ReduceSumAndMaxAlongEachDim) {
     }
 }
 
+TEST(RealArithmeticTest, ReluClampAndReduceMaxPropagateNan) {
+  // PyTorch's relu, clamp and amax keep a NaN, and so do the kernels
+  // (max.NaN); an interpreter that dropped it would call a kernel that
+  // keeps it wrong, or accept a rewrite that hides one.
+  RealArithmetic arith(RealMode::FP64);
+  double nan = std::numeric_limits<double>::quiet_NaN();
+  double inf = std::numeric_limits<double>::infinity();
+  RealTensor x(Shape{2, 3}, std::vector<double>{-1, nan, 2, nan, -inf, -3});
+  RealTensor r = arith.unary(UnaryKind::relu, {}, x);
+  EXPECT_EQ(r.data[0], 0.0);
+  EXPECT_TRUE(std::isnan(r.data[1]));
+  EXPECT_EQ(r.data[2], 2.0);
+  EXPECT_TRUE(std::isnan(r.data[3]));
+  EXPECT_EQ(r.data[4], 0.0);
+  RealTensor c = arith.unary(UnaryKind::clamp, {-2.0, 1.0}, x);
+  EXPECT_TRUE(std::isnan(c.data[1]));
+  EXPECT_EQ(c.data[4], -2.0);
+  // NaN first, in the middle, or last in a row: the row's max is NaN.
+  for (int64_t dim : {0, 1}) {
+    RealTensor m = arith.reduce(ReduceKind::max, x, dim);
+    for (double v : m.data)
+      if (dim == 1)
+        EXPECT_TRUE(std::isnan(v)) << dim;
+    if (dim == 0) {
+      ASSERT_EQ(m.data.size(), 3u);
+      EXPECT_TRUE(std::isnan(m.data[0]));
+      EXPECT_TRUE(std::isnan(m.data[1]));
+      EXPECT_EQ(m.data[2], 2.0);
+    }
+  }
+  RealTensor tail(Shape{3}, std::vector<double>{1, 2, nan});
+  EXPECT_TRUE(std::isnan(arith.reduce(ReduceKind::max, tail, 0).data[0]));
+}
+
 TEST(RealArithmeticTest, Softmax) {
   std::mt19937_64 rng(5);
   RealTensor x = randomTensor({3, 6}, rng, -3, 3);

@@ -232,11 +232,11 @@ mirage::pet::correctSite(const StitchSite &site,
   if (options.layout == SliceLayout::PerTile)
     cuts.insert(bandCuts.begin(), bandCuts.end());
 
+  // gt(v, v): 0 for every float, infinities and NaN included, where 0 x v
+  // would be NaN at an infinite v.
   auto zerosOf = [&](Value v) {
-    return graph::ScalarMulOp::create(
-               b, loc, TypeRange{v.getType()}, ValueRange{v},
-               ArrayRef<NamedAttribute>{
-                   b.getNamedAttr("scalar", b.getF64FloatAttr(0.0))})
+    return graph::GtOp::create(b, loc, TypeRange{v.getType()},
+                               ValueRange{v, v})
         .getResult();
   };
   // Pieces of the tiles and of the bands, by their start in concat

@@ -429,9 +429,32 @@ static Tensor<uint64_t> binaryMod(BinaryKind kind, const Tensor<uint64_t> &a,
 FieldTensor FieldArithmetic::binary(BinaryKind kind, const Value &a,
                                     const Value &b) {
   // A comparison has no algebraic image: an uninterpreted function of both
-  // operands, one per kind (lt(a, b) and gt(b, a) are not known equal).
-  if (isComparison(kind))
-    return uninterpretedN(static_cast<uint64_t>(kind), {&a, &b});
+  // operands, one per kind (lt(a, b) and gt(b, a) are not known equal),
+  // except on the diagonal: of a value with itself the real relation holds
+  // for eq, le and ge and fails for ne, lt and gt (PET's zero bands are
+  // gt(x, x)). Equal residues of different expressions are the
+  // Schwartz-Zippel event the test's bound already counts.
+  if (isComparison(kind)) {
+    FieldTensor r = uninterpretedN(static_cast<uint64_t>(kind), {&a, &b});
+    bool holds = kind == BinaryKind::eq || kind == BinaryKind::le ||
+                 kind == BinaryKind::ge;
+    bool withQ = wantQ && a.hasQ() && b.hasQ();
+    Tensor<uint64_t> ap = broadcastTo(a.p, r.p.shape);
+    Tensor<uint64_t> bp = broadcastTo(b.p, r.p.shape);
+    Tensor<uint64_t> aq, bq;
+    if (withQ) {
+      aq = broadcastTo(a.q, r.p.shape);
+      bq = broadcastTo(b.q, r.p.shape);
+    }
+    for (int64_t i = 0, n = r.p.size(); i < n; ++i) {
+      if (ap.data[i] != bp.data[i] || (withQ && aq.data[i] != bq.data[i]))
+        continue;
+      r.p.data[i] = holds;
+      if (wantQ)
+        r.q.data[i] = holds;
+    }
+    return r;
+  }
   FieldTensor r;
   bool withQ = wantQ && a.hasQ() && b.hasQ();
   if (kind != BinaryKind::div) {

@@ -125,7 +125,8 @@ RealTensor RealArithmetic::unary(UnaryKind kind, llvm::ArrayRef<double> params,
     map(gelu);
     break;
   case UnaryKind::relu:
-    map([](double v) { return v > 0.0 ? v : 0.0; });
+    // NaN stays NaN, as in PyTorch and in the kernels (max.NaN).
+    map([](double v) { return std::isnan(v) || v > 0.0 ? v : 0.0; });
     break;
   case UnaryKind::clamp: {
     double lo = params[0], hi = params[1];
@@ -249,9 +250,9 @@ RealTensor RealArithmetic::reduce(ReduceKind kind, const Value &x,
       if (kind == ReduceKind::sum)
         for (int64_t i = 0; i < inner; ++i)
           out[i] += in[i];
-      else
+      else // a NaN anywhere in the row is the row's max (torch.amax, max.NaN)
         for (int64_t i = 0; i < inner; ++i)
-          out[i] = std::max(out[i], in[i]);
+          out[i] = std::isnan(in[i]) || out[i] < in[i] ? in[i] : out[i];
     }
   }
   return r;

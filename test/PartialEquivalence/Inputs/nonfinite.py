@@ -4,8 +4,11 @@
       Copies an NCHW float64 .npy file, setting image 0, channel 1,
       (ROW, COL) to VALUE (a Python float literal: inf, -inf, nan).
   nonfinite.py compare ORIGINAL.npy CORRECTED.npy
-      Prints how many elements of ORIGINAL are finite and non-finite, and
-      at how many finite ones CORRECTED differs (or is not finite).
+      Prints how many elements of ORIGINAL are finite and non-finite, at
+      how many finite ones CORRECTED differs (or is not finite), and at how
+      many non-finite ones it is not the same (an inf of the same sign, or
+      a NaN): a NaN where the original has inf would leak through a later
+      relu or exp, which map -inf to 0 and NaN to NaN.
 """
 
 import ast
@@ -51,8 +54,12 @@ def compare(argv):
     finite = [i for i, v in enumerate(a) if math.isfinite(v)]
     differ = sum(1 for i in finite
                  if not abs(a[i] - b[i]) <= 1e-9 * (1 + abs(a[i])))
-    print("finite %d non-finite %d differ %d" %
-          (len(finite), len(a) - len(finite), differ))
+    def kind(v):
+        return "nan" if math.isnan(v) else v
+    changed = sum(1 for i, v in enumerate(a)
+                  if not math.isfinite(v) and kind(v) != kind(b[i]))
+    print("finite %d non-finite %d differ %d changed %d" %
+          (len(finite), len(a) - len(finite), differ, changed))
 
 
 if __name__ == "__main__":
