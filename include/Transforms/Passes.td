@@ -461,9 +461,14 @@ def KernelToGpu : Pass<"kernel-to-gpu", "::mlir::ModuleOp"> {
     (`@mirage_kernels::@copy_<dtype>_<shape>`, one per buffer type, made
     here with the kernel module if there is none), launched after the
     function's own launches; a function of views alone becomes host code
-    of copies.
+    of copies. The indexing kernels that `--kernel-to-block` leaves
+    (`kernel.gather`, `kernel.gather_elements`, `kernel.one_hot`) become
+    kernels written here too (one thread per output element, a grid-stride
+    loop), launched where the op stood; an index out of range executes
+    `trap`, so the launch fails instead of reading out of bounds.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",

@@ -712,6 +712,7 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
     return finish(mods, d.operands.size() == 1 &&
                             d.operands[0].kind == OK::Immediate);
   case Opcode::Ret:
+  case Opcode::Trap:
   case Opcode::CpAsyncCommit:
   case Opcode::CpAsyncWaitAll:
     return finish(mods, d.operands.empty());

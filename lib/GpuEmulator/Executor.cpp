@@ -657,6 +657,12 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
                                    pending));
     }
     return llvm::Error::success();
+  case Opcode::Trap:
+    if (lanes.empty())
+      return llvm::Error::success();
+    return fault(lanes.front(), inst,
+                 "the kernel executed trap (its abort: an indexing kernel "
+                 "read an index out of range)");
   case Opcode::BarSync:
     return arrive(inst, lanes);
   case Opcode::Shfl:

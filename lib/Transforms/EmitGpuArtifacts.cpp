@@ -52,6 +52,11 @@ static std::string dtypeName(Type t) {
     return "bf16";
   if (t.isF32())
     return "f32";
+  // Index tensors (token ids, positions) that the indexing kernels read.
+  if (t.isInteger(32))
+    return "i32";
+  if (t.isInteger(64))
+    return "i64";
   return "";
 }
 
@@ -146,7 +151,7 @@ static FailureOr<llvm::json::Object> describeFunction(func::FuncOp func,
     if (!type || !type.hasStaticShape() || dtypeName(type.getElementType()).empty())
       return emitError(v.getLoc())
              << "buffer " << name << " has type " << v.getType()
-             << "; the manifest holds static f16, bf16 or f32 memrefs";
+             << "; the manifest holds static f16, bf16, f32, i32 or i64 memrefs";
     if (failed(verifyElementCountWithin(
             v.getLoc(), type.getShape(), kGpuMaxTensorElements,
             ("buffer " + name).str(),

@@ -1016,14 +1016,22 @@ static LogicalResult lowerKernel(Operation *op, const SmemBudgets &budgets) {
             "has no block-graph form: input iterators read disjoint tiles, "
             "not the overlapping sliding windows it needs");
       })
-      .Case<kernel::GatherOp, kernel::GatherElementsOp,
-            kernel::ScatterElementsOp, kernel::OneHotOp, kernel::TopKOp>(
-          [](Operation *op) {
-            return op->emitOpError(
-                "has no block-graph form: input iterators read tiles at "
-                "positions the grid fixes, not at positions read from an "
-                "index tensor; indexing ops run in the interpreter only");
-          })
+      // Reads where an index tensor says: no input iterator can, and
+      // kernel-to-gpu writes these kernels itself (DirectKernels.h).
+      .Case<kernel::GatherOp, kernel::GatherElementsOp, kernel::OneHotOp>(
+          [](Operation *) { return success(); })
+      .Case([](kernel::ScatterElementsOp op) {
+        return op.emitOpError(
+            "has no GPU lowering: its writes go where an index tensor says, "
+            "and two that meet (an error for reduction none, a sum for "
+            "add) need a check or atomics that no kernel here has; it runs "
+            "in the interpreter only");
+      })
+      .Case([](kernel::TopKOp op) {
+        return op.emitOpError(
+            "has no GPU lowering: a per-row selection is no block graph and "
+            "no direct kernel here; it runs in the interpreter only");
+      })
       .Default([](Operation *op) {
         return op->emitOpError("has no block-graph form in kernel-to-block");
       });

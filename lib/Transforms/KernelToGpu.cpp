@@ -12,9 +12,14 @@
 // a tensor returned a second time) is copied there by a copy kernel this
 // pass adds to @mirage_kernels, launched after everything else: the
 // manifest stays a list of launches, and every runner runs it unchanged.
+// The indexing kernels that kernel-to-block leaves (gather, gather_elements,
+// one_hot: no block graph reads where an index tensor says) become
+// kernels this pass writes too, launched where the op stood
+// (DirectKernels.h).
 //
 //===----------------------------------------------------------------------===//
 
+#include "DirectKernels.h"
 #include "Dialect/Graph/ShapeRules.h"
 #include "Dialect/Kernel/KernelOps.h"
 #include "Transforms/GpuChip.h"
@@ -22,6 +27,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/StringSet.h"
@@ -47,108 +53,11 @@ static SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
   return strides;
 }
 
-/// Threads per block of a copy kernel, and its largest grid: a grid-stride
-/// loop covers the rest.
-constexpr int64_t kCopyThreads = 128;
-constexpr int64_t kCopyMaxBlocks = 65535;
-
-namespace {
-/// The copy kernels of a module, one per buffer type, made on first use.
-class CopyKernels {
-public:
-  explicit CopyKernels(ModuleOp module) : module(module) {}
-
-  /// The symbol of the kernel that copies a `type` buffer to another.
-  SymbolRefAttr get(MemRefType type, Location loc);
-
-private:
-  gpu::GPUModuleOp kernelModule(Location loc);
-
-  ModuleOp module;
-  gpu::GPUModuleOp gpuModule;
-  llvm::StringSet<> taken;
-  DenseMap<Type, SymbolRefAttr> kernels;
-};
-} // namespace
-
-gpu::GPUModuleOp CopyKernels::kernelModule(Location loc) {
-  if (gpuModule)
-    return gpuModule;
-  OpBuilder b(module.getContext());
-  gpuModule = module.lookupSymbol<gpu::GPUModuleOp>("mirage_kernels");
-  if (!gpuModule) {
-    // A module of views and returned arguments alone: --block-to-gpu made
-    // no kernel module.
-    b.setInsertionPointToEnd(module.getBody());
-    gpuModule = gpu::GPUModuleOp::create(b, loc, "mirage_kernels");
-  }
-  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                  b.getUnitAttr());
-  for (Operation &symbol : gpuModule.getBody()->getOperations())
-    if (auto name = symbol.getAttrOfType<StringAttr>(
-            SymbolTable::getSymbolAttrName()))
-      taken.insert(name.getValue());
-  return gpuModule;
-}
-
-// copy_f32_4_1(%src, %dst): each thread copies the elements i = its global
-// index + k * (all threads), at the same row-major position of both.
-SymbolRefAttr CopyKernels::get(MemRefType type, Location loc) {
-  if (SymbolRefAttr known = kernels.lookup(type))
-    return known;
-  gpu::GPUModuleOp target = kernelModule(loc);
-  MLIRContext *ctx = module.getContext();
-  std::string base = "copy_";
-  llvm::raw_string_ostream os(base);
-  os << type.getElementType();
-  for (int64_t d : type.getShape())
-    os << "_" << d;
-  std::string name = base;
-  for (unsigned i = 1; !taken.insert(name).second; ++i)
-    name = base + "_" + std::to_string(i);
-
-  OpBuilder b(ctx);
-  b.setInsertionPointToEnd(target.getBody());
-  auto func = gpu::GPUFuncOp::create(b, loc, name,
-                                     b.getFunctionType({type, type}, {}));
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  func.setKnownBlockSizeAttr(
-      b.getDenseI32ArrayAttr({static_cast<int32_t>(kCopyThreads), 1, 1}));
-  Block &entry = func.getBody().front();
-  b.setInsertionPointToStart(&entry);
-  auto idx = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value blocks = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-  Value first = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, bid, idx(kCopyThreads)), tid);
-  Value step = arith::MulIOp::create(b, loc, blocks, idx(kCopyThreads));
-  auto loop =
-      scf::ForOp::create(b, loc, first, idx(type.getNumElements()), step);
-  b.setInsertionPointToStart(loop.getBody());
-  ArrayRef<int64_t> shape = type.getShape();
-  SmallVector<Value> at(shape.size());
-  Value rest = loop.getInductionVar();
-  for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
-    at[d] = d == 0 ? rest : arith::RemUIOp::create(b, loc, rest, idx(shape[d]));
-    if (d > 0)
-      rest = arith::DivUIOp::create(b, loc, rest, idx(shape[d]));
-  }
-  Value v = memref::LoadOp::create(b, loc, entry.getArgument(0), at);
-  memref::StoreOp::create(b, loc, v, entry.getArgument(1), at);
-  b.setInsertionPointToEnd(&entry);
-  gpu::ReturnOp::create(b, loc);
-
-  auto symbol = SymbolRefAttr::get(ctx, "mirage_kernels",
-                                   {FlatSymbolRefAttr::get(ctx, name)});
-  kernels[type] = symbol;
-  return symbol;
-}
-
-static LogicalResult lowerFunction(func::FuncOp func, CopyKernels &copies) {
+static LogicalResult lowerFunction(func::FuncOp func, DirectKernels &direct) {
   Block &body = func.getBody().front();
   for (Operation &op : body) {
-    if (isa<kernel::LaunchOp, kernel::ReshapeOp, func::ReturnOp>(op))
+    if (isa<kernel::LaunchOp, kernel::ReshapeOp, func::ReturnOp>(op) ||
+        isDirectIndexingKernel(&op))
       continue;
     return op.emitOpError("cannot be launched from the host: run "
                           "--kernel-to-block and --block-to-gpu first");
@@ -174,10 +83,12 @@ static LogicalResult lowerFunction(func::FuncOp func, CopyKernels &copies) {
   // result (an argument or a view), is copied there at the end.
   DenseMap<Value, unsigned> outputOf;
   SmallVector<unsigned> copied;
-  for (auto [i, v] : llvm::enumerate(ret.getOperands()))
-    if (!v.getDefiningOp<kernel::LaunchOp>() ||
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    Operation *def = v.getDefiningOp();
+    if (!def || !(isa<kernel::LaunchOp>(def) || isDirectIndexingKernel(def)) ||
         !outputOf.try_emplace(v, i).second)
       copied.push_back(i);
+  }
 
   OpBuilder b(func.getContext());
   unsigned numInputs = func.getNumArguments();
@@ -212,18 +123,41 @@ static LogicalResult lowerFunction(func::FuncOp func, CopyKernels &copies) {
       dead.push_back(&op);
       continue;
     }
+    // The buffer of each result: the output argument it is returned in,
+    // or a temporary.
+    auto bufferFor = [&](Value result) -> Value {
+      if (auto it = outputOf.find(result); it != outputOf.end())
+        return body.getArgument(numInputs + it->second);
+      Value buffer =
+          memref::AllocOp::create(b, loc, bufferType(result.getType()));
+      temps.push_back(buffer);
+      return buffer;
+    };
+    if (isDirectIndexingKernel(&op)) {
+      SmallVector<Value> operands(op.getOperands());
+      Value buffer = bufferFor(op.getResult(0));
+      operands.push_back(buffer);
+      SymbolRefAttr kernel = direct.indexingKernel(&op);
+      int64_t elements =
+          cast<MemRefType>(buffer.getType()).getNumElements();
+      Value grid =
+          arith::ConstantIndexOp::create(b, loc, directKernelBlocks(elements));
+      Value one = arith::ConstantIndexOp::create(b, loc, 1);
+      Value block =
+          arith::ConstantIndexOp::create(b, loc, kDirectKernelThreads);
+      Value smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+      gpu::LaunchFuncOp::create(b, loc, kernel,
+                                gpu::KernelDim3{grid, one, one},
+                                gpu::KernelDim3{block, one, one}, smem,
+                                operands, Type());
+      op.getResult(0).replaceAllUsesWith(buffer);
+      dead.push_back(&op);
+      continue;
+    }
     auto launch = cast<kernel::LaunchOp>(op);
     SmallVector<Value> operands(launch.getInputs());
-    for (Value result : launch.getOutputs()) {
-      Value buffer;
-      if (auto it = outputOf.find(result); it != outputOf.end()) {
-        buffer = body.getArgument(numInputs + it->second);
-      } else {
-        buffer = memref::AllocOp::create(b, loc, bufferType(result.getType()));
-        temps.push_back(buffer);
-      }
-      operands.push_back(buffer);
-    }
+    for (Value result : launch.getOutputs())
+      operands.push_back(bufferFor(result));
     auto dim3 = [&](ArrayRef<int64_t> d) {
       return gpu::KernelDim3{arith::ConstantIndexOp::create(b, loc, d[0]),
                              arith::ConstantIndexOp::create(b, loc, d[1]),
@@ -252,15 +186,13 @@ static LogicalResult lowerFunction(func::FuncOp func, CopyKernels &copies) {
     Value source = ret.getOperand(i);
     Value target = body.getArgument(numInputs + i);
     auto type = cast<MemRefType>(target.getType());
-    SymbolRefAttr kernel = copies.get(type, func.getLoc());
-    int64_t blocks = std::clamp<int64_t>(
-        (type.getNumElements() + kCopyThreads - 1) / kCopyThreads, 1,
-        kCopyMaxBlocks);
+    SymbolRefAttr kernel = direct.copy(type, func.getLoc());
+    int64_t blocks = directKernelBlocks(type.getNumElements());
     // Made one after the other: the order of the printed constants must
     // not depend on the compiler's order of argument evaluation.
     Value grid = arith::ConstantIndexOp::create(b, loc, blocks);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    Value block = arith::ConstantIndexOp::create(b, loc, kCopyThreads);
+    Value block = arith::ConstantIndexOp::create(b, loc, kDirectKernelThreads);
     Value smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
     gpu::LaunchFuncOp::create(b, loc, kernel, gpu::KernelDim3{grid, one, one},
                               gpu::KernelDim3{block, one, one}, smem,
@@ -274,14 +206,15 @@ static LogicalResult lowerFunction(func::FuncOp func, CopyKernels &copies) {
 }
 
 /// Whether `func` is a kernel-level function without launches: kernel.reshape
-/// ops and a return of ranked tensors (at least one).
-static bool isViewsOnly(func::FuncOp func) {
+/// ops, indexing kernels and a return of ranked tensors (at least one).
+static bool isWithoutLaunches(func::FuncOp func) {
   if (func.getNumResults() == 0 ||
       !llvm::all_of(func.getArgumentTypes(), llvm::IsaPred<RankedTensorType>) ||
       !llvm::all_of(func.getResultTypes(), llvm::IsaPred<RankedTensorType>))
     return false;
   return llvm::all_of(func.getBody().front(), [](Operation &op) {
-    return isa<kernel::ReshapeOp, func::ReturnOp>(op);
+    return isa<kernel::ReshapeOp, func::ReturnOp>(op) ||
+           isDirectIndexingKernel(&op);
   });
 }
 
@@ -291,19 +224,20 @@ struct KernelToGpuPass : mirage::impl::KernelToGpuBase<KernelToGpuPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>("mirage_kernels");
-    CopyKernels copies(module);
+    DirectKernels direct(module);
     for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
       if (func.isExternal())
         continue;
       auto launches = func.getOps<kernel::LaunchOp>();
       if (launches.empty()) {
-        // A function of views alone (a size-1 transpose or reshape) or one
-        // that returns an argument: host code of copies only. Others are
-        // not at the kernel level, and stay as they are.
-        if (!isViewsOnly(func))
+        // A function of views alone (a size-1 transpose or reshape), one
+        // that returns an argument, or one of indexing kernels: host code
+        // of direct kernels only. Others are not at the kernel level, and
+        // stay as they are.
+        if (!isWithoutLaunches(func))
           continue;
         recordReference(func);
-        if (failed(lowerFunction(func, copies)))
+        if (failed(lowerFunction(func, direct)))
           return signalPassFailure();
         continue;
       }
@@ -315,7 +249,7 @@ struct KernelToGpuPass : mirage::impl::KernelToGpuBase<KernelToGpuPass> {
             << launch.getKernel() << ", which the module does not define";
         return signalPassFailure();
       }
-      if (failed(lowerFunction(func, copies)))
+      if (failed(lowerFunction(func, direct)))
         return signalPassFailure();
     }
   }

@@ -151,18 +151,19 @@ func.func @prime_extent(%x: tensor<137438953447xf16>) -> tensor<137438953447xf16
 
 // -----
 
-// Indexing kernels (issue 24) read positions from an index tensor; input
-// iterators cannot.
-func.func @embedding(%wte: tensor<100x32xf32>, %ids: tensor<2x5xi64>) -> tensor<2x5x32xf32> {
-  // expected-error @+1 {{'kernel.gather' op has no block-graph form: input iterators read tiles at positions the grid fixes, not at positions read from an index tensor; indexing ops run in the interpreter only}}
-  %e = kernel.gather %wte, %ids, axis = 0 : (tensor<100x32xf32>, tensor<2x5xi64>) -> tensor<2x5x32xf32>
-  return %e : tensor<2x5x32xf32>
+// Scatters write where an index tensor says: no GPU lowering (gather,
+// gather_elements and one_hot are left for kernel-to-gpu:
+// kernel-to-gpu-indexing.mlir).
+func.func @scatter(%d: tensor<8x4xf32>, %i: tensor<3x4xi64>, %u: tensor<3x4xf32>) -> tensor<8x4xf32> {
+  // expected-error @+1 {{'kernel.scatter_elements' op has no GPU lowering: its writes go where an index tensor says}}
+  %s = kernel.scatter_elements %d, %i, %u, axis = 0, reduction = add : (tensor<8x4xf32>, tensor<3x4xi64>, tensor<3x4xf32>) -> tensor<8x4xf32>
+  return %s : tensor<8x4xf32>
 }
 
 // -----
 
 func.func @router(%p: tensor<16x8xf32>) -> tensor<16x2xi64> {
-  // expected-error @+1 {{'kernel.topk' op has no block-graph form}}
+  // expected-error @+1 {{'kernel.topk' op has no GPU lowering: a per-row selection}}
   %v, %i = kernel.topk %p, k = 2, dim = 1 : tensor<16x8xf32> -> (tensor<16x2xf32>, tensor<16x2xi64>)
   return %i : tensor<16x2xi64>
 }

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <limits>
 
 using namespace llvm;
 using namespace mirage;
@@ -23,8 +24,16 @@ StringRef gpurun::dtypeName(Dtype dtype) {
     return "bf16";
   case Dtype::F32:
     return "f32";
+  case Dtype::I32:
+    return "i32";
+  case Dtype::I64:
+    return "i64";
   }
   llvm_unreachable("unknown dtype");
+}
+
+bool gpurun::isIndexDtype(Dtype dtype) {
+  return dtype == Dtype::I32 || dtype == Dtype::I64;
 }
 
 std::optional<Dtype> gpurun::parseDtype(StringRef name) {
@@ -32,10 +41,24 @@ std::optional<Dtype> gpurun::parseDtype(StringRef name) {
       .Case("f16", Dtype::F16)
       .Case("bf16", Dtype::BF16)
       .Case("f32", Dtype::F32)
+      .Case("i32", Dtype::I32)
+      .Case("i64", Dtype::I64)
       .Default(std::nullopt);
 }
 
-unsigned gpurun::dtypeSize(Dtype dtype) { return dtype == Dtype::F32 ? 4 : 2; }
+unsigned gpurun::dtypeSize(Dtype dtype) {
+  switch (dtype) {
+  case Dtype::F16:
+  case Dtype::BF16:
+    return 2;
+  case Dtype::F32:
+  case Dtype::I32:
+    return 4;
+  case Dtype::I64:
+    return 8;
+  }
+  llvm_unreachable("unknown dtype");
+}
 
 int gpurun::dtypePrecision(Dtype dtype) {
   switch (dtype) {
@@ -45,6 +68,9 @@ int gpurun::dtypePrecision(Dtype dtype) {
     return 8;
   case Dtype::F32:
     return 24;
+  case Dtype::I32:
+  case Dtype::I64:
+    return 53;
   }
   llvm_unreachable("unknown dtype");
 }
@@ -55,11 +81,17 @@ static std::pair<int, int> exponentRange(Dtype dtype) {
 }
 
 double gpurun::dtypeLargest(Dtype dtype) {
+  if (dtype == Dtype::I32)
+    return 2147483647.0;
+  if (dtype == Dtype::I64)
+    return std::ldexp(1.0, 63);
   int p = dtypePrecision(dtype);
   return std::ldexp(2.0 - std::ldexp(1.0, 1 - p), exponentRange(dtype).second);
 }
 
 double gpurun::dtypeUlp(Dtype dtype, double x) {
+  if (isIndexDtype(dtype))
+    return 1;
   auto [minExponent, maxExponent] = exponentRange(dtype);
   int e = x == 0 ? minExponent : std::ilogb(x);
   e = std::clamp(e, minExponent, maxExponent);
@@ -74,6 +106,10 @@ bool gpurun::isDtype(mlir::Type type, Dtype dtype) {
     return type.isBF16();
   case Dtype::F32:
     return type.isF32();
+  case Dtype::I32:
+    return type.isInteger(32);
+  case Dtype::I64:
+    return type.isInteger(64);
   }
   llvm_unreachable("unknown dtype");
 }
@@ -116,6 +152,20 @@ static uint32_t encodeSmallFloat(double x, int fractionBits, int exponentBits) {
          fraction;
 }
 
+/// `x` as an integer of `bits` bits: nearest, saturated, NaN as 0.
+static int64_t toInteger(double x, unsigned bits) {
+  if (std::isnan(x))
+    return 0;
+  double top = std::ldexp(1.0, bits - 1);
+  if (x >= top)
+    return bits == 64 ? std::numeric_limits<int64_t>::max()
+                      : (int64_t(1) << (bits - 1)) - 1;
+  if (x <= -top)
+    return bits == 64 ? std::numeric_limits<int64_t>::min()
+                      : -(int64_t(1) << (bits - 1));
+  return static_cast<int64_t>(std::nearbyint(x));
+}
+
 std::vector<char> gpurun::encode(Dtype dtype, ArrayRef<double> values) {
   std::vector<char> bytes(values.size() * dtypeSize(dtype));
   char *p = bytes.data();
@@ -130,6 +180,12 @@ std::vector<char> gpurun::encode(Dtype dtype, ArrayRef<double> values) {
     case Dtype::F32:
       // The conversion rounds to nearest even.
       support::endian::write32le(p, bit_cast<uint32_t>(static_cast<float>(x)));
+      break;
+    case Dtype::I32:
+      support::endian::write32le(p, static_cast<uint32_t>(toInteger(x, 32)));
+      break;
+    case Dtype::I64:
+      support::endian::write64le(p, static_cast<uint64_t>(toInteger(x, 64)));
       break;
     }
     p += dtypeSize(dtype);
@@ -153,6 +209,12 @@ std::vector<double> gpurun::decode(Dtype dtype, ArrayRef<char> bytes) {
       break;
     case Dtype::F32:
       x = bit_cast<float>(support::endian::read32le(p));
+      break;
+    case Dtype::I32:
+      x = static_cast<int32_t>(support::endian::read32le(p));
+      break;
+    case Dtype::I64:
+      x = static_cast<double>(static_cast<int64_t>(support::endian::read64le(p)));
       break;
     }
     p += size;

@@ -1,6 +1,7 @@
 //===- Reference.cpp - the reference program of a manifest function -------===//
 
 #include "Reference.h"
+#include "Superopt/Verification/InputScales.h"
 #include "Superopt/Semantics/Interpreter.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -105,4 +106,8 @@ Reference::load(MLIRContext &context, const Manifest &manifest,
 FailureOr<SmallVector<superopt::RealTensor>>
 Reference::run(ArrayRef<superopt::RealTensor> inputs) {
   return superopt::interpretReal(func, inputs, superopt::RealMode::FP64);
+}
+
+int64_t Reference::indexBound(unsigned argNumber) const {
+  return superopt::indexInputBound(func, func, argNumber);
 }

@@ -38,6 +38,11 @@ public:
        const Function &function);
   ~Reference();
 
+  /// The bound an index argument's values are drawn below: the smallest
+  /// extent any of its uses indexes (gather's data along its axis,
+  /// one_hot's depth), as the verifier draws them.
+  int64_t indexBound(unsigned argNumber) const;
+
   /// Runs the reference in fp64 on `inputs` (one per argument).
   mlir::FailureOr<llvm::SmallVector<superopt::RealTensor>>
   run(llvm::ArrayRef<superopt::RealTensor> inputs);

@@ -323,6 +323,8 @@ static int checkManifest(mlir::MLIRContext &context, const Manifest &manifest) {
 // Inputs and expected outputs
 //===----------------------------------------------------------------------===//
 
+static std::string formatNumber(double x);
+
 /// Reads one .npy file per buffer of `positions` and checks its shape.
 static Expected<SmallVector<RealTensor>>
 readTensors(const Function &function, ArrayRef<unsigned> positions,
@@ -337,9 +339,20 @@ readTensors(const Function &function, ArrayRef<unsigned> positions,
   SmallVector<RealTensor> tensors;
   for (auto [i, position, file] : enumerate(positions, files)) {
     const Buffer &buffer = function.buffers[position];
-    Expected<npy::Array> array = npy::read(file);
+    bool index = isIndexDtype(buffer.dtype);
+    Expected<npy::Array> array = npy::read(file, /*integers=*/index);
     if (!array)
       return array.takeError();
+    // Positions are integers: rounding 2.5 to a position would be a guess.
+    if (index)
+      for (double x : array->data)
+        if (x != std::nearbyint(x))
+          return createStringError(
+              inconvertibleErrorCode(),
+              "--" + option + " '" + file + "' holds " + formatNumber(x) +
+                  ", but " + role + " " + Twine(i) + " (\"" + buffer.name +
+                  "\") is an index tensor of " + dtypeName(buffer.dtype) +
+                  "; give it integers");
     if (ArrayRef<int64_t>(array->shape) != ArrayRef<int64_t>(buffer.shape))
       return createStringError(inconvertibleErrorCode(),
                                "--" + option + " '" + file + "' has shape " +
@@ -354,8 +367,11 @@ readTensors(const Function &function, ArrayRef<unsigned> positions,
 
 /// The inputs as the GPU will see them: random on the buffer dtype's grid
 /// (exact in it), or the given files rounded to the dtype, so that the
-/// reference runs on exactly the uploaded values.
-static Expected<SmallVector<RealTensor>> makeInputs(const Function &function) {
+/// reference runs on exactly the uploaded values. An index input's draws
+/// (one per element from the same stream, in [-1, 1) before the scale)
+/// become positions uniform in [0, bound), as the verifier draws them.
+static Expected<SmallVector<RealTensor>> makeInputs(const Function &function,
+                                                    const Reference &reference) {
   if (!inputFiles.empty()) {
     Expected<SmallVector<RealTensor>> inputs =
         readTensors(function, function.inputs, inputFiles, "input", "input");
@@ -371,7 +387,16 @@ static Expected<SmallVector<RealTensor>> makeInputs(const Function &function) {
     const Buffer &buffer = function.buffers[position];
     specs.push_back({buffer.shape, dtypePrecision(buffer.dtype)});
   }
-  return generateRandomInputs(specs, seed, inputScale);
+  SmallVector<RealTensor> inputs =
+      generateRandomInputs(specs, seed, inputScale);
+  for (auto [i, position] : enumerate(function.inputs)) {
+    if (!isIndexDtype(function.buffers[position].dtype))
+      continue;
+    double bound = static_cast<double>(reference.indexBound(i));
+    for (double &x : inputs[i].data)
+      x = std::min(bound - 1, std::floor((x / inputScale + 1) / 2 * bound));
+  }
+  return inputs;
 }
 
 static std::string formatNumber(double x);
@@ -395,7 +420,8 @@ static LogicalResult checkInputScale(const Function &function) {
   }
   for (unsigned position : function.inputs) {
     const Buffer &buffer = function.buffers[position];
-    if (inputScale > dtypeLargest(buffer.dtype)) {
+    // Index inputs are positions, never scaled.
+    if (!isIndexDtype(buffer.dtype) && inputScale > dtypeLargest(buffer.dtype)) {
       error() << "--scale=" << formatNumber(inputScale)
               << " exceeds the largest " << dtypeName(buffer.dtype)
               << " value " << formatNumber(dtypeLargest(buffer.dtype))
@@ -465,8 +491,11 @@ static Comparison compare(ArrayRef<double> gpu, ArrayRef<double> ref,
   c.relativeError =
       c.maxAbsError /
       std::max(c.maxAbsReference, std::numeric_limits<double>::min());
-  c.pass = c.relativeError <= tolerance &&
-           (!maxUlp.getNumOccurrences() || c.maxUlpError <= maxUlp);
+  // Index outputs are positions: exact or wrong.
+  c.pass = isIndexDtype(dtype)
+               ? c.maxAbsError == 0
+               : c.relativeError <= tolerance &&
+                     (!maxUlp.getNumOccurrences() || c.maxUlpError <= maxUlp);
   return c;
 }
 
@@ -830,7 +859,7 @@ static int run(mlir::MLIRContext &context, const Manifest &manifest) {
   Expected<ModuleImages> images = readImages(manifest);
   if (!images)
     return fail(images.takeError());
-  Expected<SmallVector<RealTensor>> inputs = makeInputs(function);
+  Expected<SmallVector<RealTensor>> inputs = makeInputs(function, **reference);
   if (!inputs)
     return fail(inputs.takeError());
   std::optional<SmallVector<RealTensor>> expected;

@@ -164,6 +164,8 @@ std::optional<size_t> elementSize(StringRef descr) {
       .Case("<f8", 8)
       .Case("<f4", 4)
       .Case("<f2", 2)
+      .Case("<i8", 8) // index tensors: token ids, positions
+      .Case("<i4", 4)
       .Default(std::nullopt);
 }
 
@@ -187,7 +189,8 @@ double npy::halfToDouble(uint16_t bits) {
   return negative ? -magnitude : magnitude;
 }
 
-Expected<npy::Array> npy::parse(StringRef bytes, StringRef name) {
+Expected<npy::Array> npy::parse(StringRef bytes, StringRef name,
+                                bool integers) {
   if (!bytes.consume_front(kMagic))
     return makeError(name, "not a .npy file (bad magic string)");
   if (bytes.size() < 2)
@@ -218,15 +221,19 @@ Expected<npy::Array> npy::parse(StringRef bytes, StringRef name) {
   if (header.fortranOrder)
     return makeError(name, "Fortran-order arrays are not supported; save the "
                            "array in C order");
+  bool integer = StringRef(header.descr).starts_with("<i");
   std::optional<size_t> size = elementSize(header.descr);
-  if (!size) {
+  if (!size || (integer && !integers)) {
     StringRef descr = header.descr;
     if (descr.starts_with(">"))
       return makeError(name, "big-endian dtype '" + descr +
                                  "' is not supported; use '<f8', '<f4' or "
                                  "'<f2'");
     return makeError(name, "unsupported dtype '" + descr +
-                               "'; use '<f8', '<f4' or '<f2'");
+                               "'; use '<f8', '<f4' or '<f2'" +
+                               (integers ? " (or '<i8', '<i4' for an index "
+                                           "tensor)"
+                                         : ""));
   }
 
   int64_t count = 1;
@@ -245,7 +252,12 @@ Expected<npy::Array> npy::parse(StringRef bytes, StringRef name) {
   array.data.resize(count);
   const char *p = data.data();
   for (double &x : array.data) {
-    if (*size == 8)
+    if (integer && *size == 8)
+      x = static_cast<double>(
+          static_cast<int64_t>(support::endian::read64le(p)));
+    else if (integer)
+      x = static_cast<int32_t>(support::endian::read32le(p));
+    else if (*size == 8)
       x = bit_cast<double>(support::endian::read64le(p));
     else if (*size == 4)
       x = bit_cast<float>(support::endian::read32le(p));
@@ -256,13 +268,13 @@ Expected<npy::Array> npy::parse(StringRef bytes, StringRef name) {
   return array;
 }
 
-Expected<npy::Array> npy::read(StringRef path) {
+Expected<npy::Array> npy::read(StringRef path, bool integers) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
       MemoryBuffer::getFile(path, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
   if (!buffer)
     return makeError(path, "cannot open: " + buffer.getError().message());
-  return parse((*buffer)->getBuffer(), path);
+  return parse((*buffer)->getBuffer(), path, integers);
 }
 
 std::string npy::serialize(const Array &array) {

@@ -27,10 +27,13 @@ using Array = superopt::Tensor<double>;
 double halfToDouble(uint16_t bits);
 
 /// Parses the contents of a .npy file. `name` only labels the error messages.
-llvm::Expected<Array> parse(llvm::StringRef bytes, llvm::StringRef name);
+/// With `integers`, '<i8' and '<i4' data (an index tensor's) is read too,
+/// exactly (below 2^53).
+llvm::Expected<Array> parse(llvm::StringRef bytes, llvm::StringRef name,
+                            bool integers = false);
 
 /// Reads and parses the .npy file at `path`.
-llvm::Expected<Array> read(llvm::StringRef path);
+llvm::Expected<Array> read(llvm::StringRef path, bool integers = false);
 
 /// The .npy encoding of `array` as '<f8', C order.
 std::string serialize(const Array &array);

@@ -20,7 +20,8 @@ import struct
 import sys
 
 MAGIC = b"\x93NUMPY"
-FORMATS = {"<f8": "<d", "<f4": "<f", "<f2": "<e", ">f8": ">d", "<i4": "<i"}
+FORMATS = {"<f8": "<d", "<f4": "<f", "<f2": "<e", ">f8": ">d", "<i4": "<i",
+           "<i8": "<q"}
 
 
 def parse_value(text):
@@ -66,7 +67,7 @@ def write(argv):
             i += 1
     shape = [int(d) for d in shape_text.split(",") if d]
     fmt = FORMATS[descr]
-    convert = int if fmt.endswith("i") else parse_value
+    convert = int if fmt.endswith(("i", "q")) else parse_value
     payload = b"".join(struct.pack(fmt, convert(v)) for v in values)
     with open(path, "wb") as f:
         f.write(encode(descr, shape, payload, version, fortran, header))
