@@ -586,7 +586,9 @@ void KernelEmitter::emitReduce(block::ReduceOp red) {
       return arith::MaximumFOp::create(b, loc, a, c);
     return arith::AddFOp::create(b, loc, a, c);
   };
-  Value init = f32(isMax ? -std::numeric_limits<double>::infinity() : 0.0);
+  // -0 is the identity of IEEE addition (+0 would turn a sum of -0 into +0,
+  // and 1 / x after it into +inf).
+  Value init = f32(isMax ? -std::numeric_limits<double>::infinity() : -0.0);
 
   // One warp per output element (warp-uniform loop: every lane reaches the
   // shuffles); its lanes stride over the reduced dimension.
@@ -655,9 +657,12 @@ void KernelEmitter::emitAccumInit(block::AccumOp acc) {
     return; // every element is written by some iteration
   access({}, {acc.getResult()});
   ArrayRef<int64_t> shape = cast<ShapedType>(acc.getType()).getShape();
+  // -0, not +0, for a sum: the identity of IEEE addition, so that a tile
+  // of -0 (gelu of a very negative x) stays -0, as the interpreter's fold
+  // (which starts from the first tile) keeps it.
   Value init = f32(acc.getKind() == block::AccumKind::max
                        ? -std::numeric_limits<double>::infinity()
-                       : 0.0);
+                       : -0.0);
   forEachElement(product(shape), [&](Value linear) {
     memref::StoreOp::create(b, loc, init, views.lookup(acc.getResult()),
                             delinearize(linear, shape));
@@ -677,8 +682,9 @@ void KernelEmitter::forEachRowSum(
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(outer.getBody());
   SmallVector<Value> coords = delinearize(outer.getInductionVar(), rowShape);
+  // From -0, the identity of IEEE addition (lanes past the row add it).
   auto inner = scf::ForOp::create(b, loc, lane, idx(len), idx(32),
-                                  ValueRange{f32(0.0)});
+                                  ValueRange{f32(-0.0)});
   {
     OpBuilder::InsertionGuard innerGuard(b);
     b.setInsertionPointToStart(inner.getBody());

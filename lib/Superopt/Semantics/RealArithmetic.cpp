@@ -242,7 +242,8 @@ RealTensor RealArithmetic::reduce(ReduceKind kind, const Value &x,
   int64_t inner = numElements(llvm::ArrayRef(x.shape).drop_front(dim + 1));
   TensorShape shape = x.shape;
   shape[dim] = 1;
-  Value r(shape, kind == ReduceKind::sum ? 0.0 : -INFINITY);
+  // -0 is the identity of IEEE addition: a sum of -0 terms is -0.
+  Value r(shape, kind == ReduceKind::sum ? -0.0 : -INFINITY);
   for (int64_t o = 0; o < outer; ++o) {
     double *out = r.data.data() + o * inner;
     for (int64_t j = 0; j < len; ++j) {
