@@ -20,8 +20,10 @@
 //                           output); a / l after the loop
 //   block.softmax_merge  -> a thread per element, over the parts
 //   block.reshape        -> a copy
-//   block.rms_norm       -> a warp per row: squares summed by shuffles, then
-//                           each lane divides its elements
+//   block.rms_norm       -> a warp per row: its largest magnitude, the squares
+//                           of the row scaled by a power of two near it
+//                           summed by shuffles (no overflow or underflow),
+//                           then each lane divides its elements
 //   block.accum red_*    -> a warp per row adds the row's sum (of squares)
 //                           to the state; red_rms takes sqrt(sum / N) after
 //                           the loop
@@ -721,31 +723,94 @@ void KernelEmitter::emitReducingAccumUpdate(block::AccumOp acc) {
                 });
 }
 
+// A warp per row, three passes over it: m = max |x| (NaN if any x is);
+// s = sum (x c)^2 with c = 1 / p, p the power of two at or below m (at
+// least 2^-126, so that c is finite), which is exact and keeps every
+// square in [0, 4) whatever the row's magnitude; then
+// y = (x c) / sqrt(s / n + eps c^2), since x / sqrt(mean(x^2) + eps) is
+// that with numerator and denominator scaled by c. Where eps c^2 overflows
+// (a row far below sqrt(eps)), mean(x^2) is negligible next to eps and
+// y = x / sqrt(eps). An infinite m takes c = 1: the row's sum is inf, and
+// y is 0 for its finite elements and NaN for its infinite ones, as in
+// exact arithmetic.
 void KernelEmitter::emitRMSNorm(block::RMSNormOp norm) {
   access({norm.getInput()}, {norm.getResult()});
   int64_t dim = norm.getDim();
   ArrayRef<int64_t> shape = norm.getInput().getType().getShape();
   int64_t len = shape[dim];
+  double eps = norm.getEps().convertToDouble();
   Value in = views.lookup(norm.getInput());
   Value out = views.lookup(norm.getResult());
   Type outType = storageType(norm.getResult());
-  forEachRowSum(norm.getInput(), dim, /*squares=*/true,
-                [&](ArrayRef<Value> coords, Value sum) {
-                  Value rms = buildScalarUnary(
-                      b, loc, UnaryKind::sqrt, {},
-                      arith::MulFOp::create(b, loc, sum, f32(1.0 / len)));
-                  auto loop =
-                      scf::ForOp::create(b, loc, lane, idx(len), idx(32));
-                  OpBuilder::InsertionGuard g(b);
-                  b.setInsertionPointToStart(loop.getBody());
-                  SmallVector<Value> at(coords);
-                  at[dim] = loop.getInductionVar();
-                  Value x = toF32(memref::LoadOp::create(b, loc, in, at));
-                  memref::StoreOp::create(
-                      b, loc,
-                      fromF32(arith::DivFOp::create(b, loc, x, rms), outType),
-                      out, at);
-                });
+  SmallVector<int64_t> rowShape(shape);
+  rowShape[dim] = 1;
+  // A warp-uniform loop: every lane reaches the shuffles.
+  auto outer =
+      scf::ForOp::create(b, loc, warp, idx(product(rowShape)), idx(warps));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(outer.getBody());
+  SmallVector<Value> coords = delinearize(outer.getInductionVar(), rowShape);
+  auto element = [&](Value i) {
+    SmallVector<Value> at(coords);
+    at[dim] = i;
+    return toF32(memref::LoadOp::create(b, loc, in, at));
+  };
+  // Each lane's part of a row reduction, from `init`, then the warp's.
+  auto rowReduce = [&](double init, bool isMax,
+                       function_ref<Value(Value, Value)> step) {
+    auto loop = scf::ForOp::create(b, loc, lane, idx(len), idx(32),
+                                   ValueRange{f32(init)});
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value x = element(loop.getInductionVar());
+      scf::YieldOp::create(b, loc,
+                           ValueRange{step(loop.getRegionIterArgs()[0], x)});
+    }
+    return warpReduce(loop.getResult(0), isMax);
+  };
+  Value m = rowReduce(0.0, /*isMax=*/true, [&](Value acc, Value x) -> Value {
+    return arith::MaximumFOp::create(b, loc, acc,
+                                     math::AbsFOp::create(b, loc, x));
+  });
+  Type i32 = b.getI32Type();
+  auto i32c = [&](int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  };
+  Value bits = arith::BitcastOp::create(b, loc, i32, m);
+  Value exponent = arith::AndIOp::create(b, loc, bits, i32c(0x7f800000));
+  Value p = arith::MaximumFOp::create(
+      b, loc, arith::BitcastOp::create(b, loc, b.getF32Type(), exponent),
+      f32(std::ldexp(1.0, -126)));
+  Value finite = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, p,
+                                       f32(INFINITY));
+  Value c = arith::SelectOp::create(
+      b, loc, finite, arith::DivFOp::create(b, loc, f32(1.0), p), f32(1.0));
+  Value s = rowReduce(-0.0, /*isMax=*/false, [&](Value acc, Value x) -> Value {
+    Value y = arith::MulFOp::create(b, loc, x, c);
+    return arith::AddFOp::create(b, loc, acc,
+                                 arith::MulFOp::create(b, loc, y, y));
+  });
+  Value mean = arith::MulFOp::create(b, loc, s, f32(1.0 / len));
+  Value scaledEps = arith::MulFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, f32(eps), c), c);
+  Value epsFinite = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                          scaledEps, f32(INFINITY));
+  Value denominator = buildScalarUnary(
+      b, loc, UnaryKind::sqrt, {},
+      arith::SelectOp::create(
+          b, loc, epsFinite, arith::AddFOp::create(b, loc, mean, scaledEps),
+          f32(eps)));
+  Value numeratorScale =
+      arith::SelectOp::create(b, loc, epsFinite, c, f32(1.0));
+  auto loop = scf::ForOp::create(b, loc, lane, idx(len), idx(32));
+  b.setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> at(coords);
+  at[dim] = loop.getInductionVar();
+  Value x = element(loop.getInductionVar());
+  Value y = arith::DivFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, x, numeratorScale), denominator);
+  memref::StoreOp::create(b, loc, fromF32(y, outType), out, at);
 }
 
 void KernelEmitter::emitAccumUpdate(block::AccumOp acc, Value iter) {

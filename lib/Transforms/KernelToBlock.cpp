@@ -346,6 +346,14 @@ public:
   Value reduce(ReduceKind kind, Value x, int64_t dim) {
     return block::ReduceOp::create(b, loc(), kind, x, dim);
   }
+  /// block.rms_norm of whole rows along `dim`; f32 for f16 or bf16 data.
+  Value rmsNorm(Value x, int64_t dim, double eps) {
+    auto type = cast<TileType>(x.getType());
+    Type element = isNarrow(type) ? b.getF32Type() : type.getElementType();
+    return block::RMSNormOp::create(
+        b, loc(), TileType::get(type.getShape(), element), x,
+        b.getI64IntegerAttr(dim), b.getF64FloatAttr(eps));
+  }
   /// A reduction of an f16 or bf16 tile kept in f32 (a max stays exact in
   /// the narrow type, but its users may need it wide).
   Value reduceWidened(ReduceKind kind, Value x, int64_t dim) {
@@ -708,10 +716,13 @@ static LogicalResult lowerReduce(kernel::ReduceOp op,
                                        : AccumKind::sum));
 }
 
-/// y = x / sqrt(mean(x^2) + eps) over the last dim, whole rows per block.
-/// The squares of f16 or bf16 data are computed and summed in f32, as the
-/// op's own semantics do: an f16 square overflows (65504) once |x| > 255,
-/// and an f16 row sum of squares once a 4096-wide row's RMS exceeds 4.
+/// y = x / sqrt(mean(x^2) + eps) over the last dim, whole rows per block:
+/// one block.rms_norm, whose kernel sums the squares in f32 scaled by a
+/// power of two at the row's largest magnitude. Square, sum, sqrt and
+/// divide as separate tiles overflowed f32 once the row's RMS passed
+/// 1.8e19 (exp of a score of 44) and underflowed below 1e-19 (0 / 0 for a
+/// softmax's or a gelu's tiny tails), where the op's semantics are finite;
+/// f16 squares overflow once |x| > 255.
 static LogicalResult lowerRMSNorm(kernel::RMSNormOp op,
                                 const SmemBudgets &budgets) {
   ArrayRef<int64_t> shape = shapeOf(op.getInput());
@@ -722,21 +733,9 @@ static LogicalResult lowerRMSNorm(kernel::RMSNormOp op,
 
   BlockGraphBuilder g(op, op->getOperands(), *grid, 1,
                       budgets.graph);
-  double invN = 1.0 / shape[last];
   Value x = g.input(op.getInput(), identityDims());
-  Value squares = g.unaryWidened(UnaryKind::square, x);
-  Value mean =
-      g.unary(UnaryKind::scale, g.reduce(ReduceKind::sum, squares, last), invN);
-  double eps = op.getEps().convertToDouble();
-  if (eps != 0.0) {
-    // The block dialect has no constants: pow(m, 0) = 1 (for every m, in
-    // floating point and in the finite field alike) scaled by eps is a tile
-    // of eps.
-    Value one = g.unary(UnaryKind::pow, mean, {0.0});
-    mean = g.binary(BinaryKind::add, mean, g.unary(UnaryKind::scale, one, eps));
-  }
-  Value rms = g.unary(UnaryKind::sqrt, mean);
-  return g.finish(g.accum(g.binary(BinaryKind::div, x, rms), AccumKind::sum));
+  Value norm = g.rmsNorm(x, last, op.getEps().convertToDouble());
+  return g.finish(g.accum(norm, AccumKind::sum));
 }
 
 /// exp(x - max) / sum(exp(x - max)) along `dim`, whole rows per block; the

@@ -28,7 +28,9 @@ Each stage of each program is classified: pass; refused (exit status 1
 with a diagnostic: the reason is recorded); known (a failure another piece
 of work is fixing, with its reason: KNOWN below); sensitive (out of the
 tolerance above, but within it when E is the fp64 result's change on
-inputs moved by a few ulps: f32 accumulation in a sum that cancels, which
+inputs moved by a few ulps (or by the backward error of the program's
+longest f32 sum, about sqrt(K) f32 ulps): f32 accumulation in a sum that
+cancels or in a sum an exp amplifies, which
 the native interpreter, rounding a matmul once, does not model; judge());
 wrong; crash (a signal,
 an abort, a stack dump, a Python traceback, or a failure without a
@@ -276,6 +278,29 @@ def digest_of(text):
     return hashlib.sha1(re.sub(r"//.*", "", text).encode()).hexdigest()
 
 
+TENSOR = re.compile(r"tensor<((?:\d+x)*)\w+>")
+
+
+def longest_sum(text):
+    """The most terms any one sum of the program adds: a matmul's K, a
+    reduce_sum's, softmax's or rms_norm's row (1 when it has none)."""
+    longest = 1
+    for line in text.splitlines():
+        shapes = [[int(d) for d in m.group(1).split("x") if d]
+                  for m in TENSOR.finditer(line)]
+        if not shapes or not shapes[0]:
+            continue
+        if "graph.matmul" in line:
+            longest = max(longest, shapes[0][-1])
+        elif "graph.rms_norm" in line:
+            longest = max(longest, shapes[0][-1])
+        elif "graph.reduce_sum" in line or "graph.softmax" in line:
+            m = re.search(r"dim = (\d+)", line)
+            if m and int(m.group(1)) < len(shapes[0]):
+                longest = max(longest, shapes[0][int(m.group(1))])
+    return longest
+
+
 def n_results(text):
     m = re.search(r"func\.func @main\([^)]*\)\s*->\s*\((.*)\)\s*{", text)
     if m:
@@ -313,14 +338,19 @@ def check_program(index, seed, tools, out_root, timeout, chip, stages_on):
             return res
         refs[arith] = load_outputs(folder, nres)
     r64, rnat = refs["fp64"], refs["native"]
-    # The sensitivity reference: fp64 on the inputs moved by up to 4 units
-    # of roundoff each (see judge()).
+    # The sensitivity reference: fp64 on the inputs moved by up to 8 units
+    # of roundoff each, or by the backward error of the longest f32 sum
+    # (a kernel accumulates in f32 whatever the dtype: about sqrt(K) units
+    # of f32 roundoff for K terms rounded at random), whichever is larger
+    # (see judge()).
     pinputs = []
     prng = np.random.default_rng(seed + 1)
+    spread = max(8 * UNIT[prog.dtype],
+                 8 * UNIT["f32"] * np.sqrt(longest_sum(prog.text)))
     for i, path in enumerate(inputs):
         x = np.load(path)
-        x = round_to(x * (1 + 8 * UNIT[prog.dtype] *
-                          prng.uniform(-1, 1, x.shape)), prog.dtype)
+        x = round_to(x * (1 + spread * prng.uniform(-1, 1, x.shape)),
+                     prog.dtype)
         pinputs.append(os.path.join(d, "pin%d.npy" % i))
         np.save(pinputs[-1], x)
     folder = os.path.join(d, "ref-perturbed")

@@ -218,9 +218,10 @@ func.func @col_max_k(%x: tensor<512x128xf16>) -> tensor<1x128xf16>
   return %y : tensor<1x128xf16>
 }
 
-// RMSNorm, f16, rank 3: whole rows per block; the squares are computed and
-// summed in f32 (an f16 square overflows above 255, an f16 row sum of
-// squares once the RMS of a 4096-wide row exceeds 4).
+// RMSNorm, f16, rank 3: whole rows per block, one block.rms_norm (f32
+// for f16 data: its kernel sums the squares in f32, scaled by a power of
+// two at the row's largest magnitude, so that no square overflows or
+// underflows; emulate-rms-norm-range.test).
 // EQUIV: remark: @rms_norm_k is equivalent to @rms_norm: finite-field test:
 func.func @rms_norm(%x: tensor<4x2x256xf16>) -> tensor<4x2x256xf16> {
   %y = graph.rms_norm %x : tensor<4x2x256xf16>
@@ -230,11 +231,7 @@ func.func @rms_norm(%x: tensor<4x2x256xf16>) -> tensor<4x2x256xf16> {
 // CHECK-NEXT: kernel.graph_def(%arg0) grid = [2] forloop = 1
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: %[[X:.*]] = block.input %{{.*}} imap = <x: 0> fmap = <i: replicate> : tensor<4x2x256xf16> -> !block.tile<2x2x256xf16>
-// CHECK-NEXT: %[[SQ:.*]] = block.unary square %[[X]] : !block.tile<2x2x256xf16> -> !block.tile<2x2x256xf32>
-// CHECK-NEXT: %[[SUM:.*]] = block.reduce sum %[[SQ]], dim = 2 : !block.tile<2x2x256xf32> -> !block.tile<2x2x1xf32>
-// CHECK-NEXT: %[[MEAN:.*]] = block.unary scale %[[SUM]] params = [3.906250e-03] : !block.tile<2x2x1xf32>
-// CHECK-NEXT: %[[RMS:.*]] = block.unary sqrt %[[MEAN]] : !block.tile<2x2x1xf32>
-// CHECK-NEXT: %[[Y:.*]] = block.binary div %[[X]], %[[RMS]] : (!block.tile<2x2x256xf16>, !block.tile<2x2x1xf32>) -> !block.tile<2x2x256xf32>
+// CHECK-NEXT: %[[Y:.*]] = block.rms_norm %[[X]], dim = 2 : !block.tile<2x2x256xf16> -> !block.tile<2x2x256xf32>
 // CHECK-NEXT: %[[A:.*]] = block.accum sum %[[Y]]
 // CHECK-NEXT: block.output %[[A]] omap = <x: 0> : !block.tile<2x2x256xf32> -> tensor<4x2x256xf16>
 func.func @rms_norm_k(%x: tensor<4x2x256xf16>) -> tensor<4x2x256xf16>
@@ -243,8 +240,7 @@ func.func @rms_norm_k(%x: tensor<4x2x256xf16>) -> tensor<4x2x256xf16>
   return %y : tensor<4x2x256xf16>
 }
 
-// RMSNorm with eps, f32: the row sums are scaled, and eps is added as
-// pow(mean, 0) * eps (the block dialect has no constants).
+// RMSNorm with eps, f32: the block.rms_norm carries it.
 // EQUIV: remark: @rms_norm_eps_k is equivalent to @rms_norm_eps: finite-field test:
 func.func @rms_norm_eps(%x: tensor<8x256xf32>) -> tensor<8x256xf32> {
   %y = graph.rms_norm %x {eps = 1.0e-5 : f64} : tensor<8x256xf32>
@@ -254,14 +250,8 @@ func.func @rms_norm_eps(%x: tensor<8x256xf32>) -> tensor<8x256xf32> {
 // CHECK-NEXT: kernel.graph_def(%arg0) grid = [2] forloop = 1
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: %[[X:.*]] = block.input %{{.*}} -> !block.tile<4x256xf32>
-// CHECK-NEXT: %[[SQ:.*]] = block.unary square %[[X]]
-// CHECK-NEXT: %[[SUM:.*]] = block.reduce sum %[[SQ]], dim = 1 : !block.tile<4x256xf32> -> !block.tile<4x1xf32>
-// CHECK-NEXT: %[[MEAN:.*]] = block.unary scale %[[SUM]] params = [3.906250e-03]
-// CHECK-NEXT: %[[ONE:.*]] = block.unary pow %[[MEAN]] params = [0.000000e+00]
-// CHECK-NEXT: %[[EPS:.*]] = block.unary scale %[[ONE]] params = [1.000000e-05]
-// CHECK-NEXT: %[[SHIFTED:.*]] = block.binary add %[[MEAN]], %[[EPS]]
-// CHECK-NEXT: %[[RMS:.*]] = block.unary sqrt %[[SHIFTED]]
-// CHECK-NEXT: block.binary div %[[X]], %[[RMS]]
+// CHECK-NEXT: %[[Y:.*]] = block.rms_norm %[[X]], dim = 1 {eps = 1.000000e-05 : f64} : !block.tile<4x256xf32> -> !block.tile<4x256xf32>
+// CHECK-NEXT: block.accum sum %[[Y]]
 func.func @rms_norm_eps_k(%x: tensor<8x256xf32>) -> tensor<8x256xf32>
     attributes {mirage.equivalent_to = @rms_norm_eps} {
   %y = kernel.rms_norm %x {eps = 1.0e-5 : f64} : tensor<8x256xf32>
@@ -437,7 +427,7 @@ func.func @chain(%x: tensor<8x64xf16>, %w: tensor<64x32xf16>) -> tensor<256xf16>
 }
 // CHECK-LABEL: func.func @chain_k(
 // CHECK-NEXT: %[[N:.*]] = kernel.graph_def(%arg0) grid = [1] forloop = 1
-// CHECK: block.unary square
+// CHECK: block.rms_norm
 // CHECK: %[[M:.*]] = kernel.graph_def(%[[N]], %arg1) grid = [1] forloop = 1
 // CHECK: block.matmul
 // CHECK: %[[E:.*]] = kernel.graph_def(%[[M]]) grid = [2] forloop = 1

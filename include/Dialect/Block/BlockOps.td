@@ -227,8 +227,12 @@ def Block_SoftmaxMergeOp : Block_Op<"softmax_merge"> {
 def Block_RMSNormOp : Block_Op<"rms_norm", [SameOperandsAndResultShape]> {
   let summary = "RMS normalization of a tile along one dimension";
   let description = [{
-    x / sqrt(mean(x^2 along `dim`)), the mean over the tile's whole `dim`
-    (the tile holds whole rows). The sum of squares is kept in f32. The
+    x / sqrt(mean(x^2 along `dim`) + eps), the mean over the tile's whole
+    `dim` (the tile holds whole rows; `eps` is 0 unless given). The sum of
+    squares is kept in f32 without its overflow or underflow: the kernel
+    sums the squares of the row scaled by the power of two at its largest
+    magnitude (exact), so a row whose squares leave f32's range (an RMS
+    above 1.8e19 or below 1e-19) is normalized as in exact arithmetic. The
     result has the input's type, or f32 for an f16 or bf16 input (as for
     `block.unary`).
 
@@ -236,7 +240,8 @@ def Block_RMSNormOp : Block_Op<"rms_norm", [SameOperandsAndResultShape]> {
     %n = block.rms_norm %x, dim = 1 : !block.tile<1x4096xf16> -> !block.tile<1x4096xf32>
     ```
   }];
-  let arguments = (ins Block_Tile:$input, I64Attr:$dim);
+  let arguments = (ins Block_Tile:$input, I64Attr:$dim,
+                       DefaultValuedAttr<F64Attr, "0.0">:$eps);
   let results = (outs Block_Tile:$result);
   let assemblyFormat = "$input `,` `dim` `=` $dim attr-dict `:` "
                        "qualified(type($input)) `->` qualified(type($result))";

@@ -172,7 +172,8 @@ public:
     }
     case BlockNode::RMSNorm:
       tiles[i] = block::RMSNormOp::create(b, loc, tileType(node), a,
-                                          b.getI64IntegerAttr(node.dim));
+                                          b.getI64IntegerAttr(node.dim),
+                                          b.getF64FloatAttr(0.0));
       break;
     case BlockNode::SoftmaxAccum: {
       block::TileType out = tileType(node);

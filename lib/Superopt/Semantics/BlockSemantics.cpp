@@ -167,7 +167,8 @@ static LogicalResult evalTileOp(Operation *op, Arith &arith,
                                    static_cast<int64_t>(r.getDim())));
       })
       .template Case<block::RMSNormOp>([&](auto n) {
-        return result(rmsNorm(arith, in(n.getInput()), 0.0,
+        return result(rmsNorm(arith, in(n.getInput()),
+                              n.getEps().convertToDouble(),
                               static_cast<int64_t>(n.getDim())));
       })
       .template Case<block::ReshapeOp>([&](auto r) {

@@ -39,24 +39,23 @@
 // RUN: %python %S/Inputs/expect-exit.py 1 mirage-gpu-run %t/kloop.json --emulate --no-initcheck --no-racecheck 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=KLOOP
 //
-// 3. The elementwise x / rms of rmsnorm_0 (forEachElement over the 2x256
-// tile, 4 elements per thread): LLVM tests the current index,
-// `setp.lt.u64 %p, %rd, 384`, before stepping on by 128. With setp.le,
-// thread 0 also runs element 512, one past the tile: it reads the rms of
-// "row 2", the never-written padding of the 2-element rms tile's 16-byte
-// slot, and initcheck fails the run at the store of that quotient, which
-// uses the padding. With initcheck off, the same store past
-// the end of the launch's dynamic shared memory fails memcheck (the
-// dynamic area is an `.extern .shared` array sized by the launch, so no
-// slack hides it). The edit is the first such compare after the kernel's
-// div.rn.f32.
-// RUN: awk '/div\.rn\.f32/ { d = 1 } d && /setp\.lt\.u64.*, 384;/ { sub(/setp\.lt\.u64/, "setp.le.u64"); d = 0 } { print }' %t/rn.ptx > %t/div.ptx
+// 3. The division loop of rmsnorm_0 (emitRMSNorm: a warp per row, lane l
+// writes elements l, l + 32, ... of its row): LLVM tests the current
+// index, `setp.lt.u64 %p, %rd, 224`, before stepping on by 32. With
+// setp.le, lane 0 also writes element 256 of its row, one past it: row 0's
+// warp writes row 1's first element, which row 1's warp writes too with no
+// barrier between, and racecheck fails the run; with racecheck off, row
+// 1's warp writes past the end of the launch's dynamic shared memory and
+// memcheck fails it (the dynamic area is an `.extern .shared` array sized
+// by the launch, so no slack hides it). The edit is the first such compare
+// after the kernel's div.rn.f32.
+// RUN: awk '/div\.rn\.f32/ { d = 1 } d && /setp\.lt\.u64.*, 224;/ { sub(/setp\.lt\.u64/, "setp.le.u64"); d = 0 } { print }' %t/rn.ptx > %t/div.ptx
 // RUN: test $(diff %t/rn.ptx %t/div.ptx | grep -c '^> .*setp\.le\.u64') -eq 1
 // RUN: test $(diff %t/rn.ptx %t/div.ptx | grep -c '^>') -eq 1
 // RUN: sed 's/"rn\.ptx"/"div.ptx"/' %t/rn.json > %t/div.json
 // RUN: %python %S/Inputs/expect-exit.py 1 mirage-gpu-run %t/div.json --emulate 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=DIV
-// RUN: %python %S/Inputs/expect-exit.py 1 mirage-gpu-run %t/div.json --emulate --no-initcheck 2>&1 \
+// RUN: %python %S/Inputs/expect-exit.py 1 mirage-gpu-run %t/div.json --emulate --no-initcheck --no-racecheck 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=DIV-MEM
 //
 // The unedited program passes.
@@ -72,7 +71,7 @@ func.func @rmsnorm(%X: tensor<2x256xf16>, %W: tensor<256x128xf16>) -> tensor<2x1
 // SAVER-NOT: output 0
 // KLOOP: mirage-gpu-run: error: launch 1: kernel 'rmsnorm_1' CTA ({{[0-9]+}},0,0) thread ({{[0-9]+}},0,0) PTX line {{[0-9]+}} 'ld.shared.b16': memcheck: outside the {{[0-9]+}} bytes of shared memory: shared read
 // KLOOP-NOT: output 0
-// DIV: mirage-gpu-run: error: launch 0: kernel 'rmsnorm_0' CTA (0,0,0) thread (0,0,0) PTX line {{[0-9]+}} 'st.shared.b32': initcheck: the stored data uses bytes never written: shared read of 4 bytes at 0x{{[0-9a-f]+}} by 'ld.shared.b32' at PTX line {{[0-9]+}}
+// DIV: mirage-gpu-run: error: launch 0: kernel 'rmsnorm_0' CTA (0,0,0) thread (32,0,0) PTX line {{[0-9]+}} 'st.shared.b32': racecheck: thread 0 wrote these bytes since the last barrier: shared write of 4 bytes
 // DIV-NOT: output 0
 // PASS: PASS: against the fp64 reference
-// DIV-MEM: mirage-gpu-run: error: launch 0: kernel 'rmsnorm_0' CTA (0,0,0) thread (0,0,0) PTX line {{[0-9]+}} 'st.shared.b32': memcheck: outside the {{[0-9]+}} bytes of shared memory: shared write of 4 bytes
+// DIV-MEM: mirage-gpu-run: error: launch 0: kernel 'rmsnorm_0' CTA (0,0,0) thread (32,0,0) PTX line {{[0-9]+}} 'st.shared.b32': memcheck: outside the {{[0-9]+}} bytes of shared memory: shared write of 4 bytes
