@@ -236,7 +236,15 @@ class _Importer:
         if node.op_type not in ("Constant",) and ins and \
                 all(isinstance(v, np.ndarray) for v in ins if v is not None) and \
                 any(v is not None for v in ins):
-            folded = self._fold(node, ins)
+            try:
+                folded = self._fold(node, ins)
+            except (ValueError, IndexError, TypeError) as e:
+                # The constants do not fit the op (a Reshape to a size they
+                # do not have, a Gather index past the end): say so here,
+                # with their shapes, rather than as NumPy's exception.
+                shapes = ", ".join(str(list(v.shape)) for v in ins if v is not None)
+                raise _Unsupported(f"cannot fold its constant operands ({shapes}): "
+                                   f"{_shorten(str(e))}") from None
             if folded is not None:
                 return folded
         handler = getattr(self, "op_" + node.op_type, None)

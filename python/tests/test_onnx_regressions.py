@@ -116,6 +116,19 @@ def test_clip_with_graph_input_bounds_is_refused_constant_bounds_work():
     check(model(nodes, [("x", [2, 3, 4, 5])], ["y"]), {"x": X})
 
 
+def test_constant_folds_that_numpy_rejects_are_located_errors():
+    # Folding a Reshape of a constant to a shape it cannot take raised
+    # NumPy's ValueError out of from_onnx; it is a MirageError naming the
+    # node and the shapes.
+    nodes = [const("c", np.arange(6, dtype=np.float32).reshape(2, 3)),
+             const("s", np.array([4, 2], np.int64)),
+             helper.make_node("Reshape", ["c", "s"], ["r"], name="fold_me"),
+             helper.make_node("Add", ["x", "r"], ["y"])]
+    m = model(nodes, [("x", [4, 2])], ["y"])
+    text = refused(m, "fold_me", "Reshape", "cannot fold its constant operands ([2, 3], [2])")
+    assert "ValueError" not in text, text
+
+
 def test_rank0_inputs_and_outputs_run():
     g = mo.Graph("f")
     x = g.input((), "f32")
