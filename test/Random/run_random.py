@@ -99,7 +99,10 @@ KNOWN = []
 
 # The emulator's checkers: a finding on an emitted kernel is a bug in the
 # kernel (or a false alarm of the checker), never a refusal.
-CHECKER = re.compile(r"\b(initcheck|racecheck|memcheck|synccheck)\b")
+# A kernel that fails on the emulator (a checker, a deadlock, any fault of
+# a launch) is wrong, never a refusal: the GPU would hang or misbehave.
+CHECKER = re.compile(r"\b(initcheck|racecheck|memcheck|synccheck|deadlock)\b"
+                     r"|error: launch \d+:")
 
 CRASH_MARKS = ("Stack dump", "LLVM ERROR", "Assertion", "PLEASE submit",
                "Traceback (most recent call last)", "AddressSanitizer",
