@@ -462,9 +462,10 @@ def KernelToGpu : Pass<"kernel-to-gpu", "::mlir::ModuleOp"> {
     here with the kernel module if there is none), launched after the
     function's own launches; a function of views alone becomes host code
     of copies. The indexing kernels that `--kernel-to-block` leaves
-    (`kernel.gather`, `kernel.gather_elements`, `kernel.one_hot`) become
-    kernels written here too (one thread per output element, a grid-stride
-    loop), launched where the op stood; an index out of range executes
+    (`kernel.gather`, `kernel.gather_elements`, `kernel.one_hot`,
+    `kernel.topk`) become kernels written here too (one thread per output
+    element, per input element for topk, in a grid-stride loop), launched
+    where the op stood; an index out of range executes
     `trap`, so the launch fails instead of reading out of bounds.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",

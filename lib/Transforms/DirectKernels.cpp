@@ -26,7 +26,8 @@ int64_t mirage::directKernelBlocks(int64_t elements) {
 }
 
 bool mirage::isDirectIndexingKernel(Operation *op) {
-  return isa<kernel::GatherOp, kernel::GatherElementsOp, kernel::OneHotOp>(op);
+  return isa<kernel::GatherOp, kernel::GatherElementsOp, kernel::OneHotOp,
+             kernel::TopKOp>(op);
 }
 
 /// The buffer type of a tensor or of a buffer already (kernel-to-gpu
@@ -64,16 +65,22 @@ std::string DirectKernels::freshName(StringRef base) {
 }
 
 namespace {
-/// What a kernel's body computes for the output element at `at`, from the
-/// kernel's buffer arguments (the output's last).
+/// What a kernel's body does for the element at `at` of its domain, with
+/// the kernel's buffer arguments.
+using Step = llvm::function_ref<void(OpBuilder &, Location,
+                                     ArrayRef<BlockArgument>, ArrayRef<Value>)>;
+/// What a kernel's body computes for the output element at `at` (the
+/// output is the last buffer).
 using Body = llvm::function_ref<Value(OpBuilder &, Location,
                                       ArrayRef<BlockArgument>, ArrayRef<Value>)>;
 } // namespace
 
-/// Writes kernel `name` over `buffers` (the output last) into `target`.
-static SymbolRefAttr buildKernel(gpu::GPUModuleOp target, StringRef name,
-                                 ArrayRef<MemRefType> buffers, Location loc,
-                                 Body body) {
+/// Writes kernel `name` over `buffers` into `target`: one step per element
+/// of `domain`, in row-major order.
+static SymbolRefAttr buildKernelOver(gpu::GPUModuleOp target, StringRef name,
+                                     ArrayRef<MemRefType> buffers,
+                                     ArrayRef<int64_t> domain, Location loc,
+                                     Step step) {
   MLIRContext *ctx = target.getContext();
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(target.getBody());
@@ -93,25 +100,60 @@ static SymbolRefAttr buildKernel(gpu::GPUModuleOp target, StringRef name,
   Value first = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, bid, idx(kDirectKernelThreads)),
       tid);
-  Value step = arith::MulIOp::create(b, loc, blocks, idx(kDirectKernelThreads));
-  MemRefType out = buffers.back();
-  auto loop = scf::ForOp::create(b, loc, first, idx(out.getNumElements()), step);
+  Value stride =
+      arith::MulIOp::create(b, loc, blocks, idx(kDirectKernelThreads));
+  int64_t count = 1;
+  for (int64_t d : domain)
+    count *= d;
+  auto loop = scf::ForOp::create(b, loc, first, idx(count), stride);
   b.setInsertionPointToStart(loop.getBody());
-  ArrayRef<int64_t> shape = out.getShape();
-  SmallVector<Value> at(shape.size());
+  SmallVector<Value> at(domain.size());
   Value rest = loop.getInductionVar();
-  for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
-    at[d] = d == 0 ? rest : arith::RemUIOp::create(b, loc, rest, idx(shape[d]));
+  for (int64_t d = int64_t(domain.size()) - 1; d >= 0; --d) {
+    at[d] =
+        d == 0 ? rest : arith::RemUIOp::create(b, loc, rest, idx(domain[d]));
     if (d > 0)
-      rest = arith::DivUIOp::create(b, loc, rest, idx(shape[d]));
+      rest = arith::DivUIOp::create(b, loc, rest, idx(domain[d]));
   }
   SmallVector<BlockArgument> args(entry.getArguments());
-  Value v = body(b, loc, args, at);
-  memref::StoreOp::create(b, loc, v, args.back(), at);
+  step(b, loc, args, at);
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b, loc);
   return SymbolRefAttr::get(ctx, "mirage_kernels",
                             {FlatSymbolRefAttr::get(ctx, name)});
+}
+
+/// A kernel over the elements of its output, the last buffer, storing what
+/// `body` computes at each.
+static SymbolRefAttr buildKernel(gpu::GPUModuleOp target, StringRef name,
+                                 ArrayRef<MemRefType> buffers, Location loc,
+                                 Body body) {
+  return buildKernelOver(
+      target, name, buffers, buffers.back().getShape(), loc,
+      [&](OpBuilder &b, Location loc, ArrayRef<BlockArgument> args,
+          ArrayRef<Value> at) {
+        Value v = body(b, loc, args, at);
+        memref::StoreOp::create(b, loc, v, args.back(), at);
+      });
+}
+
+/// Whether `a` comes before `b` in topk's order (f32 values): NaN first
+/// when largest (PyTorch counts it larger than every number) and last when
+/// smallest, then by value; equal values (and two NaNs) are neither.
+static Value topkBefore(OpBuilder &b, Location loc, Value a, Value bv,
+                        bool largest) {
+  using P = arith::CmpFPredicate;
+  Value aNan = arith::CmpFOp::create(b, loc, P::UNO, a, a);
+  Value bNan = arith::CmpFOp::create(b, loc, P::UNO, bv, bv);
+  Value notANan = arith::XOrIOp::create(
+      b, loc, aNan, arith::ConstantIntOp::create(b, loc, 1, 1));
+  Value notBNan = arith::XOrIOp::create(
+      b, loc, bNan, arith::ConstantIntOp::create(b, loc, 1, 1));
+  // Ordered comparisons are false when either is NaN.
+  Value byValue = arith::CmpFOp::create(b, loc, largest ? P::OGT : P::OLT, a, bv);
+  Value byNan = largest ? arith::AndIOp::create(b, loc, aNan, notBNan)
+                        : arith::AndIOp::create(b, loc, notANan, bNan);
+  return arith::OrIOp::create(b, loc, byValue, byNan);
 }
 
 SymbolRefAttr DirectKernels::copy(MemRefType type, Location loc) {
@@ -148,14 +190,91 @@ static Value loadIndex(OpBuilder &b, Location loc, Value indices,
   return index;
 }
 
-SymbolRefAttr DirectKernels::indexingKernel(Operation *op) {
+// topk: one thread per input element x_i of a row finds its place in the
+// row's stable order, rank = #{j : x_j before x_i} + #{j < i : x_j ties
+// x_i}; an element whose rank is below k writes itself and its position
+// there. Ranks are a permutation, so every output is written once. O(n)
+// per element: for the short rows of a router (n experts), not for a
+// top-k over a vocabulary.
+SymbolRefAttr DirectKernels::topkKernel(gpu::GPUModuleOp target,
+                                        kernel::TopKOp op,
+                                        ArrayRef<MemRefType> buffers) {
+  Location loc = op.getLoc();
+  int64_t dim = op.getDim(), k = op.getK();
+  bool largest = op.getLargest();
+  ArrayRef<int64_t> shape = buffers.front().getShape();
+  int64_t n = shape[dim];
+  Type indexElement = buffers.back().getElementType();
+  return buildKernelOver(
+      target, freshName("topk"), buffers, shape, loc,
+      [&](OpBuilder &b, Location loc, ArrayRef<BlockArgument> args,
+          ArrayRef<Value> at) {
+        auto idx = [&](int64_t v) {
+          return arith::ConstantIndexOp::create(b, loc, v).getResult();
+        };
+        Type f32 = b.getF32Type();
+        auto wide = [&](Value v) -> Value {
+          return v.getType() == f32 ? v
+                                    : arith::ExtFOp::create(b, loc, f32, v);
+        };
+        Value raw = memref::LoadOp::create(b, loc, args[0], at);
+        Value x = wide(raw);
+        Value i = at[dim];
+        auto loop = scf::ForOp::create(b, loc, idx(0), idx(n), idx(1),
+                                       ValueRange{idx(0)});
+        {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(loop.getBody());
+          Value j = loop.getInductionVar();
+          SmallVector<Value> other(at);
+          other[dim] = j;
+          Value y = wide(memref::LoadOp::create(b, loc, args[0], other));
+          Value yFirst = topkBefore(b, loc, y, x, largest);
+          Value xFirst = topkBefore(b, loc, x, y, largest);
+          Value tie = arith::AndIOp::create(
+              b, loc,
+              arith::XOrIOp::create(b, loc, xFirst,
+                                    arith::ConstantIntOp::create(b, loc, 1, 1)),
+              arith::XOrIOp::create(b, loc, yFirst,
+                                    arith::ConstantIntOp::create(b, loc, 1, 1)));
+          Value earlier = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, j, i);
+          Value ahead = arith::OrIOp::create(
+              b, loc, yFirst, arith::AndIOp::create(b, loc, tie, earlier));
+          Value rank = loop.getRegionIterArgs()[0];
+          scf::YieldOp::create(
+              b, loc,
+              ValueRange{arith::SelectOp::create(
+                  b, loc, ahead, arith::AddIOp::create(b, loc, rank, idx(1)),
+                  rank)});
+        }
+        Value rank = loop.getResult(0);
+        Value kept =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rank, idx(k));
+        auto store = scf::IfOp::create(b, loc, kept, /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPoint(store.thenBlock()->getTerminator());
+        SmallVector<Value> to(at);
+        to[dim] = rank;
+        memref::StoreOp::create(b, loc, raw, args[1], to);
+        Value position = arith::IndexCastOp::create(b, loc, indexElement, i);
+        memref::StoreOp::create(b, loc, position, args[2], to);
+      });
+}
+
+DirectKernel DirectKernels::indexingKernel(Operation *op) {
   Location loc = op->getLoc();
   SmallVector<MemRefType> buffers;
   for (Value v : op->getOperands())
     buffers.push_back(bufferOf(v.getType()));
-  buffers.push_back(bufferOf(op->getResult(0).getType()));
+  for (Value v : op->getResults())
+    buffers.push_back(bufferOf(v.getType()));
   gpu::GPUModuleOp target = kernelModule(loc);
-  return TypeSwitch<Operation *, SymbolRefAttr>(op)
+  if (auto topk = dyn_cast<kernel::TopKOp>(op))
+    return {topkKernel(target, topk, buffers),
+            buffers.front().getNumElements()};
+  int64_t elements = buffers.back().getNumElements();
+  SymbolRefAttr symbol = TypeSwitch<Operation *, SymbolRefAttr>(op)
       .Case([&](kernel::GatherOp g) {
         // result[a..., i..., b...] = data[a..., indices[i...], b...]
         int64_t axis = g.getAxis();
@@ -211,4 +330,5 @@ SymbolRefAttr DirectKernels::indexingKernel(Operation *op) {
       .Default([](Operation *) -> SymbolRefAttr {
         llvm_unreachable("not a direct indexing kernel");
       });
+  return {symbol, elements};
 }

@@ -4,10 +4,11 @@
 // @mirage_kernels as gpu.func: the copy of a buffer to another (a result
 // that no launch writes) and the indexing kernels (kernel.gather,
 // kernel.gather_elements, kernel.one_hot), whose reads go where an index
-// tensor says, which input iterators cannot express. Each is one thread per
-// element of its output, in a grid-stride loop; an index out of range
-// traps (PTX `trap`: the launch fails, as a CUDA device-side assert does),
-// never clamps.
+// tensor says, which input iterators cannot express, and kernel.topk,
+// which orders a row. Each is one thread per element of its output (topk:
+// of its input), in a grid-stride loop; an index out of range traps (PTX
+// `trap`: the launch fails, as a CUDA device-side assert does), never
+// clamps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,9 @@
 #include "llvm/ADT/StringSet.h"
 
 namespace mirage {
+namespace kernel {
+class TopKOp;
+} // namespace kernel
 
 /// Threads per block of a direct kernel, and its largest grid: a
 /// grid-stride loop covers the rest.
@@ -32,6 +36,13 @@ int64_t directKernelBlocks(int64_t elements);
 /// Whether `op` is an indexing kernel that indexingKernel() writes.
 bool isDirectIndexingKernel(mlir::Operation *op);
 
+/// A direct kernel and how many elements its threads cover (the launch
+/// takes directKernelBlocks of them).
+struct DirectKernel {
+  mlir::SymbolRefAttr symbol;
+  int64_t elements;
+};
+
 /// The direct kernels of a module, made on first use in its
 /// @mirage_kernels (created if the module has none).
 class DirectKernels {
@@ -42,11 +53,14 @@ public:
   mlir::SymbolRefAttr copy(mlir::MemRefType type, mlir::Location loc);
 
   /// The kernel of an indexing op (isDirectIndexingKernel): its operands'
-  /// buffers, then its result's.
-  mlir::SymbolRefAttr indexingKernel(mlir::Operation *op);
+  /// buffers, then its results'.
+  DirectKernel indexingKernel(mlir::Operation *op);
 
 private:
   mlir::gpu::GPUModuleOp kernelModule(mlir::Location loc);
+  mlir::SymbolRefAttr topkKernel(mlir::gpu::GPUModuleOp target,
+                                 kernel::TopKOp op,
+                                 llvm::ArrayRef<mlir::MemRefType> buffers);
   std::string freshName(llvm::StringRef base);
 
   mlir::ModuleOp module;

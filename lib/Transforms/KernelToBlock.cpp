@@ -1015,10 +1015,11 @@ static LogicalResult lowerKernel(Operation *op, const SmemBudgets &budgets) {
             "has no block-graph form: input iterators read disjoint tiles, "
             "not the overlapping sliding windows it needs");
       })
-      // Reads where an index tensor says: no input iterator can, and
-      // kernel-to-gpu writes these kernels itself (DirectKernels.h).
-      .Case<kernel::GatherOp, kernel::GatherElementsOp, kernel::OneHotOp>(
-          [](Operation *) { return success(); })
+      // Reads where an index tensor says (or orders a row: topk): no input
+      // iterator can, and kernel-to-gpu writes these kernels itself
+      // (DirectKernels.h).
+      .Case<kernel::GatherOp, kernel::GatherElementsOp, kernel::OneHotOp,
+            kernel::TopKOp>([](Operation *) { return success(); })
       .Case([](kernel::ScatterElementsOp op) {
         return op.emitOpError(
             "has no GPU lowering: its writes go where an index tensor says, "
@@ -1026,11 +1027,7 @@ static LogicalResult lowerKernel(Operation *op, const SmemBudgets &budgets) {
             "add) need a check or atomics that no kernel here has; it runs "
             "in the interpreter only");
       })
-      .Case([](kernel::TopKOp op) {
-        return op.emitOpError(
-            "has no GPU lowering: a per-row selection is no block graph and "
-            "no direct kernel here; it runs in the interpreter only");
-      })
+
       .Default([](Operation *op) {
         return op->emitOpError("has no block-graph form in kernel-to-block");
       });

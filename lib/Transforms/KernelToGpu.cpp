@@ -13,7 +13,7 @@
 // pass adds to @mirage_kernels, launched after everything else: the
 // manifest stays a list of launches, and every runner runs it unchanged.
 // The indexing kernels that kernel-to-block leaves (gather, gather_elements,
-// one_hot: no block graph reads where an index tensor says) become
+// one_hot: no block graph reads where an index tensor says; topk) become
 // kernels this pass writes too, launched where the op stood
 // (DirectKernels.h).
 //
@@ -135,22 +135,23 @@ static LogicalResult lowerFunction(func::FuncOp func, DirectKernels &direct) {
     };
     if (isDirectIndexingKernel(&op)) {
       SmallVector<Value> operands(op.getOperands());
-      Value buffer = bufferFor(op.getResult(0));
-      operands.push_back(buffer);
-      SymbolRefAttr kernel = direct.indexingKernel(&op);
-      int64_t elements =
-          cast<MemRefType>(buffer.getType()).getNumElements();
-      Value grid =
-          arith::ConstantIndexOp::create(b, loc, directKernelBlocks(elements));
+      SmallVector<Value> buffers;
+      for (Value result : op.getResults())
+        buffers.push_back(bufferFor(result));
+      llvm::append_range(operands, buffers);
+      DirectKernel kernel = direct.indexingKernel(&op);
+      Value grid = arith::ConstantIndexOp::create(
+          b, loc, directKernelBlocks(kernel.elements));
       Value one = arith::ConstantIndexOp::create(b, loc, 1);
       Value block =
           arith::ConstantIndexOp::create(b, loc, kDirectKernelThreads);
       Value smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-      gpu::LaunchFuncOp::create(b, loc, kernel,
+      gpu::LaunchFuncOp::create(b, loc, kernel.symbol,
                                 gpu::KernelDim3{grid, one, one},
                                 gpu::KernelDim3{block, one, one}, smem,
                                 operands, Type());
-      op.getResult(0).replaceAllUsesWith(buffer);
+      for (auto [result, buffer] : llvm::zip(op.getResults(), buffers))
+        result.replaceAllUsesWith(buffer);
       dead.push_back(&op);
       continue;
     }

@@ -152,18 +152,10 @@ func.func @prime_extent(%x: tensor<137438953447xf16>) -> tensor<137438953447xf16
 // -----
 
 // Scatters write where an index tensor says: no GPU lowering (gather,
-// gather_elements and one_hot are left for kernel-to-gpu:
+// gather_elements, one_hot and topk are left for kernel-to-gpu:
 // kernel-to-gpu-indexing.mlir).
 func.func @scatter(%d: tensor<8x4xf32>, %i: tensor<3x4xi64>, %u: tensor<3x4xf32>) -> tensor<8x4xf32> {
   // expected-error @+1 {{'kernel.scatter_elements' op has no GPU lowering: its writes go where an index tensor says}}
   %s = kernel.scatter_elements %d, %i, %u, axis = 0, reduction = add : (tensor<8x4xf32>, tensor<3x4xi64>, tensor<3x4xf32>) -> tensor<8x4xf32>
   return %s : tensor<8x4xf32>
-}
-
-// -----
-
-func.func @router(%p: tensor<16x8xf32>) -> tensor<16x2xi64> {
-  // expected-error @+1 {{'kernel.topk' op has no GPU lowering: a per-row selection}}
-  %v, %i = kernel.topk %p, k = 2, dim = 1 : tensor<16x8xf32> -> (tensor<16x2xf32>, tensor<16x2xi64>)
-  return %i : tensor<16x2xi64>
 }

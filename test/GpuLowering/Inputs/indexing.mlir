@@ -25,3 +25,24 @@ func.func @expert_mask(%top: tensor<16x2xi64>, %w: tensor<16x2x1xf32>) -> tensor
   %o = graph.reshape %r : tensor<16x1x8xf32> -> tensor<16x8xf32>
   return %o : tensor<16x8xf32>
 }
+
+// A Mixtral-style router: softmax over 8 experts, the top 2 (topk), and
+// the combine weights as one_hot(indices) times the gate values, summed.
+func.func @router(%logits: tensor<16x8xf32>) -> (tensor<16x8xf32>, tensor<16x2xi64>) {
+  %p = graph.softmax %logits, dim = 1 : tensor<16x8xf32>
+  %v, %i = graph.topk %p, k = 2, dim = 1 : tensor<16x8xf32> -> (tensor<16x2xf32>, tensor<16x2xi64>)
+  %m = graph.one_hot %i : tensor<16x2xi64> -> tensor<16x2x8xf32>
+  %w = graph.reshape %v : tensor<16x2xf32> -> tensor<16x2x1xf32>
+  %s = graph.mul %m, %w : (tensor<16x2x8xf32>, tensor<16x2x1xf32>) -> tensor<16x2x8xf32>
+  %r = graph.reduce_sum %s, dim = 1 : tensor<16x2x8xf32> -> tensor<16x1x8xf32>
+  %c = graph.reshape %r : tensor<16x1x8xf32> -> tensor<16x8xf32>
+  return %c, %i : tensor<16x8xf32>, tensor<16x2xi64>
+}
+
+// topk's order: NaN first (largest) or last (smallest), ties by position,
+// -0 and +0 equal; bf16 values.
+func.func @order(%x: tensor<2x6xbf16>) -> (tensor<2x4xbf16>, tensor<2x4xi64>, tensor<2x3xbf16>, tensor<2x3xi64>) {
+  %v, %i = graph.topk %x, k = 4, dim = 1 : tensor<2x6xbf16> -> (tensor<2x4xbf16>, tensor<2x4xi64>)
+  %u, %j = graph.topk %x, k = 3, dim = 1 {largest = false} : tensor<2x6xbf16> -> (tensor<2x3xbf16>, tensor<2x3xi64>)
+  return %v, %i, %u, %j : tensor<2x4xbf16>, tensor<2x4xi64>, tensor<2x3xbf16>, tensor<2x3xi64>
+}
