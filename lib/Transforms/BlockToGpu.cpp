@@ -1258,10 +1258,24 @@ SmallVector<Value> KernelEmitter::emitMmaLoop(const MmaOperands &o,
                                         NVVM::MMATypes::f16},
           std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                          NVVM::MMALayout::col});
+      // LLVM's mma intrinsics are not convergent (IntrNoMem only), so LLVM
+      // may sink one into the branch of a lane-dependent condition that
+      // guards its only users (a fragment's in-range stores); there
+      // mma.sync.aligned runs in a divergent warp and hangs. An empty asm
+      // with side effects reading each result here keeps the mma where
+      // every lane runs it (a searched softmax_accum over one-column score
+      // tiles deadlocked on the emulator).
       SmallVector<Value> d;
-      for (int64_t e = 0; e < 4; ++e)
-        d.push_back(
-            LLVM::ExtractValueOp::create(b, loc, op, ArrayRef<int64_t>{e}));
+      for (int64_t e = 0; e < 4; ++e) {
+        Value v =
+            LLVM::ExtractValueOp::create(b, loc, op, ArrayRef<int64_t>{e});
+        d.push_back(LLVM::InlineAsmOp::create(
+                        b, loc, b.getF32Type(), ValueRange{v},
+                        b.getStringAttr(""), b.getStringAttr("=f,0"),
+                        b.getUnitAttr(), UnitAttr(), LLVM::TailCallKindAttr(),
+                        LLVM::AsmDialectAttr(), ArrayAttr())
+                        .getResult(0));
+      }
       return d;
     };
     if (chip.mma == GpuMma::M16N8K16)

@@ -30,10 +30,14 @@
 // SM75: %[[B0:.*]] = vector.from_elements
 // SM75: %[[B1:.*]] = vector.from_elements
 // SM75: %[[HALF:.*]] = nvvm.mma.sync A[%[[A0]], %[[A1]]]  B[%[[B0]]]  C[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}]  {{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 8>
-// SM75: %[[D0:.*]] = llvm.extractvalue %[[HALF]][0]
-// SM75: %[[D1:.*]] = llvm.extractvalue %[[HALF]][1]
-// SM75: %[[D2:.*]] = llvm.extractvalue %[[HALF]][2]
-// SM75: %[[D3:.*]] = llvm.extractvalue %[[HALF]][3]
+// SM75: %[[E0:.*]] = llvm.extractvalue %[[HALF]][0]
+// SM75-NEXT: %[[D0:.*]] = llvm.inline_asm has_side_effects "", "=f,0" %[[E0]]
+// SM75: %[[E1:.*]] = llvm.extractvalue %[[HALF]][1]
+// SM75-NEXT: %[[D1:.*]] = llvm.inline_asm has_side_effects "", "=f,0" %[[E1]]
+// SM75: %[[E2:.*]] = llvm.extractvalue %[[HALF]][2]
+// SM75-NEXT: %[[D2:.*]] = llvm.inline_asm has_side_effects "", "=f,0" %[[E2]]
+// SM75: %[[E3:.*]] = llvm.extractvalue %[[HALF]][3]
+// SM75-NEXT: %[[D3:.*]] = llvm.inline_asm has_side_effects "", "=f,0" %[[E3]]
 // SM75: nvvm.mma.sync A[%[[A2]], %[[A3]]]  B[%[[B1]]]  C[%[[D0]], %[[D1]], %[[D2]], %[[D3]]]  {{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 8>
 // SM75-NOT: k = 16>
 func.func @mm(%X: tensor<16x64xf16>, %W: tensor<64x32xf16>) -> tensor<16x32xf16> {
