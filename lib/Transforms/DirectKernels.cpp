@@ -277,10 +277,8 @@ DirectKernel DirectKernels::indexingKernel(Operation *op) {
   SymbolRefAttr symbol = TypeSwitch<Operation *, SymbolRefAttr>(op)
       .Case([&](kernel::GatherOp g) {
         // result[a..., i..., b...] = data[a..., indices[i...], b...]
-        int64_t axis = g.getAxis();
-        int64_t q = cast<ShapedType>(g.getIndices().getType()).getRank();
-        int64_t bound =
-            cast<ShapedType>(g.getData().getType()).getDimSize(axis);
+        int64_t axis = g.getAxis(), q = buffers[1].getRank();
+        int64_t bound = buffers[0].getDimSize(axis);
         return buildKernel(
             target, freshName("gather"), buffers, loc,
             [&](OpBuilder &b, Location loc, ArrayRef<BlockArgument> args,
@@ -296,8 +294,7 @@ DirectKernel DirectKernels::indexingKernel(Operation *op) {
       .Case([&](kernel::GatherElementsOp g) {
         // result[c] = data[c with c[axis] = indices[c]]
         int64_t axis = g.getAxis();
-        int64_t bound =
-            cast<ShapedType>(g.getData().getType()).getDimSize(axis);
+        int64_t bound = buffers[0].getDimSize(axis);
         return buildKernel(
             target, freshName("gather_elements"), buffers, loc,
             [&](OpBuilder &b, Location loc, ArrayRef<BlockArgument> args,

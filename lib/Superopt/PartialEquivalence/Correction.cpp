@@ -13,19 +13,12 @@
 // the program's concat put the recomputed rows in place.
 //
 // The graph dialect has no constant, fill or pad op, so a zero band is
-// rows of the input times 0, and a non-finite input element there would
-// make the band NaN. Which rows matters: a band beside an edge of a tile is
-// 0 x the tile's rows on the other side of the edge, shifted across it by
-// the smallest multiple of the dilation d not below the halo (the halo for
-// an odd window): after a tile's end e, band row e + k is 0 x row
-// e + k - shift; before its start s, band row s - halo + k is 0 x row
-// s - halo + k + shift. A window's taps sit at offsets -halo + i d; a tap
-// past the edge, moved back by the shift, is another tap of the same
-// window, inside the tile, in the same column and channel. So every band
-// element that a kept output reads is 0 x an input element that the
-// original convolution multiplies by a weight for that same output: a band
-// carries inf or NaN only into outputs that are inf or NaN in the original
-// too, never into a finite one (docs/PartialEquivalence.md, "Zero bands").
+// gt(x, x) of input rows: 0 for every float, infinities and NaN included
+// (x times 0 made an inf input NaN, and a relu after the concat kept it).
+// A band beside an edge of a tile is cut from the tile's rows on the other
+// side of the edge, shifted across it by the smallest multiple of the
+// dilation d not below the halo (docs/PartialEquivalence.md, "Zero
+// bands"); with exact zeros the rows no longer matter for the numbers.
 //
 //===----------------------------------------------------------------------===//
 
