@@ -66,7 +66,7 @@ def rows_for(build, program, chip, searched, budget, tmp):
     model = [m.groupdict() for m in KERNEL_REMARK.finditer(cost.stderr)
              if m.group("bound") != "free"]
     out = tmp / f"{program.stem}.{chip}"
-    run([opt, str(module), f"--mirage-to-ptx=chip={chip} output={out} cubin=false",
+    run([opt, str(module), f"--mirage-to-ptx=target={chip} output={out} cubin=false",
          "-o", "/dev/null"])
     emu = json.loads(run([run_tool, f"{out}.json", "--emulate", "--profile",
                           "--json"]).stdout)

@@ -79,7 +79,7 @@ def main():
                              f"--superoptimize=target={chip} state-budget="
                              f"{args.state_budget} cache=off", "-o", str(module)])
                     run([opt, str(module),
-                         f"--mirage-to-ptx=chip={chip} output={tmp / stem} cubin=false",
+                         f"--mirage-to-ptx=target={chip} output={tmp / stem} cubin=false",
                          "-o", os.devnull])
                     r = emulate(tool, tmp / f"{stem}.json")
                     failures += not r["pass"]

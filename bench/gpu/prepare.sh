@@ -110,7 +110,7 @@ for program in bench/programs/*.mlir; do
   case "$name" in *"$filter"*) ;; *) continue ;; esac
   for schedule in $SCHEDULES; do
     prefix=$STAGE/$name.$schedule
-    options="chip=$CHIP output=$prefix"
+    options="target=$CHIP output=$prefix"
     if [ "$schedule" = searched ]; then
       options="$options search=true${SEARCH_THREADS:+ threads=$SEARCH_THREADS}"
     fi

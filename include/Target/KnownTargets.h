@@ -15,6 +15,7 @@
 //         instruction availability).
 //   [WP]  the architecture whitepaper of the product's generation.
 //   [DS]  the product's datasheet.
+//   [MB]  published microbenchmarks, as docs/CostModel.md cites them.
 // Peaks are dense (no structured sparsity), tensor-core peaks with f32
 // accumulation.
 //
@@ -33,6 +34,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace mirage {
@@ -104,6 +106,12 @@ struct TargetInfo {
   double fp32Tflops = 0; // CUDA cores, an FMA counted as 2 flops
   TensorCoreInfo tensorCores[kNumMmaTypes];
 
+  // The cost model's own parameters (docs/CostModel.md): 0 where nothing
+  // has been measured or assumed for the product, and the cost model then
+  // refuses the target until a calibration file gives them.
+  double l2BandwidthGBs = 0;   // L2 read bandwidth, 1e9 bytes/s
+  double launchOverheadUs = 0; // one launch, back to back in a stream
+
   // Instructions [PTX].
   bool hasCpAsync = false;  // cp.async, sm_80+
   bool hasLdmatrix = false; // ldmatrix, sm_75+
@@ -116,9 +124,10 @@ struct TargetInfo {
   }
 };
 
-/// The target the search optimizes for when none is named: the H100's
-/// arch, the largest chip the cost model has been checked against.
-inline constexpr llvm::StringLiteral kDefaultSearchTarget = "sm_90";
+/// The target every pass, tool and the Python package use when none is
+/// named and the program records none (`mirage.target`): the H100's arch,
+/// the largest chip the cost model has been checked against.
+inline constexpr llvm::StringLiteral kDefaultTarget = "sm_90";
 
 /// Every known product, oldest arch first.
 llvm::ArrayRef<TargetInfo> getKnownTargets();
@@ -127,6 +136,11 @@ llvm::ArrayRef<TargetInfo> getKnownTargets();
 /// ("sm_80", its reference product). Names compare case-insensitively.
 /// The error lists every known name.
 llvm::Expected<const TargetInfo &> lookupTarget(llvm::StringRef name);
+
+/// Whether the cost model has its own parameters for `info` (see
+/// l2BandwidthGBs); when not, the reason, naming what a calibration file
+/// must give.
+std::optional<std::string> getMissingCostModelParameters(const TargetInfo &info);
 
 /// "sm_75 (T4), sm_80 (A100-SXM4-80GB), ..., H200-SXM-141GB".
 std::string getKnownTargetNames();

@@ -114,6 +114,21 @@ inline const GpuChip *lookupGpuChip(llvm::StringRef name) {
   return nullptr;
 }
 
+/// The chip of `target`: an arch ("sm_90") or a product of the target
+/// database ("H200-SXM-141GB", lowered for its arch); nullptr when the
+/// lowering does not support it.
+inline const GpuChip *lookupGpuChipOfTarget(llvm::StringRef target) {
+  if (const GpuChip *chip = lookupGpuChip(target))
+    return chip;
+  llvm::Expected<const target::TargetInfo &> info =
+      target::lookupTarget(target);
+  if (!info) {
+    llvm::consumeError(info.takeError());
+    return nullptr;
+  }
+  return lookupGpuChip(info->arch);
+}
+
 /// "sm_75, sm_80, ..., sm_120".
 inline std::string supportedGpuChipNames() {
   std::string names;

@@ -4,6 +4,8 @@
 #define MIRAGE_TRANSFORMS_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
+include "Target/TargetPassOptions.td"
+include "Superopt/Verification/VerifierPassOptions.td"
 
 def GraphToKernel : Pass<"graph-to-kernel"> {
   let summary = "Default schedule: each graph op becomes one predefined kernel";
@@ -113,15 +115,20 @@ def EstimateCost : Pass<"estimate-cost", "::mlir::ModuleOp"> {
     Costs every kernel-dialect op (and every graph-dialect op, as the
     predefined kernel of the default schedule) of every function with the
     roofline model of docs/CostModel.md for `target` (`sm_80`: A100,
-    `sm_90`: H100), after applying the `calibration` file if one is given.
+    `sm_90`: H100; by default the target the function was searched for,
+    `mirage.target`, else sm_90), after applying the `calibration` file if
+    one is given.
     It emits one remark per kernel (time, what bounds it, device-memory, L2
     and shared-memory bytes, FLOPs, shared memory per block) and one per
     function (the total), and an error at a graph-defined kernel whose block
     graph needs more shared memory per block or more registers per thread
     than the target has. The remarks also go to MLIR's remark engine in
     category `mirage-cost` (`--remarks-filter=mirage-cost
-    --remark-format=yaml`). The module is not changed. Other targets than
-    sm_80 and sm_90 are rejected with the list of supported ones.
+    --remark-format=yaml`). The module is not changed. A name the target
+    database does not know is rejected with the list of known ones; a chip
+    it knows but the cost model has no L2 bandwidth or launch overhead for
+    (every arch but sm_80 and sm_90) is rejected with what a calibration
+    file must give.
 
     ```
     $ mirage-opt f.mlir --estimate-cost="target=sm_90" -o /dev/null
@@ -130,11 +137,8 @@ def EstimateCost : Pass<"estimate-cost", "::mlir::ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"target", "target", "std::string", "\"sm_80\"",
-           "GPU target: sm_80 (A100) or sm_90 (H100)">,
-    Option<"calibration", "calibration", "std::string", "\"\"",
-           "JSON file overriding the target's constants and giving measured "
-           "kernel times (docs/CostModel.md)">,
+    EstimateTargetOption,
+    CalibrationOption,
   ];
 }
 
@@ -198,10 +202,8 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"target", "target", "std::string", "\"sm_90\"",
-           "GPU target: sm_80 (A100) or sm_90 (H100)">,
-    Option<"calibration", "calibration", "std::string", "\"\"",
-           "Cost-model calibration file (docs/CostModel.md)">,
+    SearchTargetOption,
+    CalibrationOption,
     Option<"preset", "preset", "std::string", "\"default\"",
            "Search limits: default, or mirage-limits (Mirage's: at most 5 "
            "kernel ops counting the inputs, 1 graph-defined kernel, 9 block "
@@ -357,15 +359,13 @@ def KernelToBlock : Pass<"kernel-to-block"> {
     left alone. An op with no block-graph form gets an error, as does one
     with a rank-0 or empty tensor (a tile has at least one element in each
     of at least one dimension) or one of more than 2^38 elements. The tiles
-    of every graph fit the shared memory of `chip` (docs/GpuLowering.md,
+    of every graph fit the shared memory of `target` (docs/GpuLowering.md,
     "Chips"). Each function it visits keeps its text before the rewrite in
     the `mirage.reference` attribute, the program a GPU run is checked
     against.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", "\"sm_90\"",
-           "GPU the block graphs are sized for (docs/GpuLowering.md, "
-           "\"Chips\")">,
+    LoweringTargetOption,
   ];
   // The thread dialect: select's default block graph is a thread.fused
   // chain.
@@ -393,7 +393,7 @@ def BlockToGpu : Pass<"block-to-gpu", "::mlir::ModuleOp"> {
   let description = [{
     For every `kernel.graph_def`, emits a `gpu.func` kernel (in the
     module's `gpu.module @mirage_kernels`, named `@<function>_<n>`) that runs the block
-    graph with `threads` threads per block on `chip`, and replaces the
+    graph with `threads` threads per block on `target`, and replaces the
     graph_def by a `kernel.launch` of it. The kernel takes one memref per
     input and per output (inputs first). Kernel names keep the letters,
     digits and underscores of the function's name (others become `_`, and
@@ -431,9 +431,7 @@ def BlockToGpu : Pass<"block-to-gpu", "::mlir::ModuleOp"> {
   let options = [
     Option<"threads", "threads", "int64_t", "128",
            "Threads per block (a multiple of 32, at most 1024)">,
-    Option<"chip", "chip", "std::string", "\"sm_90\"",
-           "GPU the kernels are generated for (docs/GpuLowering.md, "
-           "\"Chips\")">,
+    LoweringTargetOption,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
@@ -503,6 +501,26 @@ def ExternDynamicSharedMemory : Pass<"extern-dynamic-shared-memory"> {
         {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
     ```
   }];
+}
+
+def AttachGpuTarget : Pass<"attach-gpu-target", "::mlir::ModuleOp"> {
+  let summary = "Gives @mirage_kernels the #nvvm.target of its chip";
+  let description = [{
+    Sets the `targets` of the `gpu.module @mirage_kernels` to one
+    `#nvvm.target` for `target`: its arch as the chip, `+ptx<N>` with the
+    PTX ISA version the target database gives the arch (without it LLVM
+    emits the arch's first PTX version, which may lack an instruction the
+    kernels use, m16n8k8 on sm_75), and LLVM's -O3. When `target` is not
+    given, the chip is the one `--block-to-gpu` generated the kernels for
+    (`mirage.target` on the gpu.module), else sm_90. A `target` whose arch
+    differs from the one the kernels were generated for is an error: the
+    code may use instructions the other chip lacks, or shared memory it
+    does not have. `--mirage-to-ptx` runs it before `--emit-gpu-artifacts`.
+  }];
+  let options = [
+    LoweringTargetOption,
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
 def EmitGpuArtifacts : Pass<"emit-gpu-artifacts", "::mlir::ModuleOp"> {
@@ -675,10 +693,8 @@ def GraphOptimize : Pass<"graph-optimize", "::mlir::ModuleOp"> {
   let options = [
     Option<"rules", "rules", "std::string", "\"\"",
            "Rule file (empty: the built-in rule set)">,
-    Option<"target", "target", "std::string", "\"sm_90\"",
-           "Cost model: sm_80 (A100) or sm_90 (H100)">,
-    Option<"calibration", "calibration", "std::string", "\"\"",
-           "Cost-model calibration file">,
+    SearchTargetOption,
+    CalibrationOption,
     Option<"alpha", "alpha", "double", "1.05",
            "Relaxation: keep graphs costing less than alpha times the best "
            "(1 to 10)">,
@@ -697,13 +713,10 @@ def GraphOptimize : Pass<"graph-optimize", "::mlir::ModuleOp"> {
            "marked mirage.weight)">,
     Option<"function", "function", "std::string", "\"\"",
            "Optimize only this function">,
-    Option<"fieldBits", "field-bits", "unsigned", "31",
-           "Bits of the verifier's random prime q (31 to 62)">,
-    Option<"seed", "seed", "uint64_t", "0", "Seed of the verification">,
-    Option<"scales", "scales", "unsigned", "6",
-           "Input scales of the verifier's floating-point checks (1 to 16)">,
-    Option<"verifyTimeLimit", "verify-time-limit", "double", "600",
-           "Seconds per verification (0: none)">,
+    VerifierFieldBitsOption,
+    VerifierSeedOption,
+    VerifierScalesOption,
+    VerifierTimeLimitOption,
     Option<"progress", "progress", "bool", "false",
            "Print the search's progress on stderr">,
     Option<"checkIncremental", "check-incremental", "bool", "false",
@@ -743,10 +756,8 @@ def PartialEquivalenceOptimize
     verified likewise).
   }];
   let options = [
-    Option<"target", "target", "std::string", "\"sm_90\"",
-           "Cost model: sm_80 (A100) or sm_90 (H100)">,
-    Option<"calibration", "calibration", "std::string", "\"\"",
-           "Cost-model calibration file">,
+    SearchTargetOption,
+    CalibrationOption,
     Option<"budget", "budget", "uint64_t", "16",
            "Mutants (sites) tried per function (at least 1)">,
     Option<"function", "function", "std::string", "\"\"",
@@ -760,10 +771,8 @@ def PartialEquivalenceOptimize
            "(31 to 62)">,
     Option<"seed", "seed", "uint64_t", "0",
            "Seed of the region tests and the verification">,
-    Option<"scales", "scales", "unsigned", "6",
-           "Input scales of the verifier's floating-point checks (1 to 16)">,
-    Option<"verifyTimeLimit", "verify-time-limit", "double", "600",
-           "Seconds per verification: a safety cut (0: none)">,
+    VerifierScalesOption,
+    VerifierTimeLimitOption,
     Option<"plantWrongCorrection", "plant-wrong-correction", "bool", "false",
            "Leave the first wrong interval uncorrected (a test that "
            "verification rejects it)">,
@@ -815,10 +824,8 @@ def JointOptimize : Pass<"joint-optimize", "::mlir::ModuleOp"> {
   let options = [
     Option<"rules", "rules", "std::string", "\"\"",
            "Rule file (empty: the built-in rule set)">,
-    Option<"target", "target", "std::string", "\"sm_90\"",
-           "Cost model: sm_80 (A100) or sm_90 (H100)">,
-    Option<"calibration", "calibration", "std::string", "\"\"",
-           "Cost-model calibration file">,
+    SearchTargetOption,
+    CalibrationOption,
     Option<"alpha", "alpha", "double", "1.05",
            "Relaxation of the graph search: keep graphs costing less than "
            "alpha times the best (1 to 10)">,
@@ -870,11 +877,9 @@ def JointOptimize : Pass<"joint-optimize", "::mlir::ModuleOp"> {
     Option<"threads", "threads", "unsigned", "0",
            "µGraph search threads (0: MLIR's thread pool; 1: the calling "
            "thread; at most 1024)">,
-    Option<"fieldBits", "field-bits", "unsigned", "31",
-           "Bits of the verifier's random prime q (31 to 62)">,
-    Option<"seed", "seed", "uint64_t", "0", "Seed of the verification">,
-    Option<"scales", "scales", "unsigned", "6",
-           "Input scales of the verifier's floating-point checks (1 to 16)">,
+    VerifierFieldBitsOption,
+    VerifierSeedOption,
+    VerifierScalesOption,
     Option<"verifyTimeLimit", "verify-time-limit", "double", "600",
            "Seconds per whole-function verification (0: none)">,
     Option<"progress", "progress", "bool", "false",
@@ -924,8 +929,7 @@ def GraphSaturate : Pass<"graph-saturate", "::mlir::ModuleOp"> {
   let options = [
     Option<"rules", "rules", "std::string", "\"\"",
            "Rule file (empty: the built-in rule set)">,
-    Option<"target", "target", "std::string", "\"sm_90\"",
-           "Cost model: sm_80 (A100) or sm_90 (H100)">,
+    SearchTargetOption,
     Option<"nodeLimit", "node-limit", "uint64_t", "0",
            "Most e-nodes of the e-graph (0: node-factor times the input's "
            "e-nodes, at least 2000)">,
@@ -962,13 +966,10 @@ def GraphSaturate : Pass<"graph-saturate", "::mlir::ModuleOp"> {
            "marked mirage.weight)">,
     Option<"function", "function", "std::string", "\"\"",
            "Optimize only this function">,
-    Option<"fieldBits", "field-bits", "unsigned", "31",
-           "Bits of the verifier's random prime q (31 to 62)">,
-    Option<"seed", "seed", "uint64_t", "0", "Seed of the verification">,
-    Option<"scales", "scales", "unsigned", "6",
-           "Input scales of the verifier's floating-point checks (1 to 16)">,
-    Option<"verifyTimeLimit", "verify-time-limit", "double", "600",
-           "Seconds per verification (0: none)">,
+    VerifierFieldBitsOption,
+    VerifierSeedOption,
+    VerifierScalesOption,
+    VerifierTimeLimitOption,
   ];
   let dependentDialects = ["::mirage::graph::GraphDialect"];
 }

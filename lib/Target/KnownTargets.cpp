@@ -2,7 +2,8 @@
 //
 // The entries of include/Target/KnownTargets.h. Sources are abbreviated as
 // there: [PG] CUDA C++ Programming Guide, compute-capability table; [PTX]
-// PTX ISA reference; [WP] architecture whitepaper; [DS] product datasheet.
+// PTX ISA reference; [WP] architecture whitepaper; [DS] product datasheet;
+// [MB] published microbenchmarks, as docs/CostModel.md cites them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -122,6 +123,8 @@ std::vector<TargetInfo> buildTargets() {
     t.tensorCores[unsigned(MmaType::BF16)].denseTflops = 312; // [DS]
     t.tensorCores[unsigned(MmaType::TF32)].denseTflops = 156; // [DS]
     t.tensorCores[unsigned(MmaType::INT8)].denseTflops = 624; // [DS]
+    t.l2BandwidthGBs = 5000;  // [MB] approximate (docs/CostModel.md)
+    t.launchOverheadUs = 3.0; // assumed (docs/CostModel.md)
     all.push_back(t);
   }
   // Ampere GA102: GeForce RTX 3090 [WP "NVIDIA Ampere GA102 GPU
@@ -222,6 +225,8 @@ std::vector<TargetInfo> buildTargets() {
     t.hasWgmma = true;    // [PTX] wgmma.mma_async, sm_90a
     t.hasTma = true;      // [PTX] cp.async.bulk.tensor, sm_90
     t.hasClusters = true; // [PG] thread block clusters, CC 9.0
+    t.l2BandwidthGBs = 10000; // [MB] approximate (docs/CostModel.md)
+    t.launchOverheadUs = 2.5; // assumed (docs/CostModel.md)
   };
   {
     TargetInfo t;
@@ -328,6 +333,22 @@ Expected<const TargetInfo &> target::lookupTarget(StringRef name) {
                                  "'; known targets: " + getKnownTargetNames());
 }
 
+std::optional<std::string>
+target::getMissingCostModelParameters(const TargetInfo &info) {
+  std::string missing;
+  if (!(info.l2BandwidthGBs > 0))
+    missing = "l2BandwidthGBs";
+  if (!(info.launchOverheadUs > 0))
+    missing += missing.empty() ? "launchOverheadUs" : " and launchOverheadUs";
+  if (missing.empty())
+    return std::nullopt;
+  // Only sm_80 and sm_90 have been checked against published measurements;
+  // a made-up L2 bandwidth would rank µGraphs by a guess.
+  return "the cost model has no " + missing + " for " + info.arch + " (" +
+         info.product + "): nothing published has been checked for it; give " +
+         missing + " in a calibration file (docs/CostModel.md)";
+}
+
 //===----------------------------------------------------------------------===//
 // Calibration
 //===----------------------------------------------------------------------===//
@@ -358,6 +379,8 @@ static const DoubleKey kDoubleKeys[] = {
     {"baseClockGHz", &TargetInfo::baseClockGHz},
     {"dramBandwidthGBs", &TargetInfo::dramBandwidthGBs},
     {"fp32Tflops", &TargetInfo::fp32Tflops},
+    {"l2BandwidthGBs", &TargetInfo::l2BandwidthGBs},
+    {"launchOverheadUs", &TargetInfo::launchOverheadUs},
 };
 
 Error target::applyTargetCalibrationJSON(TargetInfo &info, StringRef json) {

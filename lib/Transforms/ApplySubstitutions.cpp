@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Dialect/MirageAttributes.h"
 #include "Superopt/Rules/GraphSearch.h"
 #include "Superopt/Rules/RuleLibrary.h"
 #include "Superopt/Rules/Rules.h"
@@ -77,17 +78,16 @@ void ApplySubstitutionsPass::runOnOperation() {
     return signalPassFailure();
   }
 
-  // The pass has no target option: it costs for the search's default.
+  // The pass has no target option: it costs for the default target.
   llvm::Expected<superopt::GpuTarget> target =
-      superopt::GpuTarget::get(mirage::target::kDefaultSearchTarget);
+      superopt::GpuTarget::get(mirage::target::kDefaultTarget);
   if (!target) {
     error() << llvm::toString(target.takeError());
     return signalPassFailure();
   }
   bool failedAny = false;
   for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
-    if (func.isExternal() || func->hasAttr("mirage.rule") ||
-        func->hasAttr("mirage.equivalent_to"))
+    if (func.isExternal() || isRuleOrEquivalencePair(func))
       continue;
     NodeArena arena(*target, &getContext());
     FailureOr<WorkGraph> start =

@@ -33,6 +33,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Dialect/MirageAttributes.h"
 #include "Dialect/Block/BlockOps.h"
 #include "Dialect/Kernel/KernelOps.h"
 #include "Dialect/Graph/ShapeRules.h"
@@ -1617,14 +1618,14 @@ LogicalResult KernelEmitter::emit(gpu::GPUModuleOp gpuModule, StringRef name) {
 //===----------------------------------------------------------------------===//
 
 void mirage::recordReference(func::FuncOp func) {
-  if (func->hasAttr("mirage.reference"))
+  if (func->hasAttr(kReferenceAttrName))
     return;
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "module {\n";
   func->print(os);
   os << "\n}\n";
-  func->setAttr("mirage.reference", StringAttr::get(func.getContext(), text));
+  func->setAttr(kReferenceAttrName, StringAttr::get(func.getContext(), text));
 }
 
 /// `name` with every character that may not appear in a PTX identifier
@@ -1654,10 +1655,15 @@ struct BlockToGpuPass : mirage::impl::BlockToGpuBase<BlockToGpuPass> {
           << static_cast<int64_t>(threads);
       return signalPassFailure();
     }
-    const GpuChip *gpu = lookupGpuChip(chip);
+    // One chip for the module: its kernels share one gpu.module.
+    FailureOr<std::string> targetName =
+        resolveModuleLoweringTarget(module, target, "block-to-gpu");
+    if (failed(targetName))
+      return signalPassFailure();
+    const GpuChip *gpu = lookupGpuChipOfTarget(*targetName);
     if (!gpu) {
       emitError(module.getLoc())
-          << "block-to-gpu: " << unsupportedGpuChipMessage(chip);
+          << "block-to-gpu: " << unsupportedGpuChipMessage(*targetName);
       return signalPassFailure();
     }
     SmallVector<kernel::GraphDefOp> kernels;
@@ -1673,6 +1679,16 @@ struct BlockToGpuPass : mirage::impl::BlockToGpuBase<BlockToGpuPass> {
       b.setInsertionPointToEnd(module.getBody());
       gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), "mirage_kernels");
     }
+    // The chip the kernels are generated for: attach-gpu-target gives the
+    // gpu.module its #nvvm.target from it.
+    if (StringRef earlier = getSearchedTarget(gpuModule);
+        !earlier.empty() && earlier != gpu->name) {
+      emitError(gpuModule.getLoc())
+          << "block-to-gpu: @mirage_kernels holds kernels for " << earlier
+          << "; the new ones would be for " << gpu->name;
+      return signalPassFailure();
+    }
+    setSearchedTarget(gpuModule, gpu->name);
     // The names taken in the kernel module, kept current as kernels are
     // added (a SymbolTable would not see them).
     llvm::StringSet<> taken;

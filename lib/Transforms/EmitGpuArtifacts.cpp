@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Dialect/MirageAttributes.h"
 #include "Dialect/Graph/ShapeRules.h"
 #include "Transforms/GpuChip.h"
 #include "Transforms/Passes.h"
@@ -103,7 +104,7 @@ static LogicalResult checkKernelsFitChip(gpu::GPUModuleOp gpuModule,
       return op->emitOpError("uses ")
              << what << ", which " << chip.name << " does not have ("
              << chips << "); generate the kernels for " << chip.name
-             << " (block-to-gpu chip=" << chip.name << ")";
+             << " (block-to-gpu target=" << chip.name << ")";
     if (ptx < needPtx)
       return op->emitOpError("uses ")
              << what << ", which needs PTX ISA " << version(needPtx)
@@ -175,7 +176,7 @@ static FailureOr<llvm::json::Object> describeFunction(func::FuncOp func,
   int64_t output = 0, input = 0;
   for (BlockArgument arg : func.getArguments()) {
     bool isOutput = static_cast<bool>(
-        func.getArgAttr(arg.getArgNumber(), "mirage.output"));
+        func.getArgAttr(arg.getArgNumber(), kOutputAttrName));
     std::string name = isOutput ? "result" + std::to_string(output)
                                 : "arg" + std::to_string(input);
     if (failed(buffer(arg, name, isOutput ? "output" : "input",
@@ -257,7 +258,7 @@ static FailureOr<llvm::json::Object> describeFunction(func::FuncOp func,
     return failure();
 
   llvm::json::Object entry{{"name", func.getSymName().str()}};
-  if (auto ref = func->getAttrOfType<StringAttr>("mirage.reference"))
+  if (auto ref = func->getAttrOfType<StringAttr>(kReferenceAttrName))
     entry["reference"] = ref.getValue().str();
   entry["buffers"] = std::move(buffers);
   entry["launches"] = std::move(launches);

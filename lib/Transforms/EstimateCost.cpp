@@ -1,5 +1,7 @@
 //===- EstimateCost.cpp - reports the cost model's estimate per kernel ----===//
 
+#include "Dialect/MirageAttributes.h"
+#include <map>
 #include "Dialect/Kernel/KernelOps.h"
 #include "Superopt/CostModel/CostModel.h"
 #include "Transforms/Passes.h"
@@ -32,15 +34,30 @@ struct EstimateCostPass
     ModuleOp module = getOperation();
     // Errors at the module's location, without printing the module.
     Location loc = module.getLoc();
-    llvm::Expected<GpuTarget> gpu = GpuTarget::get(target, calibration);
-    if (!gpu) {
-      emitError(loc) << "estimate-cost: " << llvm::toString(gpu.takeError());
-      return signalPassFailure();
-    }
+    // Each function on `target`, else on the target it was searched for.
+    std::map<std::string, GpuTarget> loaded;
+    auto gpuFor = [&](func::FuncOp func) -> const GpuTarget * {
+      std::string name = resolveLoweringTarget(func, target, "estimate-cost");
+      if (auto it = loaded.find(name); it != loaded.end())
+        return &it->second;
+      llvm::Expected<GpuTarget> gpu = GpuTarget::get(name, calibration);
+      if (!gpu) {
+        // At the module when the option named it, else at the function.
+        emitError(target.empty() ? func.getLoc() : loc)
+            << "estimate-cost: " << llvm::toString(gpu.takeError());
+        return nullptr;
+      }
+      return &loaded.emplace(name, std::move(*gpu)).first->second;
+    };
     bool ok = true;
-    for (auto func : module.getOps<func::FuncOp>())
-      if (!func.isExternal())
-        ok &= succeeded(estimate(func, *gpu));
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      const GpuTarget *gpu = gpuFor(func);
+      if (!gpu)
+        return signalPassFailure();
+      ok &= succeeded(estimate(func, *gpu));
+    }
     if (!ok)
       signalPassFailure();
   }

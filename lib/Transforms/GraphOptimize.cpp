@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Dialect/MirageAttributes.h"
 #include "Superopt/Rules/GraphSearch.h"
 #include "Superopt/Rules/RuleLibrary.h"
 #include "Superopt/Rules/Rules.h"
@@ -81,12 +82,12 @@ void GraphOptimizePass::runOnOperation() {
   std::vector<RuleDirection> directions = prepareDirections(*rules, reverse);
   bool found = function.empty();
   for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
-    if (func.isExternal() || func->hasAttr("mirage.rule") ||
-        func->hasAttr("mirage.equivalent_to"))
+    if (func.isExternal() || isRuleOrEquivalencePair(func))
       continue;
     if (!function.empty() && func.getSymName() != function)
       continue;
     found = true;
+    setSearchedTarget(func, gpu->name);
     optimize(func, directions, *gpu, rules->size());
   }
   if (!found) {
@@ -103,7 +104,7 @@ void GraphOptimizePass::optimize(func::FuncOp func,
   NodeArena arena(target, &getContext());
   auto isWeight = [&](unsigned i) {
     return (weightsFrom >= 0 && i >= static_cast<uint64_t>(weightsFrom)) ||
-           func.getArgAttr(i, "mirage.weight");
+           func.getArgAttr(i, kWeightAttrName);
   };
   FailureOr<WorkGraph> start = WorkGraph::fromFunction(func, arena, isWeight);
   if (failed(start))

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Dialect/MirageAttributes.h"
 #include "Dialect/Block/BlockDialect.h"
 #include "Dialect/Graph/GraphDialect.h"
 #include "Dialect/Kernel/KernelOps.h"
@@ -169,12 +170,12 @@ void JointOptimizePass::runOnOperation() {
 
   bool found = function.empty();
   for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
-    if (func.isExternal() || func->hasAttr("mirage.rule") ||
-        func->hasAttr("mirage.equivalent_to"))
+    if (func.isExternal() || isRuleOrEquivalencePair(func))
       continue;
     if (!function.empty() && func.getSymName() != function)
       continue;
     found = true;
+    setSearchedTarget(func, gpu->name);
     if (failed(optimize(func, directions, *gpu, pool)))
       return signalPassFailure();
   }
@@ -191,7 +192,7 @@ LogicalResult JointOptimizePass::optimize(
   NodeArena arena(target, &getContext());
   auto isWeight = [&](unsigned i) {
     return (weightsFrom >= 0 && i >= static_cast<uint64_t>(weightsFrom)) ||
-           func.getArgAttr(i, "mirage.weight");
+           func.getArgAttr(i, kWeightAttrName);
   };
   FailureOr<WorkGraph> start = WorkGraph::fromFunction(func, arena, isWeight);
   if (failed(start))
@@ -457,7 +458,7 @@ LogicalResult JointOptimizePass::optimize(
     b.setInsertionPointAfter(func);
     auto rewritten = cast<func::FuncOp>(b.clone(*func));
     rewritten.setSymName((func.getSymName() + "__rewritten").str());
-    rewritten->removeAttr("mirage.equivalent_to");
+    rewritten->removeAttr(kEquivalentToAttrName);
     llvm::scope_exit cleanup([&] { rewritten.erase(); });
     if (failed(c.graph.writeInto(rewritten)))
       return failure();
@@ -498,7 +499,7 @@ LogicalResult JointOptimizePass::optimize(
     b.setInsertionPointAfter(func);
     auto lowered = cast<func::FuncOp>(b.clone(*func));
     lowered.setSymName((func.getSymName() + "__joint").str());
-    lowered->removeAttr("mirage.equivalent_to");
+    lowered->removeAttr(kEquivalentToAttrName);
     llvm::scope_exit cleanup([&] {
       if (lowered)
         lowered.erase();

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Dialect/MirageAttributes.h"
 #include "Dialect/Block/BlockOps.h"
 #include "Dialect/Graph/ShapeRules.h"
 #include "Dialect/Kernel/KernelOps.h"
@@ -48,13 +49,13 @@ using block::TileType;
 
 static constexpr int64_t kReplicate = block::GridMapAttr::kReplicate;
 
-/// Blocks that fill one wave of the search's default target (H100 SXM: 132
+/// Blocks that fill one wave of the default target (H100 SXM: 132
 /// SMs; A100 has 108), from the target database. The same for every chip
 /// lowered to, so that a graph tiles the same whatever the chip.
 static int64_t getWaveBlocks() {
   static const int64_t blocks =
       llvm::cantFail(
-          mirage::target::lookupTarget(mirage::target::kDefaultSearchTarget),
+          mirage::target::lookupTarget(mirage::target::kDefaultTarget),
           "the default search target is in the database")
           .numSMs;
   return blocks;
@@ -1037,13 +1038,26 @@ namespace {
 struct KernelToBlockPass : mirage::impl::KernelToBlockBase<KernelToBlockPass> {
   using Base::Base;
   void runOnOperation() override {
-    const GpuChip *gpu = lookupGpuChip(chip);
-    if (!gpu) {
-      emitError(getOperation()->getLoc())
-          << "kernel-to-block: " << unsupportedGpuChipMessage(chip);
-      return signalPassFailure();
-    }
-    SmemBudgets budgets = budgetsFor(*gpu);
+    // Each function's chip: `target`, else the one it was searched for.
+    DenseMap<Operation *, std::optional<SmemBudgets>> budgetsOfFunction;
+    auto budgetsOf = [&](Operation *op) -> std::optional<SmemBudgets> {
+      auto func = op->getParentOfType<func::FuncOp>();
+      auto [it, inserted] = budgetsOfFunction.try_emplace(func);
+      if (!inserted)
+        return it->second;
+      std::string name =
+          // block-to-gpu, which generates the code, warns of a mismatch.
+          func ? resolveLoweringTarget(func, target, "kernel-to-block",
+                                       /*warn=*/false)
+               : (target.empty() ? mirage::target::kDefaultTarget.str()
+                                 : std::string(target));
+      if (const GpuChip *gpu = lookupGpuChipOfTarget(name))
+        it->second = budgetsFor(*gpu);
+      else
+        emitError(func ? func.getLoc() : getOperation()->getLoc())
+            << "kernel-to-block: " << unsupportedGpuChipMessage(name);
+      return it->second;
+    };
     // Views and kernels that already have a block graph (or code) stay.
     SmallVector<Operation *> predefined;
     getOperation()->walk([&](Operation *op) {
@@ -1059,8 +1073,10 @@ struct KernelToBlockPass : mirage::impl::KernelToBlockBase<KernelToBlockPass> {
           recordReference(func);
     });
     bool ok = true;
-    for (Operation *op : predefined)
-      ok &= succeeded(lowerKernel(op, budgets));
+    for (Operation *op : predefined) {
+      std::optional<SmemBudgets> budgets = budgetsOf(op);
+      ok &= budgets && succeeded(lowerKernel(op, *budgets));
+    }
     if (!ok)
       signalPassFailure();
   }

@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Dialect/MirageAttributes.h"
 #include "DirectKernels.h"
 #include "Dialect/Graph/ShapeRules.h"
 #include "Dialect/Kernel/KernelOps.h"
@@ -105,7 +106,7 @@ static LogicalResult lowerFunction(func::FuncOp func, DirectKernels &direct) {
     body.addArgument(bufferType(t), func.getLoc());
   func.setType(b.getFunctionType(argTypes, {}));
   for (unsigned i = 0, e = argTypes.size() - numInputs; i < e; ++i)
-    func.setArgAttr(numInputs + i, "mirage.output", b.getI64IntegerAttr(i));
+    func.setArgAttr(numInputs + i, kOutputAttrName, b.getI64IntegerAttr(i));
   // Result attributes no longer apply.
   func.removeResAttrsAttr();
 

@@ -6,13 +6,15 @@
 // launches, then upstream MLIR: scf to cf, nvgpu and gpu to NVVM (bare
 // pointers, so a kernel parameter is one device pointer) with the dynamic
 // shared memory made an extern array (our --extern-dynamic-shared-memory),
-// the #nvvm.target with the chip's PTX ISA version, and the serialization
-// through NVPTX and ptxas. Its options are checked when the pipeline is
+// the #nvvm.target of the chip the kernels were generated for (the
+// program's searched-for target unless `target` says otherwise), and the
+// serialization through NVPTX and ptxas. Its options are checked when the pipeline is
 // built, before any pass runs.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Superopt/CostModel/CostModel.h"
+#include "Target/KnownTargets.h"
 #include "Transforms/GpuChip.h"
 #include "Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
@@ -30,11 +32,12 @@ using namespace mlir;
 
 namespace {
 struct MirageToPtxOptions : PassPipelineOptions<MirageToPtxOptions> {
-  Option<std::string> chip{
-      *this, "chip",
-      llvm::cl::desc("GPU to compile for: one of the chip table's "
-                     "(docs/GpuLowering.md, \"Chips\")"),
-      llvm::cl::init("sm_90")};
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("GPU to compile (and search) for: an arch or product "
+                     "of the target database (default: the target the "
+                     "program was searched for, mirage.target, else sm_90)"),
+      llvm::cl::init("")};
   Option<std::string> output{
       *this, "output",
       llvm::cl::desc("Path prefix of the .ptx, .cubin and .json written")};
@@ -58,15 +61,21 @@ struct MirageToPtxOptions : PassPipelineOptions<MirageToPtxOptions> {
 };
 } // namespace
 
-/// The options' errors, each naming the option; the chip's table entry
-/// when there is none.
-static FailureOr<const mirage::GpuChip *>
+/// The target the search ranks for: the option, else the default (a
+/// program that is searched records no target before).
+static std::string searchTarget(const MirageToPtxOptions &options) {
+  return options.target.empty() ? mirage::target::kDefaultTarget.str()
+                                : std::string(options.target);
+}
+
+/// The options' errors, each naming the option.
+static LogicalResult
 checkOptions(const MirageToPtxOptions &options,
              function_ref<LogicalResult(const Twine &)> error) {
-  const mirage::GpuChip *chip = mirage::lookupGpuChip(options.chip);
-  if (!chip)
+  if (!options.target.empty() &&
+      !mirage::lookupGpuChipOfTarget(options.target))
     return error("mirage-to-ptx: " +
-                 mirage::unsupportedGpuChipMessage(options.chip));
+                 mirage::unsupportedGpuChipMessage(options.target));
   if (options.output.empty())
     return error("mirage-to-ptx: output must name the path prefix of the "
                  ".ptx, .cubin and .json files");
@@ -83,32 +92,30 @@ checkOptions(const MirageToPtxOptions &options,
   if (options.search) {
     // The search ranks µGraphs with the cost model, which knows fewer chips.
     llvm::Expected<mirage::superopt::GpuTarget> target =
-        mirage::superopt::GpuTarget::get(options.chip);
-    if (!target) {
-      llvm::consumeError(target.takeError());
-      return error("mirage-to-ptx: search=true needs a chip the cost model "
-                   "describes (docs/CostModel.md: sm_80, sm_90), got '" +
-                   options.chip + "'; without search every supported chip "
-                   "works");
-    }
+        mirage::superopt::GpuTarget::get(searchTarget(options));
+    if (!target)
+      return error("mirage-to-ptx: search=true: " +
+                   llvm::toString(target.takeError()) +
+                   "; without search every supported chip works");
   }
-  return chip;
+  return success();
 }
 
 static void buildMirageToPtx(OpPassManager &pm,
-                             const MirageToPtxOptions &options,
-                             const mirage::GpuChip &chip) {
+                             const MirageToPtxOptions &options) {
   if (options.search) {
     mirage::SuperoptimizeOptions search;
-    search.target = options.chip;
+    search.target = searchTarget(options);
     search.timeBudget = options.timeBudget;
     pm.addPass(mirage::createSuperoptimize(search));
   } else {
     pm.addPass(mirage::createGraphToKernel());
   }
-  pm.addPass(mirage::createKernelToBlock({options.chip}));
+  // The lowering's target stays as given: when empty, each pass takes the
+  // target the search recorded on the program (mirage.target).
+  pm.addPass(mirage::createKernelToBlock({options.target}));
   pm.addPass(mirage::createThreadToArith());
-  pm.addPass(mirage::createBlockToGpu({options.threads, options.chip}));
+  pm.addPass(mirage::createBlockToGpu({options.threads, options.target}));
   pm.addPass(mirage::createKernelToGpu());
 
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
@@ -125,14 +132,8 @@ static void buildMirageToPtx(OpPassManager &pm,
   kernels.addPass(mirage::createExternDynamicSharedMemory());
   pm.addPass(createReconcileUnrealizedCastsPass());
 
-  GpuNVVMAttachTargetOptions target;
-  target.moduleMatcher = "mirage_kernels";
-  target.chip = options.chip;
-  // Without it LLVM emits the chip's first PTX ISA version, which may lack
-  // an instruction the kernels use (m16n8k8 on sm_75).
-  target.features = "+ptx" + std::to_string(chip.ptxVersion);
-  target.optLevel = 3;
-  pm.addPass(createGpuNVVMAttachTarget(target));
+  // The #nvvm.target of the chip block-to-gpu generated the kernels for.
+  pm.addPass(mirage::createAttachGpuTarget({options.target}));
   pm.addPass(mirage::createEmitGpuArtifacts(
       {options.output, options.cubin, options.toolkit}));
 }
@@ -147,7 +148,6 @@ void mirage::registerMirageToPtxPipeline() {
   registerConvertNVGPUToNVVMPass();
   registerConvertGpuOpsToNVVMOps();
   registerReconcileUnrealizedCastsPass();
-  registerGpuNVVMAttachTarget();
 
   registerPassPipeline(
       "mirage-to-ptx",
@@ -158,10 +158,9 @@ void mirage::registerMirageToPtxPipeline() {
         MirageToPtxOptions options;
         if (failed(options.parseFromString(text)))
           return failure();
-        FailureOr<const GpuChip *> chip = checkOptions(options, errorHandler);
-        if (failed(chip))
+        if (failed(checkOptions(options, errorHandler)))
           return failure();
-        buildMirageToPtx(pm, options, **chip);
+        buildMirageToPtx(pm, options);
         return success();
       },
       [](function_ref<void(const detail::PassOptions &)> optHandler) {

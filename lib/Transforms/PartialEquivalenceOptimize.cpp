@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Dialect/MirageAttributes.h"
 #include "Superopt/CostModel/CostModel.h"
 #include "Superopt/PartialEquivalence/PartialEquivalence.h"
 #include "Superopt/Semantics/RunControl.h"
@@ -67,7 +68,7 @@ struct ScratchCopy {
     b.setInsertionPointAfter(func);
     fn = cast<func::FuncOp>(b.clone(*func));
     fn.setSymName(name);
-    fn->removeAttr("mirage.equivalent_to");
+    fn->removeAttr(kEquivalentToAttrName);
   }
   ~ScratchCopy() {
     if (fn)
@@ -107,12 +108,12 @@ void PartialEquivalenceOptimizePass::runOnOperation() {
   bool found = function.empty();
   SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
   for (func::FuncOp func : funcs) {
-    if (func.isExternal() || func->hasAttr("mirage.rule") ||
-        func->hasAttr("mirage.equivalent_to"))
+    if (func.isExternal() || isRuleOrEquivalencePair(func))
       continue;
     if (!function.empty() && func.getSymName() != function)
       continue;
     found = true;
+    setSearchedTarget(func, gpu->name);
     if (failed(optimize(func, *gpu)))
       return signalPassFailure();
   }

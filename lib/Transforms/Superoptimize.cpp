@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Dialect/MirageAttributes.h"
 #include "Dialect/Block/BlockDialect.h"
 #include "Dialect/Graph/GraphOps.h"
 #include "Dialect/Kernel/KernelOps.h"
@@ -696,6 +697,7 @@ void SuperoptimizePass::runOnOperation() {
   for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
     if (func.isExternal())
       continue;
+    setSearchedTarget(func, gpu->name);
     // Grouped by data dependence (Subprograms.h).
     SmallVector<Subprogram> subs =
         groupSubprograms(func.getBody().front(), maxSubprogramOps,

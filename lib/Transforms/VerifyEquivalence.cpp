@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Dialect/MirageAttributes.h"
 #include "Superopt/Semantics/RunControl.h"
 #include "Superopt/Verification/EquivalenceVerifier.h"
 #include "Transforms/Passes.h"
@@ -26,7 +27,6 @@ using namespace mirage;
 using namespace mirage::superopt;
 
 /// The attribute by which a candidate names its original.
-static constexpr llvm::StringLiteral kEquivalentTo = "mirage.equivalent_to";
 
 /// The remark engine's category of every verification remark.
 static constexpr llvm::StringLiteral kRemarkCategory = "mirage-verify";
@@ -122,13 +122,13 @@ struct VerifyEquivalencePass
       return success();
     }
     for (auto f : module.getOps<func::FuncOp>()) {
-      Attribute attr = f->getAttr(kEquivalentTo);
+      Attribute attr = f->getAttr(kEquivalentToAttrName);
       if (!attr)
         continue;
       auto ref = dyn_cast<FlatSymbolRefAttr>(attr);
       if (!ref)
         return f.emitError("'")
-               << kEquivalentTo << "' must name a function, like @original";
+               << kEquivalentToAttrName << "' must name a function, like @original";
       func::FuncOp orig = lookup(ref.getValue(), f.getLoc());
       if (!orig)
         return failure();
@@ -137,7 +137,7 @@ struct VerifyEquivalencePass
     if (pairs.empty())
       return emitError(module.getLoc(),
                        "nothing to verify: mark a candidate function with {")
-             << kEquivalentTo
+             << kEquivalentToAttrName
              << " = @original} or pass original= and candidate=";
     return success();
   }

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import warnings
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
@@ -239,20 +240,44 @@ class Program:
                                         "<both programs, renamed>")
         return diags.strip()
 
-    def estimate_cost(self, target: str = "sm_90") -> str:
-        """The analytic cost model's estimate (``--estimate-cost``), as remarks."""
-        return self.apply(f"estimate-cost{{target={target}}}")[1]
+    @property
+    def target(self) -> str | None:
+        """The target the program was searched for (its ``mirage.target``),
+        which ``lower()`` and ``estimate_cost()`` use by default; None before
+        a search."""
+        return _native.function_attribute(self.text, self.function, "mirage.target",
+                                          self.source)
 
-    def lower(self, chip: str = "sm_80", output: str | os.PathLike | None = None, *,
-              search: bool = False, cubin: bool = True) -> dict:
-        """Lowers to PTX (and a cubin) for `chip` with ``--mirage-to-ptx``,
+    def estimate_cost(self, target: str | None = None) -> str:
+        """The analytic cost model's estimate (``--estimate-cost``), as remarks:
+        for `target`, by default the one the program was searched for, else
+        sm_90."""
+        opts = "" if target is None else f"{{target={target}}}"
+        return self.apply(f"estimate-cost{opts}")[1]
+
+    def lower(self, target: str | None = None, output: str | os.PathLike | None = None, *,
+              search: bool = False, cubin: bool = True, chip: str | None = None) -> dict:
+        """Lowers to PTX (and a cubin) for `target` with ``--mirage-to-ptx``,
         writing <output>.ptx, .cubin and the .json manifest that
-        ``mirage-gpu-run`` (or its ``--emulate``) runs. Returns their paths."""
+        ``mirage-gpu-run`` (or its ``--emulate``) runs. Returns their paths.
+        By default the target is the one the program was searched for
+        (``self.target``), else sm_90; naming another warns. `chip` is the
+        old name of `target`."""
+        if chip is not None:
+            if target is not None and target != chip:
+                raise MirageError(f"lower: target={target} and chip={chip} differ")
+            warnings.warn("lower(chip=...) is deprecated: use target=", DeprecationWarning,
+                          stacklevel=2)
+            target = chip
         if output is None:
             output = os.path.join(tempfile.mkdtemp(prefix="mirage-opt-"), self.function)
         output = os.fspath(output)
-        opts = f"chip={chip} output={output} search={_option(search)} cubin={_option(cubin)}"
-        self.apply(f"mirage-to-ptx{{{opts}}}")
+        opts = f"output={output} search={_option(search)} cubin={_option(cubin)}"
+        if target is not None:
+            opts = f"target={target} " + opts
+        _, diags = self.apply(f"mirage-to-ptx{{{opts}}}")
+        if "warning:" in diags:  # a target other than the searched-for one
+            warnings.warn(diags.strip(), stacklevel=2)
         paths = {"ptx": output + ".ptx", "manifest": output + ".json"}
         if cubin:
             paths["cubin"] = output + ".cubin"

@@ -23,6 +23,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
@@ -262,6 +263,21 @@ std::vector<std::string> functionNames(const std::string &text,
   return names;
 }
 
+/// The string attribute `attr` of function `function` (mirage.target, ...),
+/// or None.
+std::optional<std::string> functionAttribute(const std::string &text,
+                                             const std::string &function,
+                                             const std::string &attr,
+                                             const std::string &name) {
+  std::unique_ptr<Session> session = open(text, name);
+  auto func = session->getModule().lookupSymbol<func::FuncOp>(function);
+  if (!func)
+    return std::nullopt;
+  if (auto value = func->getAttrOfType<StringAttr>(attr))
+    return value.getValue().str();
+  return std::nullopt;
+}
+
 } // namespace
 
 NB_MODULE(_mirage_opt, m) {
@@ -288,4 +304,7 @@ NB_MODULE(_mirage_opt, m) {
         "One module with the functions of both.");
   m.def("function_names", &functionNames, nb::arg("text"),
         nb::arg("name") = "<python>");
+  m.def("function_attribute", &functionAttribute, nb::arg("text"),
+        nb::arg("function"), nb::arg("attr"), nb::arg("name") = "<python>",
+        "A function's string attribute, or None.");
 }

@@ -124,9 +124,19 @@ def test_passes_superoptimize_verify_and_lower(tmp_path, rng):
     xs = [rng.uniform(-1, 1, i.shape) for i in p.inputs]
     assert rel_error(fast.run(xs)[0], p.run(xs)[0]) < 1e-12
     assert "remark: graph.matmul" in p.estimate_cost("sm_80")
-    paths = fast.lower("sm_80", tmp_path / "gm", cubin=False)
-    assert (tmp_path / "gm.ptx").read_text().count(".entry") >= 1
+    # The program remembers the target it was searched for, and lowering
+    # and the cost report use it unless told otherwise.
+    assert p.target is None and fast.target == "sm_90"
+    assert "on sm_90" in fast.estimate_cost() and "on sm_90" in p.estimate_cost()
+    paths = fast.lower(output=tmp_path / "gm", cubin=False)
+    ptx = (tmp_path / "gm.ptx").read_text()
+    assert ptx.count(".entry") >= 1 and ".target sm_90" in ptx
     assert paths["manifest"].endswith("gm.json")
+    with pytest.warns(UserWarning, match="searched for 'sm_90'"):
+        fast.lower("sm_80", tmp_path / "gm80", cubin=False)
+    assert ".target sm_80" in (tmp_path / "gm80.ptx").read_text()
+    with pytest.warns(DeprecationWarning, match="use target="):
+        fast.lower(chip="sm_90", output=tmp_path / "gmc", cubin=False)
 
 
 def test_verify_rejects_a_different_program():

@@ -53,7 +53,7 @@ GRAPH_PIPELINES = [
      "cache-dir=%T/cache"],
     ["--superoptimize=target=sm_80 time-budget=3 state-budget=20000 "
      "threads=1 max-subprogram-ops=3 cache-dir=%T/cache"],
-    ["--mirage-to-ptx=chip=sm_80 output=%T/out cubin=false"],
+    ["--mirage-to-ptx=target=sm_80 output=%T/out cubin=false"],
     ["--verify-equivalence=time-limit=30", "-o", "/dev/null"],
 ]
 KERNEL_PIPELINES = [
@@ -65,7 +65,7 @@ KERNEL_PIPELINES = [
      "--block-to-gpu"],
     ["--kernel-to-block", "--thread-to-arith", "--block-to-gpu",
      "--kernel-to-gpu"],
-    ["--mirage-to-ptx=chip=sm_90 output=%T/out cubin=false"],
+    ["--mirage-to-ptx=target=sm_90 output=%T/out cubin=false"],
     ["--verify-equivalence=time-limit=30", "-o", "/dev/null"],
 ]
 

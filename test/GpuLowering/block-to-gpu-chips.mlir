@@ -6,10 +6,10 @@
 // two mma.sync m16n8k8 per step, the first on columns 0-7 of the A
 // fragment (its registers a0, a1) and rows 0-7 of B (b0), the second on the
 // next eight (a2, a3; b1), accumulating into the first's result.
-// RUN: mirage-opt %s --block-to-gpu=chip=sm_80 | FileCheck %s --check-prefix=SM80
-// RUN: mirage-opt %s --block-to-gpu=chip=sm_86 | FileCheck %s --check-prefix=SM80
-// RUN: mirage-opt %s --block-to-gpu=chip=sm_120 | FileCheck %s --check-prefix=SM80
-// RUN: mirage-opt %s --block-to-gpu=chip=sm_75 | FileCheck %s --check-prefix=SM75
+// RUN: mirage-opt %s --block-to-gpu=target=sm_80 | FileCheck %s --check-prefix=SM80
+// RUN: mirage-opt %s --block-to-gpu=target=sm_86 | FileCheck %s --check-prefix=SM80
+// RUN: mirage-opt %s --block-to-gpu=target=sm_120 | FileCheck %s --check-prefix=SM80
+// RUN: mirage-opt %s --block-to-gpu=target=sm_75 | FileCheck %s --check-prefix=SM75
 
 // SM80-LABEL: gpu.func @mm_0
 // SM80: nvgpu.device_async_copy %arg0

@@ -4,7 +4,7 @@
 // RUN: not mirage-opt %s --block-to-gpu="threads=100" 2>&1 | FileCheck %s --check-prefix=THREADS
 // RUN: not mirage-opt %s --block-to-gpu="threads=0" 2>&1 | FileCheck %s --check-prefix=THREADS0
 // RUN: not mirage-opt %s --block-to-gpu="threads=2048" 2>&1 | FileCheck %s --check-prefix=THREADS2048
-// RUN: not mirage-opt %s --block-to-gpu="chip=sm_70" 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not mirage-opt %s --block-to-gpu="target=sm_70" 2>&1 | FileCheck %s --check-prefix=CHIP
 // THREADS: error: block-to-gpu: threads must be a multiple of 32 in [32, 1024], got 100
 // THREADS-NOT: see current operation
 // THREADS0: error: block-to-gpu: threads must be a multiple of 32 in [32, 1024], got 0

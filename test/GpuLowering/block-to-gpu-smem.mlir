@@ -2,14 +2,14 @@
 // memory a block of the chip may have (docs/GpuLowering.md, "Chips").
 // 100 KiB of tiles fit a block of sm_80, sm_87, sm_90 and sm_100, not one of
 // sm_86, sm_89 or sm_120 (99 KiB) or sm_75 (64 KiB).
-// RUN: mirage-opt %s --block-to-gpu=chip=sm_80 | FileCheck %s --check-prefix=FITS
-// RUN: mirage-opt %s --block-to-gpu=chip=sm_87 | FileCheck %s --check-prefix=FITS
-// RUN: mirage-opt %s --block-to-gpu=chip=sm_90 | FileCheck %s --check-prefix=FITS
-// RUN: mirage-opt %s --block-to-gpu=chip=sm_100 | FileCheck %s --check-prefix=FITS
-// RUN: not mirage-opt %s --block-to-gpu=chip=sm_86 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM86
-// RUN: not mirage-opt %s --block-to-gpu=chip=sm_89 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM89
-// RUN: not mirage-opt %s --block-to-gpu=chip=sm_120 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM120
-// RUN: not mirage-opt %s --block-to-gpu=chip=sm_75 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM75
+// RUN: mirage-opt %s --block-to-gpu=target=sm_80 | FileCheck %s --check-prefix=FITS
+// RUN: mirage-opt %s --block-to-gpu=target=sm_87 | FileCheck %s --check-prefix=FITS
+// RUN: mirage-opt %s --block-to-gpu=target=sm_90 | FileCheck %s --check-prefix=FITS
+// RUN: mirage-opt %s --block-to-gpu=target=sm_100 | FileCheck %s --check-prefix=FITS
+// RUN: not mirage-opt %s --block-to-gpu=target=sm_86 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM86
+// RUN: not mirage-opt %s --block-to-gpu=target=sm_89 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM89
+// RUN: not mirage-opt %s --block-to-gpu=target=sm_120 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM120
+// RUN: not mirage-opt %s --block-to-gpu=target=sm_75 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM75
 
 
 // Two 16x800 f32 tiles (the input and its accumulator): 102400 bytes.

@@ -5,14 +5,14 @@
 // and mma.sync m16n8k8; ptxas assembles every kernel; every manifest
 // checks against its PTX. chips-invalid.mlir has the rejected chips.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_75 output=%t/sm_75" -o /dev/null
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_80 output=%t/sm_80" -o /dev/null
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_86 output=%t/sm_86" -o /dev/null
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_87 output=%t/sm_87" -o /dev/null
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_89 output=%t/sm_89" -o /dev/null
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_90 output=%t/sm_90" -o /dev/null
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_100 output=%t/sm_100" -o /dev/null
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_120 output=%t/sm_120" -o /dev/null
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_75 output=%t/sm_75" -o /dev/null
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_80 output=%t/sm_80" -o /dev/null
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_86 output=%t/sm_86" -o /dev/null
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_87 output=%t/sm_87" -o /dev/null
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_89 output=%t/sm_89" -o /dev/null
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_90 output=%t/sm_90" -o /dev/null
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_100 output=%t/sm_100" -o /dev/null
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_120 output=%t/sm_120" -o /dev/null
 // RUN: FileCheck %s --check-prefix=SM75 < %t/sm_75.ptx
 // RUN: FileCheck %s --check-prefixes=AMPERE,SM80 < %t/sm_80.ptx
 // RUN: FileCheck %s --check-prefixes=AMPERE,SM86 < %t/sm_86.ptx

@@ -84,7 +84,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @mirage_kernels [#nvvm.target<chip = "sm_75", features = "+ptx65">] {
     llvm.func @k(%dst: !llvm.ptr<3>, %src: !llvm.ptr<1>) attributes {gpu.kernel, nvvm.kernel} {
-      // expected-error @+1 {{'nvvm.cp.async.shared.global' op uses cp.async, which sm_75 does not have (sm_80 and later); generate the kernels for sm_75 (block-to-gpu chip=sm_75)}}
+      // expected-error @+1 {{'nvvm.cp.async.shared.global' op uses cp.async, which sm_75 does not have (sm_80 and later); generate the kernels for sm_75 (block-to-gpu target=sm_75)}}
       nvvm.cp.async.shared.global %dst, %src, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
       llvm.return
     }

@@ -6,8 +6,8 @@
 // variable instead, and ptxas -v warns "Potential out of bound access" at
 // every access to it and reports "1 bytes smem".
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_80 output=%t/k80 cubin=false" -o %t/lowered80.mlir
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_90 output=%t/k90 cubin=false" -o /dev/null
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_80 output=%t/k80 cubin=false" -o %t/lowered80.mlir
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_90 output=%t/k90 cubin=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=LLVM < %t/lowered80.mlir
 // RUN: FileCheck %s --check-prefix=PTX < %t/k80.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t/k90.ptx

@@ -8,7 +8,7 @@
 // (the CUDA toolkit: the serializer links its libdevice)
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: mirage-opt %s --graph-to-kernel --kernel-to-block --thread-to-arith --block-to-gpu | FileCheck %s --check-prefix=KERNELS
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_80 output=%t/names cubin=false" -o %t/lowered.mlir
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_80 output=%t/names cubin=false" -o %t/lowered.mlir
 // RUN: FileCheck %s --check-prefix=PTX < %t/names.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/names.json
 // RUN: mirage-gpu-run %t/names.json --check-only | FileCheck %s --check-prefix=VALID

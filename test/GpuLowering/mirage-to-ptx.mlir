@@ -3,8 +3,8 @@
 // both chips; the manifest is validated against its reference function by
 // mirage-gpu-run (which needs no GPU for that).
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_80 output=%t/mlp80" -o %t/lowered80.mlir
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_90 output=%t/mlp90" -o %t/lowered90.mlir
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_80 output=%t/mlp80" -o %t/lowered80.mlir
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_90 output=%t/mlp90" -o %t/lowered90.mlir
 // RUN: FileCheck %s --check-prefix=PTX80 < %t/mlp80.ptx
 // RUN: FileCheck %s --check-prefix=PTX90 < %t/mlp90.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/mlp90.json
@@ -12,7 +12,7 @@
 // RUN: test -s %t/mlp80.cubin && test -s %t/mlp90.cubin
 // RUN: mirage-gpu-run %t/mlp90.json --check-only
 // Without cubin=true only the PTX is written.
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_90 output=%t/ptxonly cubin=false" -o /dev/null
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_90 output=%t/ptxonly cubin=false" -o /dev/null
 // RUN: test -s %t/ptxonly.ptx && not test -e %t/ptxonly.cubin
 
 // silu(X W1) * (X W2) at a small size: two matmul kernels on tensor cores

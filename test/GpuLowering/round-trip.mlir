@@ -6,17 +6,17 @@
 // (the CUDA toolkit: the serializer links its libdevice)
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: mirage-opt %s --graph-to-kernel --fuse-thread-chains \
-// RUN:   | mirage-opt --kernel-to-block=chip=sm_80 \
+// RUN:   | mirage-opt --kernel-to-block=target=sm_80 \
 // RUN:   | mirage-opt --thread-to-arith \
-// RUN:   | mirage-opt --block-to-gpu=chip=sm_80 \
+// RUN:   | mirage-opt --block-to-gpu=target=sm_80 \
 // RUN:   | mirage-opt --kernel-to-gpu \
 // RUN:   | mirage-opt --pass-pipeline='builtin.module(gpu.module(canonicalize,cse,convert-scf-to-cf,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},extern-dynamic-shared-memory),reconcile-unrealized-casts)' \
-// RUN:   | mirage-opt --nvvm-attach-target='module=mirage_kernels chip=sm_80 features=+ptx70 O=3' \
+// RUN:   | mirage-opt --attach-gpu-target \
 // RUN:   | mirage-opt --emit-gpu-artifacts='output=%t/stages cubin=false' \
 // RUN:   | mirage-opt | FileCheck %s
 // The same through the one flag, and sm_75's kernels (no nvgpu).
-// RUN: mirage-opt %s --mirage-to-ptx='chip=sm_80 output=%t/one cubin=false' | mirage-opt | FileCheck %s
-// RUN: mirage-opt %s --mirage-to-ptx='chip=sm_75 output=%t/turing cubin=false' | mirage-opt | FileCheck %s
+// RUN: mirage-opt %s --mirage-to-ptx='target=sm_80 output=%t/one cubin=false' | mirage-opt | FileCheck %s
+// RUN: mirage-opt %s --mirage-to-ptx='target=sm_75 output=%t/turing cubin=false' | mirage-opt | FileCheck %s
 // Both ways give the same PTX.
 // RUN: diff %t/stages.ptx %t/one.ptx
 

@@ -6,7 +6,7 @@
 // RUN: not mirage-opt %s -split-input-file --partial-equivalence-optimize="region-bound=0" 2>&1 | FileCheck %s --check-prefix=BOUND
 // RUN: not mirage-opt %s -split-input-file --partial-equivalence-optimize="function=nope" 2>&1 | FileCheck %s --check-prefix=NAME
 
-// TARGET: error: partial-equivalence-optimize: unknown target 'sm_86' (expected sm_80 or sm_90)
+// TARGET: error: partial-equivalence-optimize: the cost model has no l2BandwidthGBs and launchOverheadUs for sm_86 (RTX-3090)
 // BITS: error: partial-equivalence-optimize: field-bits must be between 31 and 62, got 20
 // BOUND: error: partial-equivalence-optimize: region-bound must be between -200 and -1, got 0
 // NAME: error: partial-equivalence-optimize: no function named 'nope'

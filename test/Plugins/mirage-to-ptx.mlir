@@ -3,14 +3,14 @@
 // REQUIRES: ptxas
 // (the CUDA toolkit: the serializer links its libdevice)
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %upstream_mlir_opt %s --load-dialect-plugin=%mirage_libs/MirageDialectPlugin.so --load-pass-plugin=%mirage_libs/MiragePassPlugin.so --pass-pipeline='builtin.module(mirage-to-ptx{chip=sm_80 output=%t/plugin cubin=false})' | FileCheck %s --check-prefix=HOST
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_80 output=%t/tool cubin=false" -o /dev/null
+// RUN: %upstream_mlir_opt %s --load-dialect-plugin=%mirage_libs/MirageDialectPlugin.so --load-pass-plugin=%mirage_libs/MiragePassPlugin.so --pass-pipeline='builtin.module(mirage-to-ptx{target=sm_80 output=%t/plugin cubin=false})' | FileCheck %s --check-prefix=HOST
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_80 output=%t/tool cubin=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t/plugin.ptx
 // RUN: diff %t/plugin.ptx %t/tool.ptx
 // RUN: sed 's/plugin.ptx/tool.ptx/' %t/plugin.json | diff - %t/tool.json
 // RUN: mirage-gpu-run %t/plugin.json --check-only | FileCheck %s --check-prefix=VALID
 // Its option errors read the same.
-// RUN: not %upstream_mlir_opt %s --load-dialect-plugin=%mirage_libs/MirageDialectPlugin.so --load-pass-plugin=%mirage_libs/MiragePassPlugin.so --pass-pipeline='builtin.module(mirage-to-ptx{chip=sm_70 output=%t/bad})' 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not %upstream_mlir_opt %s --load-dialect-plugin=%mirage_libs/MirageDialectPlugin.so --load-pass-plugin=%mirage_libs/MiragePassPlugin.so --pass-pipeline='builtin.module(mirage-to-ptx{target=sm_70 output=%t/bad})' 2>&1 | FileCheck %s --check-prefix=CHIP
 
 // HOST: func.func @mlp(
 // HOST: gpu.launch_func @mirage_kernels::@mlp_0

@@ -463,7 +463,7 @@ def lower_one(res, name, mlir, inputs, tools, d, timeout, chip, ref, nres,
     stage = "ptx:" + name
     prefix = os.path.join(d, "ptx-" + name)
     cmd = [tools["mirage-opt"], mlir,
-           "--mirage-to-ptx=chip=%s output=%s cubin=false" % (chip, prefix),
+           "--mirage-to-ptx=target=%s output=%s cubin=false" % (chip, prefix),
            "-o", os.path.join(d, "ptx-" + name + ".mlir")]
     r = run(cmd, timeout)
     bad = tool_failure(r)

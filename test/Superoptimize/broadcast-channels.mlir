@@ -9,7 +9,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: mirage-opt %s --superoptimize="target=sm_90 cache=false" -o %t/s.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: FileCheck %s < %t/s.mlir
-// RUN: mirage-opt %t/s.mlir --mirage-to-ptx="chip=sm_90 output=%t/s cubin=false" -o /dev/null
+// RUN: mirage-opt %t/s.mlir --mirage-to-ptx="target=sm_90 output=%t/s cubin=false" -o /dev/null
 // RUN: mirage-gpu-run %t/s.json --emulate | FileCheck %s --check-prefix=EMU
 
 // REMARK: remark: superoptimize @batch_norm_relu part 0: 3 graph op(s) -> 1 kernel(s) (1 graph-defined), was 3

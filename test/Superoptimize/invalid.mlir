@@ -30,7 +30,7 @@
 // PRESET: error: superoptimize: preset must be default or mirage-limits, got 'taso'
 // PRESET-BOPS: error: superoptimize: block-ops may not be given with preset=mirage-limits, which sets it
 // PRESET-LOOPS: error: superoptimize: forloop-ranges may not be given with preset=mirage-limits, which sets it
-// CHIP: error: superoptimize: unknown target 'sm_86' (expected sm_80 or sm_90)
+// CHIP: error: superoptimize: the cost model has no l2BandwidthGBs and launchOverheadUs for sm_86 (RTX-3090)
 // CHIP-NOT: note: see current operation
 // CHIP-NOT: func.func
 // FB-LOW: error: superoptimize: field-bits must be between 31 and 62, got 5
@@ -56,7 +56,7 @@
 // CACHE: error: superoptimize: cache must be on, off, only, refresh or clear (or true/false), got 'maybe'
 // CALIB: error: superoptimize: calibration: cannot read '{{.*}}missing.json'
 
-// expected-error @+1 {{superoptimize: unknown target 'sm_70' (expected sm_80 or sm_90)}}
+// expected-error @+1 {{superoptimize: unknown target 'sm_70'; known targets: sm_75 (T4), sm_80 (A100-SXM4-80GB)}}
 module {
   func.func @f(%x: tensor<4x4xf16>) -> tensor<4x4xf16> {
     %y = graph.exp %x : tensor<4x4xf16>

@@ -8,7 +8,7 @@
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: mirage-opt %s --superoptimize="target=sm_90 cache=false" -o %t/s.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: mirage-opt %t/s.mlir --mirage-to-ptx="chip=sm_90 output=%t/s cubin=false" -o /dev/null
+// RUN: mirage-opt %t/s.mlir --mirage-to-ptx="target=sm_90 output=%t/s cubin=false" -o /dev/null
 // RUN: mirage-gpu-run %t/s.json --function residual_norm --emulate | FileCheck %s --check-prefix=EMU
 // RUN: mirage-gpu-run %t/s.json --function projection_relu --emulate | FileCheck %s --check-prefix=EMU
 // RUN: mirage-gpu-run %t/s.json --function side --emulate | FileCheck %s --check-prefix=EMU

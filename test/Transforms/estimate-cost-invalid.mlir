@@ -2,6 +2,10 @@
 // RUN: not mirage-opt %s --estimate-cost="target=sm_75" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not mirage-opt %s --estimate-cost="target=sm_86" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TARGET86
 // RUN: not mirage-opt %s --estimate-cost="target=sm_89" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TARGET89
+// RUN: not mirage-opt %s --estimate-cost="target=sm_70" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN70
+// A calibration that gives them makes the chip usable.
+// RUN: echo '{"target": "sm_86", "constants": {"l2BandwidthGBs": 2000, "launchOverheadUs": 3}}' > %t.sm86.json
+// RUN: not mirage-opt %s --split-input-file --estimate-cost="target=sm_86 calibration=%t.sm86.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CALIBRATED86
 // RUN: echo '{"constants": {"dramBandwidthGBs": -1}}' > %t.negative.json
 // RUN: not mirage-opt %s --estimate-cost="target=sm_90 calibration=%t.negative.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // RUN: echo '{"target": "sm_90", "constants": {"launch": 2}}' > %t.unknown.json
@@ -9,12 +13,16 @@
 // RUN: not mirage-opt %s --estimate-cost="target=sm_80 calibration=%mirage_src/bench/calibration/example-sm_90.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MISMATCH
 // RUN: not mirage-opt %s --estimate-cost="target=sm_90 calibration=%t.missing.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MISSING
 
-// TARGET: error: estimate-cost: unknown target 'sm_75' (expected sm_80 or sm_90)
+// A chip of the target database without the cost model's own parameters
+// is refused with what a calibration file must give.
+// TARGET: error: estimate-cost: the cost model has no l2BandwidthGBs and launchOverheadUs for sm_75 (T4): nothing published has been checked for it; give l2BandwidthGBs and launchOverheadUs in a calibration file (docs/CostModel.md)
 // The error names the module's location without printing the module.
 // TARGET-NOT: note: see current operation
 // TARGET-NOT: func.func
-// TARGET86: error: estimate-cost: unknown target 'sm_86' (expected sm_80 or sm_90)
-// TARGET89: error: estimate-cost: unknown target 'sm_89' (expected sm_80 or sm_90)
+// TARGET86: error: estimate-cost: the cost model has no l2BandwidthGBs and launchOverheadUs for sm_86 (RTX-3090)
+// UNKNOWN70: error: estimate-cost: unknown target 'sm_70'; known targets: sm_75 (T4), sm_80 (A100-SXM4-80GB),
+// CALIBRATED86: error: estimate-cost: block graph needs 524288 bytes of shared memory per block; sm_86 allows 101376
+// TARGET89: error: estimate-cost: the cost model has no l2BandwidthGBs and launchOverheadUs for sm_89 (RTX-4090)
 // NEGATIVE: error: estimate-cost: {{.*}}negative.json: calibration: constant 'dramBandwidthGBs' must be positive, got -1
 // UNKNOWN: error: estimate-cost: {{.*}}unknown.json: calibration: unknown constant 'launch'
 // MISMATCH: error: estimate-cost: {{.*}}example-sm_90.json: calibration: the file is for 'sm_90', not for 'sm_80'

@@ -3,13 +3,13 @@
 // min(96 KiB, the chip's shared memory per block), a matmul's within
 // min(64 KiB, half the chip's shared memory per SM) so that two blocks
 // share an SM.
-// RUN: mirage-opt %s --split-input-file --kernel-to-block=chip=sm_90 | FileCheck %s --check-prefix=SM90
-// RUN: mirage-opt %s --split-input-file --kernel-to-block=chip=sm_86 | FileCheck %s --check-prefix=SM86
-// RUN: mirage-opt %s --split-input-file --kernel-to-block=chip=sm_75 -verify-diagnostics | FileCheck %s --check-prefix=SM75
+// RUN: mirage-opt %s --split-input-file --kernel-to-block=target=sm_90 | FileCheck %s --check-prefix=SM90
+// RUN: mirage-opt %s --split-input-file --kernel-to-block=target=sm_86 | FileCheck %s --check-prefix=SM86
+// RUN: mirage-opt %s --split-input-file --kernel-to-block=target=sm_75 -verify-diagnostics | FileCheck %s --check-prefix=SM75
 // Every block graph is still the same computation: kernel-to-block-chips-
 // verify.test checks the EQUIV lines (at full size, so marked slow).
 // A chip outside the table is an error, without the module dumped.
-// RUN: not mirage-opt %s --split-input-file --kernel-to-block=chip=sm_70 2>&1 | FileCheck %s --check-prefix=SM70
+// RUN: not mirage-opt %s --split-input-file --kernel-to-block=target=sm_70 2>&1 | FileCheck %s --check-prefix=SM70
 // SM70: error: kernel-to-block: chip 'sm_70' is not supported (Volta has neither cp.async nor mma.sync m16n8k8/m16n8k16, and ptxas of CUDA 13 no longer targets it); supported chips: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_100, sm_120
 // SM70-NOT: kernel.matmul
 

@@ -6,7 +6,7 @@
 // and the output parses back. GpuLowering/odd-shapes.test compiles the same
 // functions for sm_80 and sm_75 through ptxas.
 // RUN: mirage-opt %s --kernel-to-block | mirage-opt --verify-equivalence -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error:
-// RUN: mirage-opt %s --kernel-to-block=chip=sm_75 | mirage-opt --verify-equivalence -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: mirage-opt %s --kernel-to-block=target=sm_75 | mirage-opt --verify-equivalence -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error:
 // CHECK-COUNT-23: is equivalent to
 
 func.func @mm0(%a: tensor<1x1xf16>, %b: tensor<1x1xf16>) -> tensor<1x1xf16> {

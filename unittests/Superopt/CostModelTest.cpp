@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/FileSystem.h"
 #include "Superopt/CostModel/CostModel.h"
 #include "Dialect/MirageDialects.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -84,10 +86,58 @@ func.func @view(%a: tensor<64x64xf16>) -> tensor<4096xf16> {
 )mlir";
 
 TEST_F(CostModelTest, UnknownTarget) {
-  llvm::Expected<GpuTarget> t = GpuTarget::get("sm_75");
+  llvm::Expected<GpuTarget> t = GpuTarget::get("sm_70");
   ASSERT_FALSE(bool(t));
-  EXPECT_NE(llvm::toString(t.takeError()).find("unknown target 'sm_75'"),
+  EXPECT_NE(llvm::toString(t.takeError()).find("unknown target 'sm_70'"),
             std::string::npos);
+}
+
+// A chip of the target database the model has no L2 bandwidth or launch
+// overhead for is refused, saying what to calibrate; a calibration that
+// gives both makes it usable, with the database's hardware numbers.
+TEST_F(CostModelTest, ChipWithoutModelParametersNeedsCalibration) {
+  llvm::Expected<GpuTarget> t = GpuTarget::get("sm_89");
+  ASSERT_FALSE(bool(t));
+  std::string message = llvm::toString(t.takeError());
+  EXPECT_NE(message.find("no l2BandwidthGBs and launchOverheadUs for sm_89 "
+                         "(RTX-4090)"),
+            std::string::npos)
+      << message;
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("sm89", "json", path));
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    ASSERT_FALSE(ec);
+    os << R"({"target": "sm_89", "constants": {"l2BandwidthGBs": 5000}})";
+  }
+  llvm::Expected<GpuTarget> half = GpuTarget::get("sm_89", path);
+  ASSERT_FALSE(bool(half));
+  message = llvm::toString(half.takeError());
+  EXPECT_NE(message.find("no launchOverheadUs for sm_89"), std::string::npos)
+      << message;
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    ASSERT_FALSE(ec);
+    os << R"({"target": "sm_89", "constants": {"l2BandwidthGBs": 5000, )"
+          R"("launchOverheadUs": 3}})";
+  }
+  llvm::Expected<GpuTarget> full = GpuTarget::get("sm_89", path);
+  llvm::sys::fs::remove(path);
+  ASSERT_TRUE(bool(full)) << llvm::toString(full.takeError());
+  EXPECT_EQ(full->numSMs, 128);
+  EXPECT_EQ(full->l2BandwidthGBs, 5000);
+}
+
+// A product is its own target: the H200 has the H100's SMs and more
+// memory bandwidth.
+TEST_F(CostModelTest, ProductsAreTargets) {
+  llvm::Expected<GpuTarget> h200 = GpuTarget::get("H200-SXM-141GB");
+  llvm::Expected<GpuTarget> h100 = GpuTarget::get("sm_90");
+  ASSERT_TRUE(bool(h200) && bool(h100));
+  EXPECT_EQ(h200->numSMs, h100->numSMs);
+  EXPECT_GT(h200->dramBandwidthGBs, h100->dramBandwidthGBs);
 }
 
 TEST_F(CostModelTest, LargeF16MatmulIsComputeBoundAtTensorCoreRate) {

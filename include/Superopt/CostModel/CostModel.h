@@ -30,8 +30,9 @@ namespace mirage::superopt {
 ///   3: block.softmax_accum, block.softmax_merge and block.reshape (issue 16).
 inline constexpr unsigned kCostModelVersion = 3;
 
-/// The parameters of one GPU. Values for sm_80 and sm_90 and their sources
-/// are in docs/CostModel.md; a calibration file may override any of them.
+/// The parameters of one GPU: the target database's hardware numbers and
+/// the model's own (docs/CostModel.md); a calibration file may override
+/// any of them.
 struct GpuTarget {
   std::string name; // "sm_80", "sm_90"
 
@@ -74,8 +75,10 @@ struct GpuTarget {
   /// Measured times (µs) of predefined kernels, keyed by kernelSignature().
   llvm::StringMap<double> measuredUs;
 
-  /// The built-in parameters of "sm_80" (A100-SXM4-80GB) or "sm_90"
-  /// (H100-SXM5-80GB).
+  /// The parameters of a target of the target database (an arch, "sm_90",
+  /// or a product, "H200-SXM-141GB"). An error for a target the cost model
+  /// has no L2 bandwidth or launch overhead for (every arch but sm_80 and
+  /// sm_90), saying what a calibration file must give.
   static llvm::Expected<GpuTarget> get(llvm::StringRef name);
   /// The same, with the calibration file `calibrationPath` applied when it
   /// is not empty (the passes' `target` and `calibration` options).

@@ -31,23 +31,12 @@ using llvm::Expected;
 // Targets
 //===----------------------------------------------------------------------===//
 
-Expected<GpuTarget> GpuTarget::get(StringRef name) {
-  // The hardware numbers come from the target database
-  // (include/Target/KnownTargets.h), which names their sources; what is
-  // here are the model's own parameters, measured or assumed for the two
-  // chips it has been checked against (docs/CostModel.md). Other chips of
-  // the database have no values for these yet.
-  double l2BandwidthGBs, launchOverheadUs;
-  if (name == "sm_80") {
-    l2BandwidthGBs = 5000; // approximate, public microbenchmarks
-    launchOverheadUs = 3.0;
-  } else if (name == "sm_90") {
-    l2BandwidthGBs = 10000; // approximate, public microbenchmarks
-    launchOverheadUs = 2.5;
-  } else {
-    return llvm::createStringError(
-        "unknown target '%s' (expected sm_80 or sm_90)", name.str().c_str());
-  }
+/// The target's numbers from the target database
+/// (include/Target/KnownTargets.h), which names their sources, and the
+/// model's own assumptions. The database's l2BandwidthGBs and
+/// launchOverheadUs are 0 for chips nothing published has been checked
+/// for; GpuTarget::get refuses those unless a calibration gives them.
+static Expected<GpuTarget> fromDatabase(StringRef name) {
   Expected<const mirage::target::TargetInfo &> info =
       mirage::target::lookupTarget(name);
   if (!info)
@@ -64,13 +53,13 @@ Expected<GpuTarget> GpuTarget::get(StringRef name) {
   t.l2Bytes = info->l2Bytes;
   t.clockGHz = info->boostClockGHz;
   t.dramBandwidthGBs = info->dramBandwidthGBs;
-  t.l2BandwidthGBs = l2BandwidthGBs;
+  t.l2BandwidthGBs = info->l2BandwidthGBs;
   t.smemBytesPerClockPerSM = 128; // 32 banks x 4 bytes
   t.tensorCoreTflops = info->getTensorCores(mirage::target::MmaType::F16).denseTflops;
   t.cudaCoreTflops = info->fp32Tflops;
-  t.launchOverheadUs = launchOverheadUs;
+  t.launchOverheadUs = info->launchOverheadUs;
   t.syncCycles = 20;
-  // Assumptions shared by both targets (docs/CostModel.md, "Efficiency").
+  // Assumptions shared by every target (docs/CostModel.md, "Efficiency").
   t.dramEfficiency = 0.85;
   t.l2Efficiency = 0.8;
   t.smemEfficiency = 0.8;
@@ -231,12 +220,25 @@ llvm::Error GpuTarget::applyCalibrationJSON(StringRef json) {
   return llvm::Error::success();
 }
 
+Expected<GpuTarget> GpuTarget::get(StringRef name) { return get(name, ""); }
+
 Expected<GpuTarget> GpuTarget::get(StringRef name,
                                    StringRef calibrationPath) {
-  Expected<GpuTarget> gpu = get(name);
-  if (gpu && !calibrationPath.empty())
+  Expected<GpuTarget> gpu = fromDatabase(name);
+  if (!gpu)
+    return gpu.takeError();
+  if (!calibrationPath.empty())
     if (llvm::Error err = gpu->applyCalibration(calibrationPath))
       return std::move(err);
+  // Checked after the calibration, which may give what the database lacks.
+  Expected<const mirage::target::TargetInfo &> info =
+      mirage::target::lookupTarget(name);
+  mirage::target::TargetInfo given = *info;
+  given.l2BandwidthGBs = gpu->l2BandwidthGBs;
+  given.launchOverheadUs = gpu->launchOverheadUs;
+  if (std::optional<std::string> missing =
+          mirage::target::getMissingCostModelParameters(given))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), *missing);
   return gpu;
 }
 

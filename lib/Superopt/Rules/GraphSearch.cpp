@@ -1,5 +1,6 @@
 //===- GraphSearch.cpp - TASO's cost-based backtracking search ------------===//
 
+#include "Dialect/MirageAttributes.h"
 #include "Superopt/Rules/GraphSearch.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -212,7 +213,7 @@ mirage::rules::commitIfVerified(mlir::func::FuncOp func, const WorkGraph &g,
   b.setInsertionPointAfter(func);
   auto candidate = llvm::cast<mlir::func::FuncOp>(b.clone(*func));
   candidate.setSymName((func.getSymName() + "__rewritten").str());
-  candidate->removeAttr("mirage.equivalent_to");
+  candidate->removeAttr(kEquivalentToAttrName);
   auto cleanup = llvm::make_scope_exit([&] {
     if (candidate)
       candidate.erase();

@@ -1,5 +1,6 @@
 //===- RuleFile.cpp - rules as pairs of graph functions -------------------===//
 
+#include "Dialect/MirageAttributes.h"
 #include "Superopt/Rules/RuleFile.h"
 #include "Dialect/Graph/GraphDialect.h"
 #include "Superopt/Rules/Generalize.h"
@@ -149,8 +150,8 @@ mirage::rules::buildRuleFunctions(OpBuilder &b, Location loc,
     b.create<func::ReturnOp>(loc, outs);
     funcs[side] = fn;
   }
-  funcs[0]->setAttr("mirage.rule", evidenceAttr(b, rule, funcs[1]));
-  funcs[1]->setAttr("mirage.equivalent_to",
+  funcs[0]->setAttr(kRuleAttrName, evidenceAttr(b, rule, funcs[1]));
+  funcs[1]->setAttr(kEquivalentToAttrName,
                     FlatSymbolRefAttr::get(funcs[0].getSymNameAttr()));
   for (func::FuncOp f : funcs)
     if (failed(mlir::verify(f)))
@@ -363,7 +364,7 @@ FailureOr<std::vector<Rule>> mirage::rules::readRules(ModuleOp module) {
   std::vector<Rule> rules;
   bool ok = true;
   for (auto lhs : module.getOps<func::FuncOp>()) {
-    auto dict = lhs->getAttrOfType<DictionaryAttr>("mirage.rule");
+    auto dict = lhs->getAttrOfType<DictionaryAttr>(kRuleAttrName);
     if (!dict)
       continue;
     auto fail = [&](const Twine &message) {

@@ -4,9 +4,9 @@
 // cubin=false skips ptxas, but the NVVM serializer still links the CUDA
 // toolkit's libdevice, hence the toolkit requirement.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_80 output=%t/mm80 cubin=false" -o /dev/null
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_80 output=%t/mm80 cubin=false" -o /dev/null
 // RUN: mirage-gpu-run %t/mm80.json --emulate | FileCheck %s
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_90 output=%t/mm90 cubin=false" -o /dev/null
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_90 output=%t/mm90 cubin=false" -o /dev/null
 // RUN: mirage-gpu-run %t/mm90.json --emulate | FileCheck %s
 // The JSON report names the emulator and carries its counters.
 // RUN: mirage-gpu-run %t/mm80.json --emulate --json 2>/dev/null \

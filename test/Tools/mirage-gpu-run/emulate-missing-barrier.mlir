@@ -7,7 +7,7 @@
 // what a read of shared memory nobody wrote yet returned; with both off the wrong values fail
 // the comparison (status 3).
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_80 output=%t/mm cubin=false" -o /dev/null
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_80 output=%t/mm cubin=false" -o /dev/null
 // RUN: test $(grep -c 'bar\.sync' %t/mm.ptx) -eq 2
 // RUN: sed '0,/bar\.sync/{/bar\.sync/d}' %t/mm.ptx > %t/first.ptx
 // RUN: sed 's/"mm\.ptx"/"first.ptx"/' %t/mm.json > %t/first.json

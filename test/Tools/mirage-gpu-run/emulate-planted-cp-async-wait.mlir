@@ -9,7 +9,7 @@
 // with --emulate through a copy of the manifest that names the edited PTX.
 // The emulator keeps copied data invisible until the copying thread's wait.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_80 output=%t/mm cubin=false" -o /dev/null
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_80 output=%t/mm cubin=false" -o /dev/null
 // RUN: test $(grep -c 'cp\.async\.cg\.shared\.global' %t/mm.ptx) -eq 2
 // RUN: test $(grep -c 'cp\.async\.commit_group' %t/mm.ptx) -eq 2
 // RUN: test $(grep -c 'cp\.async\.wait_group' %t/mm.ptx) -eq 1

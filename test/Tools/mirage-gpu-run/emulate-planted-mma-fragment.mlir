@@ -9,7 +9,7 @@
 // (every access is in bounds and ordered): the wrong values fail the
 // comparison with the fp64 reference, status 3.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_80 output=%t/mm cubin=false" -o /dev/null
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_80 output=%t/mm cubin=false" -o /dev/null
 // RUN: test $(grep -c 'mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32' %t/mm.ptx) -eq 4
 //
 // 1. A transposed A fragment, in all four steps. LLVM prints an mma.sync

@@ -7,7 +7,7 @@
 // CTA; rmsnorm_1 multiplies it by W, a 2x32 slice of the result per CTA
 // (grid 4), on tensor cores.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_80 output=%t/rn cubin=false" -o /dev/null
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_80 output=%t/rn cubin=false" -o /dev/null
 //
 // 1. The output saver of rmsnorm_1 (BlockToGpu's copyBox): its 2x32 f32
 // tile goes out as 8 vectors of 8 halves, `for (u = tid; u < 8; u += 128)`,

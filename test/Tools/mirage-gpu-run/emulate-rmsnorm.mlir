@@ -5,10 +5,10 @@
 // reference.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: mirage-opt %s --superoptimize="target=sm_80 cache=off" -o %t/sm80.mlir
-// RUN: mirage-opt %t/sm80.mlir --mirage-to-ptx="chip=sm_80 output=%t/rn80 cubin=false" -o /dev/null
+// RUN: mirage-opt %t/sm80.mlir --mirage-to-ptx="target=sm_80 output=%t/rn80 cubin=false" -o /dev/null
 // RUN: mirage-gpu-run %t/rn80.json --emulate | FileCheck %s
 // RUN: mirage-opt %s --superoptimize="target=sm_90 cache=off" -o %t/sm90.mlir
-// RUN: mirage-opt %t/sm90.mlir --mirage-to-ptx="chip=sm_90 output=%t/rn90 cubin=false" -o /dev/null
+// RUN: mirage-opt %t/sm90.mlir --mirage-to-ptx="target=sm_90 output=%t/rn90 cubin=false" -o /dev/null
 // RUN: mirage-gpu-run %t/rn90.json --emulate | FileCheck %s
 
 func.func @rmsnorm(%X: tensor<8x256xf16>, %W: tensor<256x64xf16>) -> tensor<8x64xf16> {

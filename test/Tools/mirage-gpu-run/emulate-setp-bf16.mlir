@@ -4,7 +4,7 @@
 // did not decode ("unsupported instruction"). Both run and match the fp64
 // reference.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: mirage-opt %s --mirage-to-ptx="chip=sm_90 output=%t/s cubin=false" -o /dev/null
+// RUN: mirage-opt %s --mirage-to-ptx="target=sm_90 output=%t/s cubin=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t/s.ptx
 // RUN: mirage-gpu-run %t/s.json --function sigmoid --emulate | FileCheck %s
 // RUN: mirage-gpu-run %t/s.json --function silu --emulate | FileCheck %s
