@@ -10,8 +10,8 @@
 
 #include "Dialect/MirageDialects.h"
 #include "Importers/LiftedConstants.h"
-#include "Npy.h"
-#include "RandomInputs.h"
+#include "Runtime/Npy.h"
+#include "Runtime/RandomInputs.h"
 #include "Superopt/Semantics/Interpreter.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -1,6 +1,6 @@
 //===- NpyTest.cpp - mirage-run's .npy reader and writer ------------------===//
 
-#include "Npy.h"
+#include "Runtime/Runtime.h" // the entry header compiles on its own
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/bit.h"

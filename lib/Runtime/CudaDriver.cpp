@@ -1,6 +1,6 @@
 //===- CudaDriver.cpp - the CUDA driver API, loaded at run time -----------===//
 
-#include "CudaDriver.h"
+#include "Runtime/CudaDriver.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include <type_traits>
 

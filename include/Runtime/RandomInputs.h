@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MIRAGE_TOOLS_MIRAGE_RUN_RANDOMINPUTS_H
-#define MIRAGE_TOOLS_MIRAGE_RUN_RANDOMINPUTS_H
+#ifndef MIRAGE_RUNTIME_RANDOMINPUTS_H
+#define MIRAGE_RUNTIME_RANDOMINPUTS_H
 
 #include "Superopt/Semantics/Tensor.h"
 #include "mlir/IR/TypeRange.h"
@@ -46,4 +46,4 @@ generateRandomInputs(mlir::TypeRange tensorTypes, uint64_t seed,
 
 } // namespace mirage
 
-#endif // MIRAGE_TOOLS_MIRAGE_RUN_RANDOMINPUTS_H
+#endif // MIRAGE_RUNTIME_RANDOMINPUTS_H

@@ -10,10 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MIRAGE_TOOLS_MIRAGE_GPU_RUN_REFERENCE_H
-#define MIRAGE_TOOLS_MIRAGE_GPU_RUN_REFERENCE_H
+#ifndef MIRAGE_RUNTIME_REFERENCE_H
+#define MIRAGE_RUNTIME_REFERENCE_H
 
-#include "Manifest.h"
+#include "Runtime/Manifest.h"
 #include "Superopt/Semantics/RealArithmetic.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -58,4 +58,4 @@ private:
 
 } // namespace mirage::gpurun
 
-#endif // MIRAGE_TOOLS_MIRAGE_GPU_RUN_REFERENCE_H
+#endif // MIRAGE_RUNTIME_REFERENCE_H

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MIRAGE_TOOLS_MIRAGE_GPU_RUN_CUDADRIVER_H
-#define MIRAGE_TOOLS_MIRAGE_GPU_RUN_CUDADRIVER_H
+#ifndef MIRAGE_RUNTIME_CUDADRIVER_H
+#define MIRAGE_RUNTIME_CUDADRIVER_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
@@ -159,4 +159,4 @@ void closeDevice(const CudaDriver &driver, CudaDevice &device);
 
 } // namespace mirage::gpurun
 
-#endif // MIRAGE_TOOLS_MIRAGE_GPU_RUN_CUDADRIVER_H
+#endif // MIRAGE_RUNTIME_CUDADRIVER_H

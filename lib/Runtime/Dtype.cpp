@@ -1,7 +1,7 @@
 //===- Dtype.cpp - the element types of GPU buffers -----------------------===//
 
-#include "Dtype.h"
-#include "Npy.h"
+#include "Runtime/Dtype.h"
+#include "Runtime/Npy.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/bit.h"

@@ -1,6 +1,6 @@
 //===- GpuProgram.cpp - one manifest function on the GPU ------------------===//
 
-#include "GpuProgram.h"
+#include "Runtime/GpuProgram.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"

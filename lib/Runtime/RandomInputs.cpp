@@ -1,6 +1,6 @@
 //===- RandomInputs.cpp - seeded, platform-independent inputs -------------===//
 
-#include "RandomInputs.h"
+#include "Runtime/RandomInputs.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include <algorithm>
 #include <cmath>

@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MIRAGE_TOOLS_MIRAGE_GPU_RUN_PTXENTRIES_H
-#define MIRAGE_TOOLS_MIRAGE_GPU_RUN_PTXENTRIES_H
+#ifndef MIRAGE_RUNTIME_PTXENTRIES_H
+#define MIRAGE_RUNTIME_PTXENTRIES_H
 
-#include "Manifest.h"
+#include "Runtime/Manifest.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -52,4 +52,4 @@ llvm::Error checkLaunchesAgainstPtx(const Manifest &manifest,
 
 } // namespace mirage::gpurun
 
-#endif // MIRAGE_TOOLS_MIRAGE_GPU_RUN_PTXENTRIES_H
+#endif // MIRAGE_RUNTIME_PTXENTRIES_H

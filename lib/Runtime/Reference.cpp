@@ -1,6 +1,6 @@
 //===- Reference.cpp - the reference program of a manifest function -------===//
 
-#include "Reference.h"
+#include "Runtime/Reference.h"
 #include "Superopt/Verification/InputScales.h"
 #include "Superopt/Semantics/Interpreter.h"
 #include "mlir/IR/BuiltinTypes.h"

@@ -10,11 +10,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MIRAGE_TOOLS_MIRAGE_GPU_RUN_GPUPROGRAM_H
-#define MIRAGE_TOOLS_MIRAGE_GPU_RUN_GPUPROGRAM_H
+#ifndef MIRAGE_RUNTIME_GPUPROGRAM_H
+#define MIRAGE_RUNTIME_GPUPROGRAM_H
 
-#include "CudaDriver.h"
-#include "Manifest.h"
+#include "Runtime/CudaDriver.h"
+#include "Runtime/Manifest.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -108,4 +108,4 @@ private:
 
 } // namespace mirage::gpurun
 
-#endif // MIRAGE_TOOLS_MIRAGE_GPU_RUN_GPUPROGRAM_H
+#endif // MIRAGE_RUNTIME_GPUPROGRAM_H

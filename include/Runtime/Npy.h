@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MIRAGE_TOOLS_MIRAGE_RUN_NPY_H
-#define MIRAGE_TOOLS_MIRAGE_RUN_NPY_H
+#ifndef MIRAGE_RUNTIME_NPY_H
+#define MIRAGE_RUNTIME_NPY_H
 
 #include "Superopt/Semantics/Tensor.h"
 #include "llvm/ADT/StringRef.h"
@@ -43,4 +43,4 @@ llvm::Error write(llvm::StringRef path, const Array &array);
 
 } // namespace mirage::npy
 
-#endif // MIRAGE_TOOLS_MIRAGE_RUN_NPY_H
+#endif // MIRAGE_RUNTIME_NPY_H

@@ -1,6 +1,6 @@
 //===- ApproxInstructions.cpp - what .approx costs the comparison ---------===//
 
-#include "ApproxInstructions.h"
+#include "Runtime/ApproxInstructions.h"
 #include "GpuEmulator/PtxArithmetic.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"

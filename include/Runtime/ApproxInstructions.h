@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MIRAGE_TOOLS_MIRAGE_GPU_RUN_APPROXINSTRUCTIONS_H
-#define MIRAGE_TOOLS_MIRAGE_GPU_RUN_APPROXINSTRUCTIONS_H
+#ifndef MIRAGE_RUNTIME_APPROXINSTRUCTIONS_H
+#define MIRAGE_RUNTIME_APPROXINSTRUCTIONS_H
 
 #include "GpuEmulator/PtxModule.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -33,4 +33,4 @@ std::vector<ApproxUse> findApproxUses(const emulator::PtxModule &module,
 
 } // namespace mirage::gpurun
 
-#endif // MIRAGE_TOOLS_MIRAGE_GPU_RUN_APPROXINSTRUCTIONS_H
+#endif // MIRAGE_RUNTIME_APPROXINSTRUCTIONS_H

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MIRAGE_TOOLS_MIRAGE_GPU_RUN_OCCUPANCY_H
-#define MIRAGE_TOOLS_MIRAGE_GPU_RUN_OCCUPANCY_H
+#ifndef MIRAGE_RUNTIME_OCCUPANCY_H
+#define MIRAGE_RUNTIME_OCCUPANCY_H
 
 #include "Superopt/CostModel/CostModel.h"
 #include "llvm/ADT/StringMap.h"
@@ -60,4 +60,4 @@ Occupancy computeOccupancy(const superopt::GpuTarget &target,
 
 } // namespace mirage::gpurun
 
-#endif // MIRAGE_TOOLS_MIRAGE_GPU_RUN_OCCUPANCY_H
+#endif // MIRAGE_RUNTIME_OCCUPANCY_H

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MIRAGE_TOOLS_MIRAGE_GPU_RUN_DTYPE_H
-#define MIRAGE_TOOLS_MIRAGE_GPU_RUN_DTYPE_H
+#ifndef MIRAGE_RUNTIME_DTYPE_H
+#define MIRAGE_RUNTIME_DTYPE_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -64,4 +64,4 @@ double roundTo(Dtype dtype, double x);
 
 } // namespace mirage::gpurun
 
-#endif // MIRAGE_TOOLS_MIRAGE_GPU_RUN_DTYPE_H
+#endif // MIRAGE_RUNTIME_DTYPE_H

@@ -8,11 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MIRAGE_TOOLS_MIRAGE_GPU_RUN_EMULATORPROFILE_H
-#define MIRAGE_TOOLS_MIRAGE_GPU_RUN_EMULATORPROFILE_H
+#ifndef MIRAGE_RUNTIME_EMULATORPROFILE_H
+#define MIRAGE_RUNTIME_EMULATORPROFILE_H
 
 #include "GpuEmulator/Emulator.h"
-#include "Occupancy.h"
+#include "Runtime/Occupancy.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
@@ -35,4 +35,4 @@ llvm::json::Object profileJson(const LaunchProfile &launch);
 
 } // namespace mirage::gpurun
 
-#endif // MIRAGE_TOOLS_MIRAGE_GPU_RUN_EMULATORPROFILE_H
+#endif // MIRAGE_RUNTIME_EMULATORPROFILE_H

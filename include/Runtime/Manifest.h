@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MIRAGE_TOOLS_MIRAGE_GPU_RUN_MANIFEST_H
-#define MIRAGE_TOOLS_MIRAGE_GPU_RUN_MANIFEST_H
+#ifndef MIRAGE_RUNTIME_MANIFEST_H
+#define MIRAGE_RUNTIME_MANIFEST_H
 
-#include "Dtype.h"
+#include "Runtime/Dtype.h"
 #include "Superopt/Semantics/Tensor.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -88,4 +88,4 @@ std::string formatShape(llvm::ArrayRef<int64_t> shape);
 
 } // namespace mirage::gpurun
 
-#endif // MIRAGE_TOOLS_MIRAGE_GPU_RUN_MANIFEST_H
+#endif // MIRAGE_RUNTIME_MANIFEST_H
