@@ -231,9 +231,8 @@ Expected<GpuTarget> GpuTarget::get(StringRef name,
     if (llvm::Error err = gpu->applyCalibration(calibrationPath))
       return std::move(err);
   // Checked after the calibration, which may give what the database lacks.
-  Expected<const mirage::target::TargetInfo &> info =
-      mirage::target::lookupTarget(name);
-  mirage::target::TargetInfo given = *info;
+  mirage::target::TargetInfo given = llvm::cantFail(
+      mirage::target::lookupTarget(name), "fromDatabase found it");
   given.l2BandwidthGBs = gpu->l2BandwidthGBs;
   given.launchOverheadUs = gpu->launchOverheadUs;
   if (std::optional<std::string> missing =
