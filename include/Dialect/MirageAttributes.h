@@ -15,6 +15,7 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
 #include <string>
 
 namespace mirage {
@@ -43,6 +44,22 @@ inline constexpr llvm::StringLiteral kTargetAttrName = "mirage.target";
 /// leave such functions alone).
 inline bool isRuleOrEquivalencePair(mlir::Operation *func) {
   return func->hasAttr(kRuleAttrName) || func->hasAttr(kEquivalentToAttrName);
+}
+
+/// Keeps `func`'s text in its `mirage.reference` attribute unless it has
+/// one: the kernel-level program a GPU run is checked against, recorded by
+/// the first lowering pass that leaves the reference interpreter's reach
+/// (kernel-to-block, else block-to-gpu, else kernel-to-gpu).
+inline void recordReference(mlir::Operation *func) {
+  if (func->hasAttr(kReferenceAttrName))
+    return;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "module {\n";
+  func->print(os);
+  os << "\n}\n";
+  func->setAttr(kReferenceAttrName,
+                mlir::StringAttr::get(func->getContext(), text));
 }
 
 /// The target `func` was searched for, or "" when none is recorded.

@@ -1,4 +1,7 @@
-//===- Passes.td - mirage-opt lowering and import passes -------*- tablegen -*-===//
+//===- Passes.td - the optimizations -*- tablegen -*-===//
+
+// The optimizations: the µGraph search, thread fusion, TASO-style rule
+// discovery and rewriting, PET, the joint search and equality saturation.
 
 #ifndef MIRAGE_TRANSFORMS_PASSES_TD
 #define MIRAGE_TRANSFORMS_PASSES_TD
@@ -6,166 +9,6 @@
 include "mlir/Pass/PassBase.td"
 include "Target/TargetPassOptions.td"
 include "Superopt/Verification/VerifierPassOptions.td"
-
-def GraphToKernel : Pass<"graph-to-kernel"> {
-  let summary = "Default schedule: each graph op becomes one predefined kernel";
-  let description = [{
-    Rewrites every `graph` op into the matching predefined `kernel` op, one
-    kernel launch per op. This is the baseline schedule that the µGraph search
-    improves on; it changes no values, only the level.
-
-    ```mlir
-    %y = graph.exp %x : tensor<8x64xf16>
-    // becomes
-    %y = kernel.unary exp %x : tensor<8x64xf16>
-    ```
-  }];
-  let dependentDialects = ["::mirage::kernel::KernelDialect"];
-}
-
-def VerifyEquivalence : Pass<"verify-equivalence", "::mlir::ModuleOp"> {
-  let summary = "Checks that two functions of the module compute the same";
-  let description = [{
-    Verifies each candidate function against its original. A candidate names
-    its original with the `mirage.equivalent_to` attribute, or the pass
-    options name one pair (`original=`, `candidate=`); the module is not
-    changed.
-
-    Two methods run (docs/Verification.md):
-
-    - the finite-field test of Mirage, when both functions are in the LAX
-      fragment: fresh random inputs over Z_p x Z_q, with q a random
-      `field-bits`-bit prime and p = 2q + 1, drawn afresh for each pair
-      (from `seed` and the two programs) and reported; as many tests as put
-      the false-positive bound below 2^-60 (or `field-tests`). A constant
-      that vanishes or two that collide in the fields make the pass draw
-      another pair (with a warning); an inf or NaN constant, or no clean
-      pair, makes it give the field test up (with a warning);
-    - floating point, at input scales 1, 4, 16, ... (at most `scales`, up
-      to the square root of the narrowest dtype's largest value, 64 for
-      f16): the
-      candidate in fp64 against the original in fp64 (to rounding), and the
-      candidate in its own dtypes against the original in fp64, within the
-      dtype's tolerance (f16 1e-2, bf16 6e-2, f32 1e-5, relative plus
-      absolute in units of the median output magnitude) plus twice the
-      original's largest own error in its own dtypes over the output.
-      Positions where the original itself overflows are not judged; a
-      candidate that gives inf, NaN, 0 or a large error where the original
-      stays finite and accurate is rejected, with the scale named. The
-      native runs keep values where the GPU code keeps them (f32
-      accumulators and fused chains).
-
-    A function outside the LAX fragment (two exps on one path) gets a
-    warning at the op that takes it out, and only the floating-point checks
-    (at least 3 input sets per scale, the fp64 check at every scale): a
-    weaker guarantee. On success the pass emits a remark with the methods,
-    the tests, the primes, the scales and the bound; on failure an error
-    naming the first differing output, the position, both values and the
-    scale. When the memory limit or the time limit binds, an error says
-    so: the verification did not finish, which is no verdict. Each result is
-    also a remark of category `mirage-verify` with the method, tests,
-    primes, scales, bound and errors as metrics
-    (`--remarks-filter=mirage-verify --remark-format=yaml`).
-
-    ```mlir
-    func.func @f(...) { ... }
-    func.func @g(...) attributes {mirage.equivalent_to = @f} { ... }
-    ```
-  }];
-  let options = [
-    Option<"original", "original", "std::string", "\"\"",
-           "The original function (with `candidate`)">,
-    Option<"candidate", "candidate", "std::string", "\"\"",
-           "The candidate function (with `original`)">,
-    Option<"fieldBits", "field-bits", "unsigned", "31",
-           "Bits of the random exponent prime q (31 to 62)">,
-    Option<"fieldTests", "field-tests", "unsigned", "0",
-           "Finite-field tests to run (0: enough for a 2^-60 bound; at most "
-           "1000)">,
-    Option<"realTests", "real-tests", "unsigned", "1",
-           "Random input sets per input scale for the floating-point checks "
-           "(0 to 1000; 0 skips them when the field test decides)">,
-    Option<"scales", "scales", "unsigned", "6",
-           "The most input scales (1, 4, 16, ...) the floating-point checks "
-           "climb (1 to 16)">,
-    Option<"memoryLimit", "memory-limit", "uint64_t", "0",
-           "MiB the verification of one pair may hold (0: the machine's "
-           "physical memory)">,
-    Option<"timeLimit", "time-limit", "double", "0",
-           "Seconds the verification of one pair may take, checked between "
-           "interpreted ops (0: no limit; at most 10^6)">,
-    Option<"seed", "seed", "uint64_t", "0",
-           "Seed of the random inputs and primes">,
-    Option<"floatFirst", "float-first", "bool", "false",
-           "Run the floating-point checks before the finite-field test (as "
-           "the search does): a pair that both reject is reported by the "
-           "numerics; the verdict does not change">,
-    Option<"reduceUniform", "reduce-uniform", "bool", "false",
-           "Verify on fewer slices of a dimension along which both "
-           "functions are proven uniform, with the same bound (as the "
-           "search does); at full size when there is none">,
-    Option<"progress", "progress", "bool", "false",
-           "Print a line on stderr as each test finishes">,
-  ];
-}
-
-def EstimateCost : Pass<"estimate-cost", "::mlir::ModuleOp"> {
-  let summary = "Estimates each kernel's run time with the analytic cost model";
-  let description = [{
-    Costs every kernel-dialect op (and every graph-dialect op, as the
-    predefined kernel of the default schedule) of every function with the
-    roofline model of docs/CostModel.md for `target` (`sm_80`: A100,
-    `sm_90`: H100; by default the target the function was searched for,
-    `mirage.target`, else sm_90), after applying the `calibration` file if
-    one is given.
-    It emits one remark per kernel (time, what bounds it, device-memory, L2
-    and shared-memory bytes, FLOPs, shared memory per block) and one per
-    function (the total), and an error at a graph-defined kernel whose block
-    graph needs more shared memory per block or more registers per thread
-    than the target has. The remarks also go to MLIR's remark engine in
-    category `mirage-cost` (`--remarks-filter=mirage-cost
-    --remark-format=yaml`). The module is not changed. A name the target
-    database does not know is rejected with the list of known ones; a chip
-    it knows but the cost model has no L2 bandwidth or launch overhead for
-    (every arch but sm_80 and sm_90) is rejected with what a calibration
-    file must give.
-
-    ```
-    $ mirage-opt f.mlir --estimate-cost="target=sm_90" -o /dev/null
-    f.mlir:3:8: remark: kernel.matmul: 20.29 us on sm_90, memory-bound; ...
-    f.mlir:1:1: remark: @f: 20.29 us on sm_90 in 1 kernel(s)
-    ```
-  }];
-  let options = [
-    EstimateTargetOption,
-    CalibrationOption,
-  ];
-}
-
-def FuseThreadChains : Pass<"fuse-thread-chains"> {
-  let summary = "Fuses chains of elementwise block ops into thread.fused ops";
-  let description = [{
-    Mirage's rule-based thread-level fusion. In every block graph
-    (`kernel.graph_def`), each connected group of two or more elementwise
-    block ops (`block.unary`, `block.binary`, linked by def-use edges) becomes
-    one `thread.fused` op whose body holds the matching `thread.unary` and
-    `thread.binary` ops. A group never crosses a `block.accum`, so it lies
-    wholly in the for-loop body or wholly after the loop.
-
-    The fused op's inputs are the group's outside tile operands
-    (deduplicated, in order of first use); its results are the group's
-    values used outside the group, in op order. Inputs broadcast to the
-    common shape S of the group's results, so a group may hold ops on
-    smaller tiles (the RMSNorm tail `scale`, `sqrt` on 16x1 then `div` to
-    16x64 is one group, the row values recomputed per element) as long as
-    every value used outside the group has shape S. Otherwise, the group is
-    split into the groups of ops with equal result shapes. The fused op takes
-    the place of the group's last op; a group with an outside use before
-    that op is left unfused. A lone elementwise op is left as is. The pass
-    fails with an error if a rewritten block graph does not verify.
-  }];
-  let dependentDialects = ["::mirage::thread::ThreadDialect"];
-}
 
 def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
   let summary = "Searches each graph function for a faster equivalent µGraph";
@@ -290,268 +133,29 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
-def PrintMugraphDot : Pass<"print-mugraph-dot", "::mlir::ModuleOp"> {
-  let summary = "Writes each µGraph function as a Graphviz DOT graph";
+def FuseThreadChains : Pass<"fuse-thread-chains"> {
+  let summary = "Fuses chains of elementwise block ops into thread.fused ops";
   let description = [{
-    Writes one `digraph` per function of the module (or only `function`),
-    in module order, in the spirit of MLIR's `--view-op-graph` but at the
-    µGraph's levels; the module is not changed.
+    Mirage's rule-based thread-level fusion. In every block graph
+    (`kernel.graph_def`), each connected group of two or more elementwise
+    block ops (`block.unary`, `block.binary`, linked by def-use edges) becomes
+    one `thread.fused` op whose body holds the matching `thread.unary` and
+    `thread.binary` ops. A group never crosses a `block.accum`, so it lies
+    wholly in the for-loop body or wholly after the loop.
 
-    - The function's arguments and results are nodes, and so is every
-      kernel-level op (a predefined kernel, a graph op before
-      `--graph-to-kernel`, any other op of the body), labelled with its op,
-      its kind and attributes and its result shapes and dtypes.
-    - With `block-graphs` (the default), the n-th graph-defined kernel is
-      a `subgraph cluster_k<n>` labelled `kernel.graph_def #<n>` with its
-      grid and for-loop range and holding its block graph: `block.input`
-      nodes with their imap, fmap and tile, the shared-memory ops,
-      `block.accum` with its kind, `thread.fused` with the scalar ops of its
-      body (`#i` its i-th input, `t<k>` the k-th value it computes) and
-      `block.output` with its omap and device tensor. The for-loop body
-      (the ops before the first accumulator) is a dashed cluster inside it,
-      `cluster_k<n>_body`, with the input iterators on one row and the
-      accumulators on one row below it. Without `block-graphs`, the kernel
-      is one node with its grid and for-loop range.
-    - Edges carry the shape and dtype of what flows along them: the device
-      tensor from a kernel-level producer into a cluster's `block.input` and
-      from a `block.output` to its consumers, the tile inside a block graph.
-      The label of an edge into an op with several operands starts with the
-      operand's number (`1: 16x1xf32`).
-
-    Nodes are numbered in walk order (`n0`, `n1`, ... per function), so the
-    same module gives the same text. `output` is `-` (the default) for
-    stderr, as `--view-op-graph` does, or a file to write. A file that
-    cannot be opened and a `function` that the module does not define, or
-    only declares, are errors, and then nothing is written.
-
-    ```
-    $ mirage-opt f.mlir --superoptimize="target=sm_90" \
-          --print-mugraph-dot="output=f.dot" -o /dev/null
-    $ dot -Tsvg f.dot -o f.svg
-    ```
+    The fused op's inputs are the group's outside tile operands
+    (deduplicated, in order of first use); its results are the group's
+    values used outside the group, in op order. Inputs broadcast to the
+    common shape S of the group's results, so a group may hold ops on
+    smaller tiles (the RMSNorm tail `scale`, `sqrt` on 16x1 then `div` to
+    16x64 is one group, the row values recomputed per element) as long as
+    every value used outside the group has shape S. Otherwise, the group is
+    split into the groups of ops with equal result shapes. The fused op takes
+    the place of the group's last op; a group with an outside use before
+    that op is left unfused. A lone elementwise op is left as is. The pass
+    fails with an error if a rewritten block graph does not verify.
   }];
-  let options = [
-    Option<"output", "output", "std::string", "\"-\"",
-           "File to write the DOT text to (-: stderr)">,
-    Option<"function", "function", "std::string", "\"\"",
-           "Draw only this function (default: every function with a body)">,
-    Option<"blockGraphs", "block-graphs", "bool", "true",
-           "Draw the block graph inside each graph-defined kernel">,
-  ];
-}
-
-
-//===----------------------------------------------------------------------===//
-// Lowering to the GPU (docs/GpuLowering.md)
-//===----------------------------------------------------------------------===//
-
-def KernelToBlock : Pass<"kernel-to-block"> {
-  let summary = "Gives every predefined kernel a default block graph";
-  let description = [{
-    Rewrites each predefined `kernel` op that launches work (matmul, unary,
-    binary, reduce, rms_norm, softmax, ...) into a `kernel.graph_def` whose
-    block graph computes the same: a tiled matmul that walks K in its
-    for-loop and accumulates in a `block.accum sum`, row-wise reductions and
-    normalizations with one block per group of rows, and elementwise kernels
-    over row tiles. After it, every kernel of a function is graph-defined,
-    so the GPU code of all kernels comes from one code generator
-    (`--block-to-gpu`) and needs no library. `kernel.reshape` (a view) is
-    left alone. An op with no block-graph form gets an error, as does one
-    with a rank-0 or empty tensor (a tile has at least one element in each
-    of at least one dimension) or one of more than 2^38 elements. The tiles
-    of every graph fit the shared memory of `target` (docs/GpuLowering.md,
-    "Chips"). Each function it visits keeps its text before the rewrite in
-    the `mirage.reference` attribute, the program a GPU run is checked
-    against.
-  }];
-  let options = [
-    LoweringTargetOption,
-  ];
-  // The thread dialect: select's default block graph is a thread.fused
-  // chain.
-  let dependentDialects = ["::mirage::kernel::KernelDialect",
-                           "::mirage::block::BlockDialect",
-                           "::mirage::thread::ThreadDialect"];
-}
-
-def ThreadToArith : Pass<"thread-to-arith"> {
-  let summary = "Lowers thread ops inside thread.fused to scalar arith/math";
-  let description = [{
-    Replaces each `thread.unary` and `thread.binary` in the body of a
-    `thread.fused` op by the scalar `arith` and `math` ops that compute it
-    (silu as x / (1 + exp(-x)), gelu as 0.5 x (1 + erf(x / sqrt 2)), ...),
-    in f32 whatever the element type: each argument is widened once and each
-    yielded value narrowed back. The fused op itself stays;
-    `--block-to-gpu`, which needs this form, inlines its body per element.
-  }];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect"];
-}
-
-def BlockToGpu : Pass<"block-to-gpu", "::mlir::ModuleOp"> {
-  let summary = "Compiles each graph-defined kernel into a gpu.func";
-  let description = [{
-    For every `kernel.graph_def`, emits a `gpu.func` kernel (in the
-    module's `gpu.module @mirage_kernels`, named `@<function>_<n>`) that runs the block
-    graph with `threads` threads per block on `target`, and replaces the
-    graph_def by a `kernel.launch` of it. The kernel takes one memref per
-    input and per output (inputs first). Kernel names keep the letters,
-    digits and underscores of the function's name (others become `_`, and
-    a name that does not start with a letter gets a `k` in front), so that
-    every name is a PTX identifier and none clashes with the toolchain's
-    `__` names.
-
-    - Every tile lives in shared memory (workgroup memory through
-      `gpu.dynamic_shared_memory`), at offsets from a memory plan that lets
-      loop-body tiles and post-loop tiles share space; the launch records
-      the plan's size, which must fit the chip's shared memory per block;
-      the grid must fit the chip's grid (y and z at most 65535).
-    - Input iterators copy tiles with 16-byte `cp.async` copies
-      (`nvgpu.device_async_copy`, waited for at the next barrier; sm_80 and
-      later, 16-byte vector loads and stores before) and output savers with
-      16-byte vector loads and stores where the tile row allows it
-      (coalesced: consecutive threads take consecutive vectors), one
-      element at a time otherwise.
-    - f16 matmuls run on tensor cores (`nvvm.mma.sync` m16n8k16 from sm_80,
-      two m16n8k8 on sm_75, accumulating in f32); a matmul that feeds a sum
-      accumulator keeps its accumulator in registers across the whole
-      for-loop. Other element types use a CUDA-core loop.
-    - Reductions give each warp rows and combine with `gpu.shuffle xor`.
-    - Elementwise ops and `thread.fused` bodies (after
-      `--thread-to-arith`) compute in f32 registers, one element per
-      thread per step.
-    - `gpu.barrier` only between an op and a later one that reads what it
-      wrote (or overwrites what an earlier one read).
-
-    Each function it changes keeps its kernel-level text in the
-    `mirage.reference` attribute, unless `--kernel-to-block` recorded it
-    already: the last form the reference interpreter runs, for runners to
-    check the GPU's results against.
-  }];
-  let options = [
-    Option<"threads", "threads", "int64_t", "128",
-           "Threads per block (a multiple of 32, at most 1024)">,
-    LoweringTargetOption,
-  ];
-  let dependentDialects = ["::mlir::gpu::GPUDialect",
-                           "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect",
-                           "::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect",
-                           "::mlir::vector::VectorDialect",
-                           "::mlir::NVVM::NVVMDialect",
-                           "::mlir::nvgpu::NVGPUDialect",
-                           "::mirage::kernel::KernelDialect"];
-}
-
-def KernelToGpu : Pass<"kernel-to-gpu", "::mlir::ModuleOp"> {
-  let summary = "Turns a kernel-level function into a host launch sequence";
-  let description = [{
-    Rewrites every function whose body is `kernel.launch` and
-    `kernel.reshape` ops into a host function on memrefs: its tensor
-    arguments become memref arguments, its results become output memref
-    arguments after them (`mirage.output` marks them), intermediate tensors
-    become `memref.alloc`s (freed at the end), reshapes become copy-free
-    `memref.reinterpret_cast` views, and each launch becomes a
-    `gpu.launch_func` with its grid, block and dynamic shared memory. A
-    result that no launch writes into its buffer (an argument, a view, a
-    tensor returned a second time) is copied there by a copy kernel
-    (`@mirage_kernels::@copy_<dtype>_<shape>`, one per buffer type, made
-    here with the kernel module if there is none), launched after the
-    function's own launches; a function of views alone becomes host code
-    of copies. The indexing kernels that `--kernel-to-block` leaves
-    (`kernel.gather`, `kernel.gather_elements`, `kernel.one_hot`,
-    `kernel.topk`) become kernels written here too (one thread per output
-    element, per input element for topk, in a grid-stride loop), launched
-    where the op stood; an index out of range executes
-    `trap`, so the launch fails instead of reading out of bounds.
-  }];
-  let dependentDialects = ["::mlir::gpu::GPUDialect",
-                           "::mlir::LLVM::LLVMDialect",
-                           "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect",
-                           "::mlir::arith::ArithDialect",
-                           "::mlir::func::FuncDialect"];
-}
-
-def ExternDynamicSharedMemory : Pass<"extern-dynamic-shared-memory"> {
-  let summary = "Declares the dynamic shared memory as an extern .shared array";
-  let description = [{
-    Turns every `llvm.mlir.global` in address space 3 (shared) of zero
-    size (`!llvm.array<0 x T>`), without an initializer and with internal
-    or private linkage, into an external declaration. These are the
-    globals `--convert-gpu-to-nvvm` makes for `gpu.dynamic_shared_memory`
-    (`__dynamic_shmem__0`). With internal linkage, LLVM's NVPTX backend
-    emits a 1-byte static shared variable,
-    `.shared .align 16 .b8 __dynamic_shmem__0;`, which the kernels index
-    far past: `ptxas -v` warns "Potential out of bound access" at each
-    access at a constant offset and counts 1 byte of static shared memory
-    per kernel. An external declaration is what CUDA C++'s
-    `extern __shared__` array becomes,
-    `.extern .shared .align 16 .b8 __dynamic_shmem__0[];`: the array is the
-    launch's dynamic shared memory, and the kernels have no static shared
-    memory. Other globals are left alone. `--mirage-to-ptx` runs it right
-    after `--convert-gpu-to-nvvm`.
-
-    ```mlir
-    llvm.mlir.global internal @__dynamic_shmem__0()
-        {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
-    // becomes
-    llvm.mlir.global external @__dynamic_shmem__0()
-        {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
-    ```
-  }];
-}
-
-def AttachGpuTarget : Pass<"attach-gpu-target", "::mlir::ModuleOp"> {
-  let summary = "Gives @mirage_kernels the #nvvm.target of its chip";
-  let description = [{
-    Sets the `targets` of the `gpu.module @mirage_kernels` to one
-    `#nvvm.target` for `target`: its arch as the chip, `+ptx<N>` with the
-    PTX ISA version the target database gives the arch (without it LLVM
-    emits the arch's first PTX version, which may lack an instruction the
-    kernels use, m16n8k8 on sm_75), and LLVM's -O3. When `target` is not
-    given, the chip is the one `--block-to-gpu` generated the kernels for
-    (`mirage.target` on the gpu.module), else sm_90. A `target` whose arch
-    differs from the one the kernels were generated for is an error: the
-    code may use instructions the other chip lacks, or shared memory it
-    does not have. `--mirage-to-ptx` runs it before `--emit-gpu-artifacts`.
-  }];
-  let options = [
-    LoweringTargetOption,
-  ];
-  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
-}
-
-def EmitGpuArtifacts : Pass<"emit-gpu-artifacts", "::mlir::ModuleOp"> {
-  let summary = "Writes PTX, cubin and a JSON launch manifest";
-  let description = [{
-    Serializes every `gpu.module` (already in the NVVM/LLVM dialects and
-    carrying an `#nvvm.target`) with MLIR's NVVM target: PTX through LLVM's
-    NVPTX backend and cubin through `ptxas` from the CUDA toolkit. Writes
-    `<output>.ptx`, `<output>.cubin` (unless `cubin=false`) and
-    `<output>.json`, the manifest a runner loads: per host function its
-    buffers (shape, dtype, bytes, role) and its launches in order (kernel,
-    grid, block, dynamic shared memory, argument buffers). The format is in
-    docs/GpuLowering.md. A failing ptxas is an error with its message.
-
-    Before LLVM runs, the target is checked against the chip table
-    (docs/GpuLowering.md, "Chips"): the chip must be supported, every
-    instruction the kernels use must exist on it (`cp.async` from sm_80,
-    `mma.sync` m16n8k16 from sm_80 and m16n8k8 from sm_75) and in the PTX
-    ISA version the target's features ask for, and every launch must fit
-    its shared memory per block and grid limits. The toolkit must hold
-    `nvvm/libdevice/libdevice.10.bc`, which the serializer links into every
-    module, with or without a cubin.
-  }];
-  let options = [
-    Option<"output", "output", "std::string", "\"\"",
-           "Path prefix of the files written (required)">,
-    Option<"cubin", "cubin", "bool", "true",
-           "Also assemble a cubin with ptxas">,
-    Option<"toolkit", "toolkit", "std::string", "\"/usr/local/cuda\"",
-           "CUDA toolkit with bin/ptxas">,
-  ];
+  let dependentDialects = ["::mirage::thread::ThreadDialect"];
 }
 
 def DiscoverSubstitutions
@@ -612,30 +216,6 @@ def DiscoverSubstitutions
   ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mirage::graph::GraphDialect"];
-}
-
-def CheckSubstitutions : Pass<"check-substitutions", "::mlir::ModuleOp"> {
-  let summary = "Re-derives the evidence of every rule of a rule file";
-  let description = [{
-    Reads the module as a rule file (docs/GraphRules.md) and, for each rule,
-    checks its two functions numerically at the sizes written (the
-    equivalence verifier: the finite-field test with its bound, or fp64 for
-    rules with relu or max pooling) and proves it from the operator axioms
-    with Z3. A rule that fails either is an error at its function naming
-    both verdicts; the evidence the file claims is not trusted. The module
-    is not changed.
-  }];
-  let options = [
-    ListOption<"names", "rule", "std::string",
-               "Check only these rules (default: all)">,
-    Option<"proofLimit", "proof-limit", "unsigned", "300000",
-           "Z3 resource limit per proved output (deterministic)">,
-    Option<"proofTimeout", "proof-timeout", "unsigned", "10000",
-           "Milliseconds per proved output: a wall-clock safety limit">,
-    Option<"seed", "seed", "uint64_t", "0", "Seed of the numerical checks">,
-    Option<"threads", "threads", "unsigned", "0",
-           "Worker threads (0: the hardware's)">,
-  ];
 }
 
 def ApplySubstitutions : Pass<"apply-substitutions", "::mlir::ModuleOp"> {

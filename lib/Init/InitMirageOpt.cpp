@@ -2,7 +2,11 @@
 
 #include "Init/InitMirageOpt.h"
 #include "Dialect/MirageDialects.h"
+#include "Conversion/Passes.h"
 #include "Importers/Passes.h"
+#include "Pipelines/MirageToPtx.h"
+#include "Reports/Passes.h"
+#include "Target/Cuda/Passes.h"
 #include "Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -44,7 +48,10 @@ void mirage::registerMirageOptPasses() {
   // Pass registration is global; a host may ask more than once.
   static std::once_flag once;
   std::call_once(once, [] {
-    registerMiragePasses();
+    registerMirageConversionPasses();
+    registerMirageCudaTargetPasses();
+    registerMirageReportsPasses();
+    registerMirageTransformsPasses();
     registerMirageImportersPasses();
     registerMirageToPtxPipeline();
     // Generic upstream passes (canonicalize, cse, ...) for pipelines.

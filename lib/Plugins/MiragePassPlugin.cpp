@@ -8,8 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Importers/Passes.h"
-#include "Transforms/Passes.h"
+#include "Init/InitMirageOpt.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
 #include "llvm/Config/llvm-config.h"
 
@@ -17,8 +16,6 @@ extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo
 mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "MiragePasses", LLVM_VERSION_STRING,
           []() {
-            mirage::registerMiragePasses();
-            mirage::registerMirageImportersPasses();
-            mirage::registerMirageToPtxPipeline();
+            mirage::registerMirageOptPasses();
           }};
 }

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Runtime/Manifest.h"
-#include "Transforms/GpuChip.h"
+#include "Target/GpuChip.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"

@@ -12,6 +12,7 @@
 #include "Superopt/CostModel/CostModel.h"
 #include "Dialect/Graph/ShapeRules.h"
 #include "Dialect/Thread/ThreadOps.h"
+#include "Transforms/FuseThreadChains.h"
 #include "Transforms/Passes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"

@@ -12,6 +12,7 @@
 #include "Superopt/Rules/RuleLibrary.h"
 #include "Superopt/Rules/Rules.h"
 #include "Superopt/Semantics/RunControl.h"
+#include "Superopt/Verification/VerifierPassOptions.h"
 #include "Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -55,7 +56,7 @@ LogicalResult GraphOptimizePass::validate(Location loc) {
     return error() << "time-limit must be a number of seconds >= 0";
   if (weightsFrom < -1)
     return error() << "weights-from must be -1 or an argument index";
-  return checkVerifierOptions(error, fieldBits, scales, verifyTimeLimit);
+  return superopt::checkVerifierOptions(error, fieldBits, scales, verifyTimeLimit);
 }
 
 void GraphOptimizePass::runOnOperation() {
@@ -160,7 +161,7 @@ void GraphOptimizePass::optimize(func::FuncOp func,
   };
 
   superopt::VerifierOptions verify =
-      graphVerifierOptions(fieldBits, seed, scales, verifyTimeLimit);
+      superopt::graphVerifierOptions(fieldBits, seed, scales, verifyTimeLimit);
   llvm::StringSet<> floatOnlyRules;
   for (const RuleDirection &d : directions)
     if (d.rule->evidence.checkMethod == "fp64")

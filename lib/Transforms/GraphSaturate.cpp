@@ -12,6 +12,7 @@
 #include "Superopt/Rules/GraphSearch.h"
 #include "Superopt/Rules/RuleLibrary.h"
 #include "Superopt/Semantics/RunControl.h"
+#include "Superopt/Verification/VerifierPassOptions.h"
 #include "Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -69,7 +70,7 @@ LogicalResult GraphSaturatePass::validate(Location loc) {
     return error() << "ilp-time-limit must be a number of seconds >= 0";
   if (weightsFrom < -1)
     return error() << "weights-from must be -1 or an argument index";
-  return checkVerifierOptions(error, fieldBits, scales, verifyTimeLimit);
+  return superopt::checkVerifierOptions(error, fieldBits, scales, verifyTimeLimit);
 }
 
 void GraphSaturatePass::runOnOperation() {
@@ -228,7 +229,7 @@ void GraphSaturatePass::optimize(func::FuncOp func,
   }
 
   superopt::VerifierOptions verify =
-      graphVerifierOptions(fieldBits, seed, scales, verifyTimeLimit);
+      superopt::graphVerifierOptions(fieldBits, seed, scales, verifyTimeLimit);
   // A rule checked in fp64 only (identities of relu or max pooling, which
   // the finite-field test treats as uninterpreted): if one was applied and
   // the field test tells the graphs apart, they are compared in floating

@@ -26,6 +26,9 @@
 #include "Superopt/Rules/RuleLibrary.h"
 #include "Superopt/Rules/Rules.h"
 #include "Superopt/Semantics/RunControl.h"
+#include "Superopt/Verification/VerifierPassOptions.h"
+#include "Conversion/GraphToKernel/GraphToKernel.h"
+#include "Transforms/FuseThreadChains.h"
 #include "Transforms/Passes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -128,7 +131,7 @@ LogicalResult JointOptimizePass::validate(Location loc) {
     return failure();
   if (weightsFrom < -1)
     return error() << "weights-from must be -1 or an argument index";
-  return checkVerifierOptions(error, fieldBits, scales, verifyTimeLimit);
+  return superopt::checkVerifierOptions(error, fieldBits, scales, verifyTimeLimit);
 }
 
 void JointOptimizePass::runOnOperation() {
@@ -424,7 +427,7 @@ LogicalResult JointOptimizePass::optimize(
   double muGraphOnlyUs = startVerified.timeUs;
 
   // The time limit's clock starts at each check (below), not here.
-  superopt::VerifierOptions verify = graphVerifierOptions(
+  superopt::VerifierOptions verify = superopt::graphVerifierOptions(
       fieldBits, seed, scales, /*verifyTimeLimit=*/0);
   llvm::StringSet<> floatOnlyRules;
   for (const RuleDirection &d : directions)

@@ -13,6 +13,7 @@
 #include "Superopt/PartialEquivalence/PartialEquivalence.h"
 #include "Superopt/Semantics/RunControl.h"
 #include "Superopt/Verification/EquivalenceVerifier.h"
+#include "Superopt/Verification/VerifierPassOptions.h"
 #include "Transforms/Passes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -90,7 +91,7 @@ LogicalResult PartialEquivalenceOptimizePass::validate(Location loc) {
   if (maxBoxes < 1 || maxBoxes > 10000000)
     return error() << "max-boxes must be between 1 and 10000000, got "
                    << maxBoxes.getValue();
-  return checkVerifierOptions(error, fieldBits, scales, verifyTimeLimit);
+  return superopt::checkVerifierOptions(error, fieldBits, scales, verifyTimeLimit);
 }
 
 void PartialEquivalenceOptimizePass::runOnOperation() {
@@ -199,7 +200,7 @@ PartialEquivalenceOptimizePass::trySite(
 
   double before = functionCost(func, target);
   superopt::VerifierOptions verify =
-      graphVerifierOptions(fieldBits, seed, scales, verifyTimeLimit);
+      superopt::graphVerifierOptions(fieldBits, seed, scales, verifyTimeLimit);
   // Verifies `candidate` against the input; when equivalent, the input
   // takes its body. Nothing unverified replaces the input.
   auto emitVerified = [&](func::FuncOp candidate, const std::string &summary,

@@ -15,6 +15,8 @@
 #include "Superopt/Search/SearchCache.h"
 #include "Superopt/Semantics/RunControl.h"
 #include "Superopt/Search/Superoptimizer.h"
+#include "Conversion/GraphToKernel/GraphToKernel.h"
+#include "Transforms/FuseThreadChains.h"
 #include "Transforms/Passes.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Remarks.h"

@@ -3,7 +3,7 @@
 // headers and libraries.
 #include "Dialect/MirageDialects.h"
 #include "Superopt/Semantics/Interpreter.h"
-#include "Transforms/Passes.h"
+#include "Conversion/GraphToKernel/GraphToKernel.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
