@@ -1,14 +1,14 @@
 # `cmake --install build --prefix <dir>` installs:
 #   bin/                      mirage-opt, mirage-run, mirage-gpu-run
 #   lib/                      the Mirage* libraries and both plugins
-#   include/mirage-opt/       headers, ODS and generated .inc files
+#   include/mirage/           headers, ODS and generated .inc files
 #   lib/cmake/MirageOpt/      the package, for find_package(MirageOpt)
 # Everything links Debian's libMLIR.so and libLLVM.so, found through the
 # RUNPATH set in the top-level CMakeLists.txt.
 
 include(CMakePackageConfigHelpers)
 
-set(MIRAGE_INSTALL_INCLUDE_DIR include/mirage-opt)
+set(MIRAGE_INSTALL_INCLUDE_DIR include)
 set(MIRAGE_INSTALL_CMAKE_DIR lib${LLVM_LIBDIR_SUFFIX}/cmake/MirageOpt)
 
 install(TARGETS mirage-opt mirage-run mirage-gpu-run

@@ -11,9 +11,9 @@
 #ifndef MIRAGE_LIB_GPUEMULATOR_DECODER_H
 #define MIRAGE_LIB_GPUEMULATOR_DECODER_H
 
-#include "GpuEmulator/MmaFragments.h"
-#include "GpuEmulator/PtxArithmetic.h"
-#include "GpuEmulator/PtxModule.h"
+#include "mirage/GpuEmulator/MmaFragments.h"
+#include "mirage/GpuEmulator/PtxArithmetic.h"
+#include "mirage/GpuEmulator/PtxModule.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <string>

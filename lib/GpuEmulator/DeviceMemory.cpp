@@ -1,6 +1,6 @@
 //===- DeviceMemory.cpp - the emulator's global memory --------------------===//
 
-#include "GpuEmulator/Emulator.h"
+#include "mirage/GpuEmulator/Emulator.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 

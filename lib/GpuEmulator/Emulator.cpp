@@ -1,6 +1,6 @@
 //===- Emulator.cpp - running PTX kernels on the host ---------------------===//
 
-#include "GpuEmulator/Emulator.h"
+#include "mirage/GpuEmulator/Emulator.h"
 #include "Decoder.h"
 #include "Executor.h"
 #include "llvm/Support/FormatVariadic.h"

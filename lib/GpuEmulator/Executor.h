@@ -4,7 +4,7 @@
 #define MIRAGE_LIB_GPUEMULATOR_EXECUTOR_H
 
 #include "Decoder.h"
-#include "GpuEmulator/Emulator.h"
+#include "mirage/GpuEmulator/Emulator.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace mirage::emulator::detail {

@@ -1,7 +1,7 @@
 //===- MmaFragments.cpp - mma.sync m16n8k16 fragment layouts --------------===//
 
-#include "GpuEmulator/MmaFragments.h"
-#include "GpuEmulator/PtxArithmetic.h"
+#include "mirage/GpuEmulator/MmaFragments.h"
+#include "mirage/GpuEmulator/PtxArithmetic.h"
 
 #include <cassert>
 #include <cmath>

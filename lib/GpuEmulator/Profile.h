@@ -11,7 +11,7 @@
 #define MIRAGE_LIB_GPUEMULATOR_PROFILE_H
 
 #include "Decoder.h"
-#include "GpuEmulator/Emulator.h"
+#include "mirage/GpuEmulator/Emulator.h"
 #include "llvm/ADT/ArrayRef.h"
 
 namespace mirage::emulator::detail {

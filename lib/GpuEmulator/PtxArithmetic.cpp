@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GpuEmulator/PtxArithmetic.h"
+#include "mirage/GpuEmulator/PtxArithmetic.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APInt.h"

@@ -1,8 +1,8 @@
 //===- ImportCommon.cpp - what the importers share ------------------------===//
 
 #include "ImportCommon.h"
-#include "Dialect/Graph/ShapeRules.h"
-#include "Importers/Passes.h"
+#include "mirage/Dialect/Graph/ShapeRules.h"
+#include "mirage/Importers/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"

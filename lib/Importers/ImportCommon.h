@@ -18,7 +18,7 @@
 #ifndef MIRAGE_LIB_IMPORTERS_IMPORTCOMMON_H
 #define MIRAGE_LIB_IMPORTERS_IMPORTCOMMON_H
 
-#include "Dialect/Graph/GraphOps.h"
+#include "mirage/Dialect/Graph/GraphOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"

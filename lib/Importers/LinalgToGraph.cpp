@@ -12,9 +12,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/Graph/GraphOps.h"
+#include "mirage/Dialect/Graph/GraphOps.h"
 #include "ImportCommon.h"
-#include "Importers/Passes.h"
+#include "mirage/Importers/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -28,7 +28,7 @@
 
 namespace mirage {
 #define GEN_PASS_DEF_LINALGTOGRAPH
-#include "Importers/Passes.h.inc"
+#include "mirage/Importers/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/Graph/GraphOps.h"
+#include "mirage/Dialect/Graph/GraphOps.h"
 #include "ImportCommon.h"
-#include "Importers/Passes.h"
+#include "mirage/Importers/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -21,7 +21,7 @@
 
 namespace mirage {
 #define GEN_PASS_DEF_TOSATOGRAPH
-#include "Importers/Passes.h.inc"
+#include "mirage/Importers/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

@@ -13,13 +13,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Pipelines/MirageToPtx.h"
-#include "Conversion/Passes.h"
-#include "Superopt/CostModel/CostModel.h"
-#include "Target/Cuda/Passes.h"
-#include "Target/GpuChip.h"
-#include "Target/KnownTargets.h"
-#include "Transforms/Passes.h"
+#include "mirage/Pipelines/MirageToPtx.h"
+#include "mirage/Conversion/Passes.h"
+#include "mirage/Superopt/CostModel/CostModel.h"
+#include "mirage/Target/Cuda/Passes.h"
+#include "mirage/Target/GpuChip.h"
+#include "mirage/Target/KnownTargets.h"
+#include "mirage/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"

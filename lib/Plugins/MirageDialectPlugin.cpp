@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/MirageDialects.h"
+#include "mirage/Dialect/MirageDialects.h"
 #include "mlir/Tools/Plugins/DialectPlugin.h"
 #include "llvm/Config/llvm-config.h"
 

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Rules/Rules.h"
-#include "Reports/Passes.h"
+#include "mirage/Superopt/Rules/Rules.h"
+#include "mirage/Reports/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringSet.h"
@@ -15,7 +15,7 @@
 
 namespace mirage {
 #define GEN_PASS_DEF_CHECKSUBSTITUTIONS
-#include "Reports/Passes.h.inc"
+#include "mirage/Reports/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

@@ -1,17 +1,17 @@
 //===- EstimateCost.cpp - reports the cost model's estimate per kernel ----===//
 
-#include "Dialect/MirageAttributes.h"
+#include "mirage/Dialect/MirageAttributes.h"
 #include <map>
-#include "Dialect/Kernel/KernelOps.h"
-#include "Superopt/CostModel/CostModel.h"
-#include "Reports/Passes.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
+#include "mirage/Superopt/CostModel/CostModel.h"
+#include "mirage/Reports/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Remarks.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mirage {
 #define GEN_PASS_DEF_ESTIMATECOST
-#include "Reports/Passes.h.inc"
+#include "mirage/Reports/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

@@ -16,11 +16,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/Block/BlockOps.h"
-#include "Dialect/Graph/GraphOps.h"
-#include "Dialect/Kernel/KernelOps.h"
-#include "Dialect/Thread/ThreadOps.h"
-#include "Reports/Passes.h"
+#include "mirage/Dialect/Block/BlockOps.h"
+#include "mirage/Dialect/Graph/GraphOps.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
+#include "mirage/Dialect/Thread/ThreadOps.h"
+#include "mirage/Reports/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/FileUtilities.h"
@@ -32,7 +32,7 @@
 
 namespace mirage {
 #define GEN_PASS_DEF_PRINTMUGRAPHDOT
-#include "Reports/Passes.h.inc"
+#include "mirage/Reports/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

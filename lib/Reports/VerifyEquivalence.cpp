@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/MirageAttributes.h"
-#include "Superopt/Semantics/RunControl.h"
-#include "Superopt/Verification/EquivalenceVerifier.h"
-#include "Reports/Passes.h"
+#include "mirage/Dialect/MirageAttributes.h"
+#include "mirage/Superopt/Semantics/RunControl.h"
+#include "mirage/Superopt/Verification/EquivalenceVerifier.h"
+#include "mirage/Reports/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Remarks.h"
 #include "llvm/Support/Format.h"
@@ -19,7 +19,7 @@
 
 namespace mirage {
 #define GEN_PASS_DEF_VERIFYEQUIVALENCE
-#include "Reports/Passes.h.inc"
+#include "mirage/Reports/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

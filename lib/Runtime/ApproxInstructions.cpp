@@ -1,7 +1,7 @@
 //===- ApproxInstructions.cpp - what .approx costs the comparison ---------===//
 
-#include "Runtime/ApproxInstructions.h"
-#include "GpuEmulator/PtxArithmetic.h"
+#include "mirage/Runtime/ApproxInstructions.h"
+#include "mirage/GpuEmulator/PtxArithmetic.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"

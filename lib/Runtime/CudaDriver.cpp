@@ -1,6 +1,6 @@
 //===- CudaDriver.cpp - the CUDA driver API, loaded at run time -----------===//
 
-#include "Runtime/CudaDriver.h"
+#include "mirage/Runtime/CudaDriver.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include <type_traits>
 

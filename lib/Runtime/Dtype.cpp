@@ -1,7 +1,7 @@
 //===- Dtype.cpp - the element types of GPU buffers -----------------------===//
 
-#include "Runtime/Dtype.h"
-#include "Runtime/Npy.h"
+#include "mirage/Runtime/Dtype.h"
+#include "mirage/Runtime/Npy.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/bit.h"

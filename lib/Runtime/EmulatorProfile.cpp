@@ -1,6 +1,6 @@
 //===- EmulatorProfile.cpp - the --emulate --profile report ---------------===//
 
-#include "Runtime/EmulatorProfile.h"
+#include "mirage/Runtime/EmulatorProfile.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 

@@ -1,6 +1,6 @@
 //===- GpuProgram.cpp - one manifest function on the GPU ------------------===//
 
-#include "Runtime/GpuProgram.h"
+#include "mirage/Runtime/GpuProgram.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"

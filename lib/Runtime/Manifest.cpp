@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Runtime/Manifest.h"
-#include "Target/GpuChip.h"
+#include "mirage/Runtime/Manifest.h"
+#include "mirage/Target/GpuChip.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"

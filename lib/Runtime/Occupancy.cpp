@@ -1,6 +1,6 @@
 //===- Occupancy.cpp - ptxas's resource use and the SM occupancy ----------===//
 
-#include "Runtime/Occupancy.h"
+#include "mirage/Runtime/Occupancy.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"

@@ -1,6 +1,6 @@
 //===- RandomInputs.cpp - seeded, platform-independent inputs -------------===//
 
-#include "Runtime/RandomInputs.h"
+#include "mirage/Runtime/RandomInputs.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include <algorithm>
 #include <cmath>

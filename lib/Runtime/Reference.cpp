@@ -1,8 +1,8 @@
 //===- Reference.cpp - the reference program of a manifest function -------===//
 
-#include "Runtime/Reference.h"
-#include "Superopt/Verification/InputScales.h"
-#include "Superopt/Semantics/Interpreter.h"
+#include "mirage/Runtime/Reference.h"
+#include "mirage/Superopt/Verification/InputScales.h"
+#include "mirage/Superopt/Semantics/Interpreter.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"

@@ -1,13 +1,13 @@
 //===- KnownTargets.cpp - the one database of the GPUs mirage knows -------===//
 //
-// The entries of include/Target/KnownTargets.h. Sources are abbreviated as
+// The entries of include/mirage/Target/KnownTargets.h. Sources are abbreviated as
 // there: [PG] CUDA C++ Programming Guide, compute-capability table; [PTX]
 // PTX ISA reference; [WP] architecture whitepaper; [DS] product datasheet;
 // [MB] published microbenchmarks, as docs/CostModel.md cites them.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Target/KnownTargets.h"
+#include "mirage/Target/KnownTargets.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

@@ -6,13 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/MirageAttributes.h"
-#include "Superopt/Rules/GraphSearch.h"
-#include "Superopt/Rules/RuleLibrary.h"
-#include "Superopt/Rules/Rules.h"
-#include "Transforms/Passes.h"
+#include "mirage/Dialect/MirageAttributes.h"
+#include "mirage/Superopt/Rules/GraphSearch.h"
+#include "mirage/Superopt/Rules/RuleLibrary.h"
+#include "mirage/Superopt/Rules/Rules.h"
+#include "mirage/Transforms/Passes.h"
 
-#include "Target/KnownTargets.h"
+#include "mirage/Target/KnownTargets.h"
 #include "llvm/ADT/StringExtras.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringSet.h"
@@ -20,7 +20,7 @@
 
 namespace mirage {
 #define GEN_PASS_DEF_APPLYSUBSTITUTIONS
-#include "Transforms/Passes.h.inc"
+#include "mirage/Transforms/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Rules/Rules.h"
-#include "Transforms/Passes.h"
+#include "mirage/Superopt/Rules/Rules.h"
+#include "mirage/Transforms/Passes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/FileUtilities.h"
@@ -18,7 +18,7 @@
 
 namespace mirage {
 #define GEN_PASS_DEF_DISCOVERSUBSTITUTIONS
-#include "Transforms/Passes.h.inc"
+#include "mirage/Transforms/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

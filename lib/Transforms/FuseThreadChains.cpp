@@ -7,13 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/Block/BlockOps.h"
-#include "Dialect/Kernel/KernelOps.h"
-#include "Superopt/CostModel/CostModel.h"
-#include "Dialect/Graph/ShapeRules.h"
-#include "Dialect/Thread/ThreadOps.h"
-#include "Transforms/FuseThreadChains.h"
-#include "Transforms/Passes.h"
+#include "mirage/Dialect/Block/BlockOps.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
+#include "mirage/Superopt/CostModel/CostModel.h"
+#include "mirage/Dialect/Graph/ShapeRules.h"
+#include "mirage/Dialect/Thread/ThreadOps.h"
+#include "mirage/Transforms/FuseThreadChains.h"
+#include "mirage/Transforms/Passes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IRMapping.h"
@@ -24,7 +24,7 @@
 
 namespace mirage {
 #define GEN_PASS_DEF_FUSETHREADCHAINS
-#include "Transforms/Passes.h.inc"
+#include "mirage/Transforms/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

@@ -7,13 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/MirageAttributes.h"
-#include "Superopt/EqSat/EqSat.h"
-#include "Superopt/Rules/GraphSearch.h"
-#include "Superopt/Rules/RuleLibrary.h"
-#include "Superopt/Semantics/RunControl.h"
-#include "Superopt/Verification/VerifierPassOptions.h"
-#include "Transforms/Passes.h"
+#include "mirage/Dialect/MirageAttributes.h"
+#include "mirage/Superopt/EqSat/EqSat.h"
+#include "mirage/Superopt/Rules/GraphSearch.h"
+#include "mirage/Superopt/Rules/RuleLibrary.h"
+#include "mirage/Superopt/Semantics/RunControl.h"
+#include "mirage/Superopt/Verification/VerifierPassOptions.h"
+#include "mirage/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <chrono>
@@ -21,7 +21,7 @@
 
 namespace mirage {
 #define GEN_PASS_DEF_GRAPHSATURATE
-#include "Transforms/Passes.h.inc"
+#include "mirage/Transforms/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

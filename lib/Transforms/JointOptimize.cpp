@@ -16,20 +16,20 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/MirageAttributes.h"
-#include "Dialect/Block/BlockDialect.h"
-#include "Dialect/Graph/GraphDialect.h"
-#include "Dialect/Kernel/KernelOps.h"
-#include "Dialect/Thread/ThreadDialect.h"
-#include "Superopt/Joint/Joint.h"
-#include "Superopt/Rules/GraphSearch.h"
-#include "Superopt/Rules/RuleLibrary.h"
-#include "Superopt/Rules/Rules.h"
-#include "Superopt/Semantics/RunControl.h"
-#include "Superopt/Verification/VerifierPassOptions.h"
-#include "Conversion/GraphToKernel/GraphToKernel.h"
-#include "Transforms/FuseThreadChains.h"
-#include "Transforms/Passes.h"
+#include "mirage/Dialect/MirageAttributes.h"
+#include "mirage/Dialect/Block/BlockDialect.h"
+#include "mirage/Dialect/Graph/GraphDialect.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
+#include "mirage/Dialect/Thread/ThreadDialect.h"
+#include "mirage/Superopt/Joint/Joint.h"
+#include "mirage/Superopt/Rules/GraphSearch.h"
+#include "mirage/Superopt/Rules/RuleLibrary.h"
+#include "mirage/Superopt/Rules/Rules.h"
+#include "mirage/Superopt/Semantics/RunControl.h"
+#include "mirage/Superopt/Verification/VerifierPassOptions.h"
+#include "mirage/Conversion/GraphToKernel/GraphToKernel.h"
+#include "mirage/Transforms/FuseThreadChains.h"
+#include "mirage/Transforms/Passes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -44,7 +44,7 @@
 
 namespace mirage {
 #define GEN_PASS_DEF_JOINTOPTIMIZE
-#include "Transforms/Passes.h.inc"
+#include "mirage/Transforms/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

@@ -8,13 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/MirageAttributes.h"
-#include "Superopt/CostModel/CostModel.h"
-#include "Superopt/PartialEquivalence/PartialEquivalence.h"
-#include "Superopt/Semantics/RunControl.h"
-#include "Superopt/Verification/EquivalenceVerifier.h"
-#include "Superopt/Verification/VerifierPassOptions.h"
-#include "Transforms/Passes.h"
+#include "mirage/Dialect/MirageAttributes.h"
+#include "mirage/Superopt/CostModel/CostModel.h"
+#include "mirage/Superopt/PartialEquivalence/PartialEquivalence.h"
+#include "mirage/Superopt/Semantics/RunControl.h"
+#include "mirage/Superopt/Verification/EquivalenceVerifier.h"
+#include "mirage/Superopt/Verification/VerifierPassOptions.h"
+#include "mirage/Transforms/Passes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"
@@ -27,7 +27,7 @@
 
 namespace mirage {
 #define GEN_PASS_DEF_PARTIALEQUIVALENCEOPTIMIZE
-#include "Transforms/Passes.h.inc"
+#include "mirage/Transforms/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

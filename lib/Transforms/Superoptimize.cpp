@@ -7,17 +7,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/MirageAttributes.h"
-#include "Dialect/Block/BlockDialect.h"
-#include "Dialect/Graph/GraphOps.h"
-#include "Dialect/Kernel/KernelOps.h"
-#include "Dialect/Thread/ThreadDialect.h"
-#include "Superopt/Search/SearchCache.h"
-#include "Superopt/Semantics/RunControl.h"
-#include "Superopt/Search/Superoptimizer.h"
-#include "Conversion/GraphToKernel/GraphToKernel.h"
-#include "Transforms/FuseThreadChains.h"
-#include "Transforms/Passes.h"
+#include "mirage/Dialect/MirageAttributes.h"
+#include "mirage/Dialect/Block/BlockDialect.h"
+#include "mirage/Dialect/Graph/GraphOps.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
+#include "mirage/Dialect/Thread/ThreadDialect.h"
+#include "mirage/Superopt/Search/SearchCache.h"
+#include "mirage/Superopt/Semantics/RunControl.h"
+#include "mirage/Superopt/Search/Superoptimizer.h"
+#include "mirage/Conversion/GraphToKernel/GraphToKernel.h"
+#include "mirage/Transforms/FuseThreadChains.h"
+#include "mirage/Transforms/Passes.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Remarks.h"
 #include "mlir/IR/Verifier.h"
@@ -30,7 +30,7 @@
 
 namespace mirage {
 #define GEN_PASS_DEF_SUPEROPTIMIZE
-#include "Transforms/Passes.h.inc"
+#include "mirage/Transforms/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

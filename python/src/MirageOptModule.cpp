@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Init/InitMirageOpt.h"
-#include "Superopt/Semantics/Interpreter.h"
+#include "mirage/Init/InitMirageOpt.h"
+#include "mirage/Superopt/Semantics/Interpreter.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"

@@ -14,7 +14,7 @@ What is drawn:
   two, bounded (MAX_ELEMENTS per tensor, MAX_MACS per matmul) so that a
   program runs in well under a second in the PTX emulator;
 - ops from the whole graph dialect but pooling
-  (include/Dialect/Graph/GraphOps.td; conv2d only in PET's motif):
+  (include/mirage/Dialect/Graph/GraphOps.td; conv2d only in PET's motif):
   matmul (batched too), the unary
   ops (exp, sqrt, square, silu, gelu, relu, tanh, sigmoid, clamp,
   scalar_mul, scalar_add, pow), binary add/sub/mul/div with NumPy

@@ -16,18 +16,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Runtime/ApproxInstructions.h"
-#include "Runtime/CudaDriver.h"
-#include "Dialect/MirageDialects.h"
-#include "Runtime/Dtype.h"
-#include "Runtime/EmulatorProfile.h"
-#include "GpuEmulator/GpuEmulator.h"
-#include "Runtime/GpuProgram.h"
-#include "Runtime/Manifest.h"
-#include "Runtime/Npy.h"
-#include "Runtime/PtxEntries.h"
-#include "Runtime/RandomInputs.h"
-#include "Runtime/Reference.h"
+#include "mirage/Runtime/ApproxInstructions.h"
+#include "mirage/Runtime/CudaDriver.h"
+#include "mirage/Dialect/MirageDialects.h"
+#include "mirage/Runtime/Dtype.h"
+#include "mirage/Runtime/EmulatorProfile.h"
+#include "mirage/GpuEmulator/GpuEmulator.h"
+#include "mirage/Runtime/GpuProgram.h"
+#include "mirage/Runtime/Manifest.h"
+#include "mirage/Runtime/Npy.h"
+#include "mirage/Runtime/PtxEntries.h"
+#include "mirage/Runtime/RandomInputs.h"
+#include "mirage/Runtime/Reference.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/STLExtras.h"
@@ -255,11 +255,13 @@ static Expected<ModuleImages> readImages(const Manifest &manifest) {
         << "kernels' signatures\n";
     return images;
   }
-  Expected<PtxModule> ptx = readPtxEntries(*images.ptx, manifest.ptxPath);
+  Expected<emulator::PtxModule> ptx =
+      readPtxModule(*images.ptx, manifest.ptxPath);
   if (!ptx)
     return ptx.takeError();
   if (Error e = checkLaunchesAgainstPtx(manifest, *ptx))
     return std::move(e);
+  images.ptxModule = std::move(*ptx);
   return images;
 }
 
@@ -291,16 +293,8 @@ static int checkManifest(mlir::MLIRContext &context, const Manifest &manifest) {
   // With --emulate: every instruction of every launched kernel must be one
   // the emulator runs, so that a cheap check of a large program tells
   // whether --emulate could run it.
-  std::optional<emulator::PtxModule> ptx;
-  if (emulate) {
-    Expected<emulator::PtxModule> module = emulator::parsePtx(*images->ptx);
-    if (!module)
-      return fail(createStringError(inconvertibleErrorCode(),
-                                    "cannot parse the PTX '" +
-                                        images->ptxPath + "': " +
-                                        toString(module.takeError())));
-    ptx = std::move(*module);
-  }
+  const emulator::PtxModule *ptx =
+      emulate && images->ptxModule ? &*images->ptxModule : nullptr;
   for (const Function *f : functions) {
     if (failed(Reference::load(context, manifest, *f)))
       return kError;
@@ -685,11 +679,8 @@ static int runOnEmulator(const Manifest &manifest, const Function &function,
                          const ModuleImages &images,
                          ArrayRef<RealTensor> inputs, raw_ostream &log,
                          Execution &result) {
-  Expected<emulator::PtxModule> module = emulator::parsePtx(*images.ptx);
-  if (!module)
-    return fail(createStringError(inconvertibleErrorCode(),
-                                  "cannot parse the PTX '" + images.ptxPath +
-                                      "': " + toString(module.takeError())));
+  // readImages parsed the PTX (--emulate needs it).
+  const std::optional<emulator::PtxModule> &module = images.ptxModule;
   log << "emulator: function \"" << function.name
       << "\": " << function.launches.size() << " launch"
       << (function.launches.size() == 1 ? "" : "es") << ", PTX '"

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Init/InitMirageOpt.h"
-#include "Version.h"
+#include "mirage/Init/InitMirageOpt.h"
+#include "mirage/Version.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"

@@ -8,11 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/MirageDialects.h"
-#include "Importers/LiftedConstants.h"
-#include "Runtime/Npy.h"
-#include "Runtime/RandomInputs.h"
-#include "Superopt/Semantics/Interpreter.h"
+#include "mirage/Dialect/MirageDialects.h"
+#include "mirage/Importers/LiftedConstants.h"
+#include "mirage/Runtime/Npy.h"
+#include "mirage/Runtime/RandomInputs.h"
+#include "mirage/Superopt/Semantics/Interpreter.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"

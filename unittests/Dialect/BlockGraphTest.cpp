@@ -1,6 +1,6 @@
 //===- BlockGraphTest.cpp - block graphs built and checked from C++ -------===//
 
-#include "Dialect/MirageDialects.h"
+#include "mirage/Dialect/MirageDialects.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"

@@ -1,6 +1,6 @@
 //===- ShapeRulesTest.cpp - shape rules shared by all levels --------------===//
 
-#include "Dialect/Graph/ShapeRules.h"
+#include "mirage/Dialect/Graph/ShapeRules.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"

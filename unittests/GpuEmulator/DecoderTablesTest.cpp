@@ -8,7 +8,7 @@
 
 #include "../../lib/GpuEmulator/Decoder.h"
 #include "../../lib/GpuEmulator/DecoderModifiers.h"
-#include "GpuEmulator/PtxParser.h"
+#include "mirage/GpuEmulator/PtxParser.h"
 #include "llvm/ADT/StringSet.h"
 #include "gtest/gtest.h"
 #include <string>

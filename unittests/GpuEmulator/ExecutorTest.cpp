@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GpuEmulator/Emulator.h"
-#include "GpuEmulator/MmaFragments.h"
-#include "GpuEmulator/PtxParser.h"
+#include "mirage/GpuEmulator/Emulator.h"
+#include "mirage/GpuEmulator/MmaFragments.h"
+#include "mirage/GpuEmulator/PtxParser.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"

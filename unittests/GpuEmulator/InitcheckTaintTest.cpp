@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GpuEmulator/Emulator.h"
-#include "GpuEmulator/PtxParser.h"
+#include "mirage/GpuEmulator/Emulator.h"
+#include "mirage/GpuEmulator/PtxParser.h"
 #include "gtest/gtest.h"
 #include <string>
 

@@ -30,7 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GpuEmulator/MmaFragments.h"
+#include "mirage/GpuEmulator/MmaFragments.h"
 #include "gtest/gtest.h"
 #include <cmath>
 #include <cstdlib>

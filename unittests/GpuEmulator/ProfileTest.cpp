@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GpuEmulator/Emulator.h"
-#include "GpuEmulator/PtxParser.h"
+#include "mirage/GpuEmulator/Emulator.h"
+#include "mirage/GpuEmulator/PtxParser.h"
 #include "gtest/gtest.h"
 
 using namespace mirage::emulator;

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GpuEmulator/PtxArithmetic.h"
+#include "mirage/GpuEmulator/PtxArithmetic.h"
 #include "llvm/ADT/APFloat.h"
 #include "gtest/gtest.h"
 #include <cmath>

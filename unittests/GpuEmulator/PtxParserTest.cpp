@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GpuEmulator/PtxParser.h"
+#include "mirage/GpuEmulator/PtxParser.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"

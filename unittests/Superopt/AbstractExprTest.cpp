@@ -1,6 +1,6 @@
 //===- AbstractExprTest.cpp - normal form and subexpression tests ---------===//
 
-#include "Superopt/Search/AbstractExpr.h"
+#include "mirage/Superopt/Search/AbstractExpr.h"
 #include "gtest/gtest.h"
 
 using namespace mirage::superopt;

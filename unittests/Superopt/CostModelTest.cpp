@@ -8,8 +8,8 @@
 
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/FileSystem.h"
-#include "Superopt/CostModel/CostModel.h"
-#include "Dialect/MirageDialects.h"
+#include "mirage/Superopt/CostModel/CostModel.h"
+#include "mirage/Dialect/MirageDialects.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"

@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/Graph/GraphDialect.h"
-#include "Superopt/EqSat/EqSat.h"
+#include "mirage/Dialect/Graph/GraphDialect.h"
+#include "mirage/Superopt/EqSat/EqSat.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "Superopt/Rules/RuleLibrary.h"
+#include "mirage/Superopt/Rules/RuleLibrary.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Parser/Parser.h"
 #include "gtest/gtest.h"

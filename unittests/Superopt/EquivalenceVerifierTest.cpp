@@ -8,9 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Verification/EquivalenceVerifier.h"
-#include "Superopt/Verification/InputScales.h"
-#include "Superopt/Verification/NumericComparison.h"
+#include "mirage/Superopt/Verification/EquivalenceVerifier.h"
+#include "mirage/Superopt/Verification/InputScales.h"
+#include "mirage/Superopt/Verification/NumericComparison.h"
 #include "MicroGraphTest.h"
 #include "mlir/IR/Diagnostics.h"
 #include "gtest/gtest.h"

@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Semantics/FieldArithmetic.h"
+#include "mirage/Superopt/Semantics/FieldArithmetic.h"
 #include "gtest/gtest.h"
 #include <cmath>
 #include <limits>

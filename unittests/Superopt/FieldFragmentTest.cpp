@@ -1,8 +1,8 @@
 //===- FieldFragmentTest.cpp - the LAX fragment and exponent parts --------===//
 
-#include "Superopt/Verification/FieldFragment.h"
-#include "Superopt/Semantics/Interpreter.h"
-#include "Dialect/MirageDialects.h"
+#include "mirage/Superopt/Verification/FieldFragment.h"
+#include "mirage/Superopt/Semantics/Interpreter.h"
+#include "mirage/Dialect/MirageDialects.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"

@@ -1,6 +1,6 @@
 //===- FiniteFieldTest.cpp - field pair of the probabilistic verifier -----===//
 
-#include "Superopt/Semantics/FiniteField.h"
+#include "mirage/Superopt/Semantics/FiniteField.h"
 #include "gtest/gtest.h"
 #include <cmath>
 #include <random>

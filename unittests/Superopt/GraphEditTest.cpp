@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/Graph/GraphDialect.h"
-#include "Superopt/Rules/Matcher.h"
+#include "mirage/Dialect/Graph/GraphDialect.h"
+#include "mirage/Superopt/Rules/Matcher.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"

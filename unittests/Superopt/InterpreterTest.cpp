@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Semantics/Interpreter.h"
-#include "Dialect/MirageDialects.h"
+#include "mirage/Superopt/Semantics/Interpreter.h"
+#include "mirage/Dialect/MirageDialects.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"

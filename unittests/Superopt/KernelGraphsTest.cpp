@@ -1,6 +1,6 @@
 //===- KernelGraphsTest.cpp - kernel-level enumeration of formulations ----===//
 
-#include "Superopt/Search/KernelGraphs.h"
+#include "mirage/Superopt/Search/KernelGraphs.h"
 #include "gtest/gtest.h"
 #include <set>
 

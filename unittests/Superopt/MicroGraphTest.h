@@ -9,7 +9,7 @@
 #ifndef MIRAGE_UNITTESTS_SUPEROPT_MICROGRAPHTEST_H
 #define MIRAGE_UNITTESTS_SUPEROPT_MICROGRAPHTEST_H
 
-#include "Dialect/MirageDialects.h"
+#include "mirage/Dialect/MirageDialects.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"

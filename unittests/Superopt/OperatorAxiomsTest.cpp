@@ -1,11 +1,11 @@
 //===- OperatorAxiomsTest.cpp - axioms: true, consistent and useful -------===//
 
-#include "Superopt/Axioms/OperatorAxioms.h"
-#include "Dialect/MirageDialects.h"
-#include "Superopt/Axioms/AxiomChecker.h"
-#include "Superopt/Axioms/AxiomProver.h"
-#include "Superopt/Axioms/AxiomTerm.h"
-#include "Superopt/Axioms/TermFromGraph.h"
+#include "mirage/Superopt/Axioms/OperatorAxioms.h"
+#include "mirage/Dialect/MirageDialects.h"
+#include "mirage/Superopt/Axioms/AxiomChecker.h"
+#include "mirage/Superopt/Axioms/AxiomProver.h"
+#include "mirage/Superopt/Axioms/AxiomTerm.h"
+#include "mirage/Superopt/Axioms/TermFromGraph.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringSet.h"

@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/PartialEquivalence/PartialEquivalence.h"
-#include "Superopt/Semantics/Interpreter.h"
-#include "Superopt/Semantics/SplitMix64.h"
-#include "Superopt/Verification/EquivalenceVerifier.h"
+#include "mirage/Superopt/PartialEquivalence/PartialEquivalence.h"
+#include "mirage/Superopt/Semantics/Interpreter.h"
+#include "mirage/Superopt/Semantics/SplitMix64.h"
+#include "mirage/Superopt/Verification/EquivalenceVerifier.h"
 #include "MicroGraphTest.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Semantics/RealArithmetic.h"
+#include "mirage/Superopt/Semantics/RealArithmetic.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/MLIRContext.h"
 #include "gtest/gtest.h"

@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Rules/CanonicalForm.h"
-#include "Superopt/Rules/Enumeration.h"
-#include "Superopt/Rules/Generalize.h"
+#include "mirage/Superopt/Rules/CanonicalForm.h"
+#include "mirage/Superopt/Rules/Enumeration.h"
+#include "mirage/Superopt/Rules/Generalize.h"
 #include "gtest/gtest.h"
 #include <set>
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Semantics/Tensor.h"
+#include "mirage/Superopt/Semantics/Tensor.h"
 #include "gtest/gtest.h"
 #include <random>
 

@@ -10,9 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Verification/UniformDimension.h"
-#include "Superopt/Verification/EquivalenceVerifier.h"
-#include "Dialect/Kernel/KernelOps.h"
+#include "mirage/Superopt/Verification/UniformDimension.h"
+#include "mirage/Superopt/Verification/EquivalenceVerifier.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
 #include "MicroGraphTest.h"
 #include "gtest/gtest.h"
 

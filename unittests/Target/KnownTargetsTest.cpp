@@ -1,6 +1,6 @@
 //===- KnownTargetsTest.cpp - the target database ------------------------===//
 
-#include "Target/KnownTargets.h"
+#include "mirage/Target/KnownTargets.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"

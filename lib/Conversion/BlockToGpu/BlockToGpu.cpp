@@ -33,13 +33,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/MirageAttributes.h"
-#include "Dialect/Block/BlockOps.h"
-#include "Dialect/Kernel/KernelOps.h"
-#include "Dialect/Graph/ShapeRules.h"
-#include "Dialect/Thread/ThreadOps.h"
-#include "Target/GpuChip.h"
-#include "Conversion/BlockToGpu/BlockToGpu.h"
+#include "mirage/Dialect/MirageAttributes.h"
+#include "mirage/Dialect/Block/BlockOps.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
+#include "mirage/Dialect/Graph/ShapeRules.h"
+#include "mirage/Dialect/Thread/ThreadOps.h"
+#include "mirage/Target/GpuChip.h"
+#include "mirage/Conversion/BlockToGpu/BlockToGpu.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -58,7 +58,7 @@
 
 namespace mirage {
 #define GEN_PASS_DEF_BLOCKTOGPU
-#include "Conversion/Passes.h.inc"
+#include "mirage/Conversion/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

@@ -11,13 +11,13 @@
 #ifndef MIRAGE_LIB_CONVERSION_BLOCKTOGPU_BLOCKTOGPUEMITTER_H
 #define MIRAGE_LIB_CONVERSION_BLOCKTOGPU_BLOCKTOGPUEMITTER_H
 
-#include "Dialect/MirageAttributes.h"
-#include "Dialect/Block/BlockOps.h"
-#include "Dialect/Kernel/KernelOps.h"
-#include "Dialect/Graph/ShapeRules.h"
-#include "Dialect/Thread/ThreadOps.h"
-#include "Target/GpuChip.h"
-#include "Conversion/ThreadToArith/ThreadToArith.h"
+#include "mirage/Dialect/MirageAttributes.h"
+#include "mirage/Dialect/Block/BlockOps.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
+#include "mirage/Dialect/Graph/ShapeRules.h"
+#include "mirage/Dialect/Thread/ThreadOps.h"
+#include "mirage/Target/GpuChip.h"
+#include "mirage/Conversion/ThreadToArith/ThreadToArith.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

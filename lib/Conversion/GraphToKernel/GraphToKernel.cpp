@@ -1,13 +1,13 @@
 //===- GraphToKernel.cpp - default schedule: one kernel per graph op ------===//
 
-#include "Dialect/Graph/GraphOps.h"
-#include "Dialect/Kernel/KernelOps.h"
-#include "Conversion/GraphToKernel/GraphToKernel.h"
+#include "mirage/Dialect/Graph/GraphOps.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
+#include "mirage/Conversion/GraphToKernel/GraphToKernel.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mirage {
 #define GEN_PASS_DEF_GRAPHTOKERNEL
-#include "Conversion/Passes.h.inc"
+#include "mirage/Conversion/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

@@ -22,14 +22,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/MirageAttributes.h"
-#include "Dialect/Block/BlockOps.h"
-#include "Dialect/Graph/ShapeRules.h"
-#include "Dialect/Kernel/KernelOps.h"
-#include "Dialect/Thread/ThreadOps.h"
-#include "Target/KnownTargets.h"
-#include "Target/GpuChip.h"
-#include "Conversion/KernelToBlock/KernelToBlock.h"
+#include "mirage/Dialect/MirageAttributes.h"
+#include "mirage/Dialect/Block/BlockOps.h"
+#include "mirage/Dialect/Graph/ShapeRules.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
+#include "mirage/Dialect/Thread/ThreadOps.h"
+#include "mirage/Target/KnownTargets.h"
+#include "mirage/Target/GpuChip.h"
+#include "mirage/Conversion/KernelToBlock/KernelToBlock.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
@@ -39,7 +39,7 @@
 
 namespace mirage {
 #define GEN_PASS_DEF_KERNELTOBLOCK
-#include "Conversion/Passes.h.inc"
+#include "mirage/Conversion/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DirectKernels.h"
-#include "Dialect/Kernel/KernelOps.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

@@ -19,12 +19,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/MirageAttributes.h"
+#include "mirage/Dialect/MirageAttributes.h"
 #include "DirectKernels.h"
-#include "Dialect/Graph/ShapeRules.h"
-#include "Dialect/Kernel/KernelOps.h"
-#include "Target/GpuChip.h"
-#include "Conversion/KernelToGpu/KernelToGpu.h"
+#include "mirage/Dialect/Graph/ShapeRules.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
+#include "mirage/Target/GpuChip.h"
+#include "mirage/Conversion/KernelToGpu/KernelToGpu.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -35,7 +35,7 @@
 
 namespace mirage {
 #define GEN_PASS_DEF_KERNELTOGPU
-#include "Conversion/Passes.h.inc"
+#include "mirage/Conversion/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

@@ -9,14 +9,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/Thread/ThreadOps.h"
-#include "Conversion/ThreadToArith/ThreadToArith.h"
+#include "mirage/Dialect/Thread/ThreadOps.h"
+#include "mirage/Conversion/ThreadToArith/ThreadToArith.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
 namespace mirage {
 #define GEN_PASS_DEF_THREADTOARITH
-#include "Conversion/Passes.h.inc"
+#include "mirage/Conversion/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

@@ -1,8 +1,8 @@
 //===- AxiomChecker.cpp - run axiom instances with the interpreter --------===//
 
-#include "Superopt/Axioms/AxiomChecker.h"
-#include "Dialect/MirageDialects.h"
-#include "Superopt/Semantics/Interpreter.h"
+#include "mirage/Superopt/Axioms/AxiomChecker.h"
+#include "mirage/Dialect/MirageDialects.h"
+#include "mirage/Superopt/Semantics/Interpreter.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Axioms/AxiomProver.h"
-#include "Superopt/Axioms/OperatorAxioms.h"
+#include "mirage/Superopt/Axioms/AxiomProver.h"
+#include "mirage/Superopt/Axioms/OperatorAxioms.h"
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"

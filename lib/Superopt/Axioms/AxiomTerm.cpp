@@ -1,7 +1,7 @@
 //===- AxiomTerm.cpp - graph terms and their s-expression syntax ----------===//
 
-#include "Superopt/Axioms/AxiomTerm.h"
-#include "Superopt/Axioms/OperatorAxioms.h"
+#include "mirage/Superopt/Axioms/AxiomTerm.h"
+#include "mirage/Superopt/Axioms/OperatorAxioms.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"

@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Axioms/OperatorAxioms.h"
+#include "mirage/Superopt/Axioms/OperatorAxioms.h"
 
 using namespace mirage::superopt;
 

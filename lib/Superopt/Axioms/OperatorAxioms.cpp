@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Axioms/OperatorAxioms.h"
+#include "mirage/Superopt/Axioms/OperatorAxioms.h"
 #include "llvm/ADT/STLExtras.h"
 #include <vector>
 

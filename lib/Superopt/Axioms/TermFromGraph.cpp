@@ -1,7 +1,7 @@
 //===- TermFromGraph.cpp - graph-dialect values as axiom terms ------------===//
 
-#include "Superopt/Axioms/TermFromGraph.h"
-#include "Dialect/Graph/GraphOps.h"
+#include "mirage/Superopt/Axioms/TermFromGraph.h"
+#include "mirage/Dialect/Graph/GraphOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include <string>
 

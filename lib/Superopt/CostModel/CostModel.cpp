@@ -5,15 +5,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/CostModel/CostModel.h"
+#include "mirage/Superopt/CostModel/CostModel.h"
 
-#include "Target/KnownTargets.h"
+#include "mirage/Target/KnownTargets.h"
 
-#include "Dialect/Block/BlockOps.h"
-#include "Dialect/Graph/ShapeRules.h"
-#include "Dialect/Graph/GraphOps.h"
-#include "Dialect/Kernel/KernelOps.h"
-#include "Dialect/Thread/ThreadOps.h"
+#include "mirage/Dialect/Block/BlockOps.h"
+#include "mirage/Dialect/Graph/ShapeRules.h"
+#include "mirage/Dialect/Graph/GraphOps.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
+#include "mirage/Dialect/Thread/ThreadOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -32,7 +32,7 @@ using llvm::Expected;
 //===----------------------------------------------------------------------===//
 
 /// The target's numbers from the target database
-/// (include/Target/KnownTargets.h), which names their sources, and the
+/// (include/mirage/Target/KnownTargets.h), which names their sources, and the
 /// model's own assumptions. The database's l2BandwidthGBs and
 /// launchOverheadUs are 0 for chips nothing published has been checked
 /// for; GpuTarget::get refuses those unless a calibration gives them.

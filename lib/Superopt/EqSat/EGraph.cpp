@@ -1,8 +1,8 @@
 //===- EGraph.cpp - an e-graph over graph-dialect terms -------------------===//
 
-#include "Superopt/EqSat/EGraph.h"
-#include "Superopt/Rules/WorkGraph.h"
-#include "Superopt/Semantics/SplitMix64.h"
+#include "mirage/Superopt/EqSat/EGraph.h"
+#include "mirage/Superopt/Rules/WorkGraph.h"
+#include "mirage/Superopt/Semantics/SplitMix64.h"
 #include <cstring>
 
 using namespace mirage::eqsat;

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/EqSat/Extraction.h"
+#include "mirage/Superopt/EqSat/Extraction.h"
 #include "llvm/ADT/DenseSet.h"
 #include <chrono>
 #include <cmath>

@@ -1,7 +1,7 @@
 //===- Saturation.cpp - equality saturation with the rule set -------------===//
 
-#include "Superopt/EqSat/Saturation.h"
-#include "Superopt/Rules/ShapeInference.h"
+#include "mirage/Superopt/EqSat/Saturation.h"
+#include "mirage/Superopt/Rules/ShapeInference.h"
 #include "llvm/ADT/DenseMap.h"
 #include <chrono>
 

@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/EqSat/Extraction.h"
+#include "mirage/Superopt/EqSat/Extraction.h"
 
 using namespace mirage::eqsat;
 

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Joint/Joint.h"
+#include "mirage/Superopt/Joint/Joint.h"
 #include <algorithm>
 #include <numeric>
 

@@ -1,7 +1,7 @@
 //===- MuGraphCoster.cpp - a graph's cost as the µGraph search makes it ---===//
 
-#include "Dialect/Kernel/KernelOps.h"
-#include "Superopt/Joint/Joint.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
+#include "mirage/Superopt/Joint/Joint.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/ScopeExit.h"

@@ -1,6 +1,6 @@
 //===- Segments.cpp - a rewritten graph cut into µGraph subprograms -------===//
 
-#include "Superopt/Joint/Joint.h"
+#include "mirage/Superopt/Joint/Joint.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;

@@ -22,7 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/PartialEquivalence/PartialEquivalence.h"
+#include "mirage/Superopt/PartialEquivalence/PartialEquivalence.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <map>

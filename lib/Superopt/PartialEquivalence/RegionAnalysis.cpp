@@ -21,11 +21,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/PartialEquivalence/PartialEquivalence.h"
-#include "Superopt/Semantics/FieldArithmetic.h"
-#include "Superopt/Semantics/FiniteField.h"
-#include "Superopt/Semantics/Interpreter.h"
-#include "Superopt/Semantics/SplitMix64.h"
+#include "mirage/Superopt/PartialEquivalence/PartialEquivalence.h"
+#include "mirage/Superopt/Semantics/FieldArithmetic.h"
+#include "mirage/Superopt/Semantics/FiniteField.h"
+#include "mirage/Superopt/Semantics/Interpreter.h"
+#include "mirage/Superopt/Semantics/SplitMix64.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/DenseMap.h"

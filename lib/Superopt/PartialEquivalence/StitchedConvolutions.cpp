@@ -21,7 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/PartialEquivalence/PartialEquivalence.h"
+#include "mirage/Superopt/PartialEquivalence/PartialEquivalence.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/SmallPtrSet.h"

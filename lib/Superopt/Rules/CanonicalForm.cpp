@@ -1,6 +1,6 @@
 //===- CanonicalForm.cpp - canonical op orders of enumerated graphs -------===//
 
-#include "Superopt/Rules/CanonicalForm.h"
+#include "mirage/Superopt/Rules/CanonicalForm.h"
 #include <algorithm>
 
 using namespace mirage::rules;

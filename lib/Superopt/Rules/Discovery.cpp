@@ -1,7 +1,7 @@
 //===- Discovery.cpp - TASO's substitution discovery, end to end ----------===//
 
-#include "Superopt/Rules/Discovery.h"
-#include "Superopt/Rules/Generalize.h"
+#include "mirage/Superopt/Rules/Discovery.h"
+#include "mirage/Superopt/Rules/Generalize.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <chrono>
 #include <set>

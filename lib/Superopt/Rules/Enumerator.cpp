@@ -8,11 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Rules/Candidates.h"
-#include "Superopt/Rules/CanonicalForm.h"
-#include "Superopt/Rules/Enumeration.h"
-#include "Superopt/Rules/Fingerprint.h"
-#include "Superopt/Semantics/SplitMix64.h"
+#include "mirage/Superopt/Rules/Candidates.h"
+#include "mirage/Superopt/Rules/CanonicalForm.h"
+#include "mirage/Superopt/Rules/Enumeration.h"
+#include "mirage/Superopt/Rules/Fingerprint.h"
+#include "mirage/Superopt/Semantics/SplitMix64.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Threading.h"

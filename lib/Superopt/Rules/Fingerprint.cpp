@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Rules/Fingerprint.h"
-#include "Superopt/Semantics/SplitMix64.h"
+#include "mirage/Superopt/Rules/Fingerprint.h"
+#include "mirage/Superopt/Semantics/SplitMix64.h"
 #include <cmath>
 #include <cstring>
 

@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Rules/Generalize.h"
-#include "Superopt/Rules/ShapeInference.h"
+#include "mirage/Superopt/Rules/Generalize.h"
+#include "mirage/Superopt/Rules/ShapeInference.h"
 #include "llvm/ADT/DenseMap.h"
 
 using namespace mirage::rules;

@@ -1,7 +1,7 @@
 //===- GraphOps.cpp - rule ops as graph-dialect ops and back --------------===//
 
-#include "Superopt/Rules/GraphOps.h"
-#include "Dialect/Graph/GraphOps.h"
+#include "mirage/Superopt/Rules/GraphOps.h"
+#include "mirage/Dialect/Graph/GraphOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mirage::rules;

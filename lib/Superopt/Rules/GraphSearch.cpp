@@ -1,7 +1,7 @@
 //===- GraphSearch.cpp - TASO's cost-based backtracking search ------------===//
 
-#include "Dialect/MirageAttributes.h"
-#include "Superopt/Rules/GraphSearch.h"
+#include "mirage/Dialect/MirageAttributes.h"
+#include "mirage/Superopt/Rules/GraphSearch.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "mlir/IR/Builders.h"

@@ -1,7 +1,7 @@
 //===- Matcher.cpp - matching rules in a work graph and rewriting ---------===//
 
-#include "Superopt/Rules/Matcher.h"
-#include "Superopt/Rules/ShapeInference.h"
+#include "mirage/Superopt/Rules/Matcher.h"
+#include "mirage/Superopt/Rules/ShapeInference.h"
 #include "llvm/ADT/SmallSet.h"
 
 using namespace mirage::rules;

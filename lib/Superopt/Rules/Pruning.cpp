@@ -1,7 +1,7 @@
 //===- Pruning.cpp - candidate substitutions and TASO's pruning -----------===//
 
-#include "Superopt/Rules/CanonicalForm.h"
-#include "Superopt/Rules/Candidates.h"
+#include "mirage/Superopt/Rules/CanonicalForm.h"
+#include "mirage/Superopt/Rules/Candidates.h"
 #include "llvm/ADT/DenseSet.h"
 #include <algorithm>
 #include <set>

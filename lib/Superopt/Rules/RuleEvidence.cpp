@@ -1,11 +1,11 @@
 //===- RuleEvidence.cpp - proving and checking rules ----------------------===//
 
-#include "Superopt/Rules/RuleEvidence.h"
-#include "Dialect/Graph/GraphDialect.h"
-#include "Superopt/Axioms/AxiomProver.h"
-#include "Superopt/Axioms/OperatorAxioms.h"
-#include "Superopt/Rules/RuleFile.h"
-#include "Superopt/Verification/EquivalenceVerifier.h"
+#include "mirage/Superopt/Rules/RuleEvidence.h"
+#include "mirage/Dialect/Graph/GraphDialect.h"
+#include "mirage/Superopt/Axioms/AxiomProver.h"
+#include "mirage/Superopt/Axioms/OperatorAxioms.h"
+#include "mirage/Superopt/Rules/RuleFile.h"
+#include "mirage/Superopt/Verification/EquivalenceVerifier.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"

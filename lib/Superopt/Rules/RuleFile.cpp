@@ -1,11 +1,11 @@
 //===- RuleFile.cpp - rules as pairs of graph functions -------------------===//
 
-#include "Dialect/MirageAttributes.h"
-#include "Superopt/Rules/RuleFile.h"
-#include "Dialect/Graph/GraphDialect.h"
-#include "Superopt/Rules/Generalize.h"
-#include "Superopt/Rules/GraphOps.h"
-#include "Superopt/Rules/ShapeInference.h"
+#include "mirage/Dialect/MirageAttributes.h"
+#include "mirage/Superopt/Rules/RuleFile.h"
+#include "mirage/Dialect/Graph/GraphDialect.h"
+#include "mirage/Superopt/Rules/Generalize.h"
+#include "mirage/Superopt/Rules/GraphOps.h"
+#include "mirage/Superopt/Rules/ShapeInference.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Verifier.h"

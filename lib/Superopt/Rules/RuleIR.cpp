@@ -1,6 +1,6 @@
 //===- RuleIR.cpp - op kinds, dimension and scalar expressions ------------===//
 
-#include "Superopt/Rules/RuleIR.h"
+#include "mirage/Superopt/Rules/RuleIR.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"

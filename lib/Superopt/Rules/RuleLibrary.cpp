@@ -1,9 +1,9 @@
 //===- RuleLibrary.cpp - the rule file that ships with mirage-opt ---------===//
 
-#include "Superopt/Rules/RuleLibrary.h"
-#include "Dialect/Graph/GraphDialect.h"
-#include "Superopt/Rules/Discovery.h"
-#include "Superopt/Rules/RuleFile.h"
+#include "mirage/Superopt/Rules/RuleLibrary.h"
+#include "mirage/Dialect/Graph/GraphDialect.h"
+#include "mirage/Superopt/Rules/Discovery.h"
+#include "mirage/Superopt/Rules/RuleFile.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"

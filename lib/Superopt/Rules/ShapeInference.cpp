@@ -1,6 +1,6 @@
 //===- ShapeInference.cpp - unification of dimension expressions ----------===//
 
-#include "Superopt/Rules/ShapeInference.h"
+#include "mirage/Superopt/Rules/ShapeInference.h"
 #include <numeric>
 
 using namespace mirage::rules;

@@ -1,10 +1,10 @@
 //===- WorkGraph.cpp - a graph function as the search rewrites it ---------===//
 
-#include "Superopt/Rules/WorkGraph.h"
-#include "Dialect/Graph/GraphDialect.h"
-#include "Superopt/Rules/GraphOps.h"
-#include "Superopt/Rules/Matcher.h"
-#include "Superopt/Semantics/SplitMix64.h"
+#include "mirage/Superopt/Rules/WorkGraph.h"
+#include "mirage/Dialect/Graph/GraphDialect.h"
+#include "mirage/Superopt/Rules/GraphOps.h"
+#include "mirage/Superopt/Rules/Matcher.h"
+#include "mirage/Superopt/Semantics/SplitMix64.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"

@@ -1,6 +1,6 @@
 //===- AbstractExpr.cpp - abstract expressions in normal form -------------===//
 
-#include "Superopt/Search/AbstractExpr.h"
+#include "mirage/Superopt/Search/AbstractExpr.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>

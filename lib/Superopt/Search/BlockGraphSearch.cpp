@@ -1,8 +1,8 @@
 //===- BlockGraphSearch.cpp - enumerating and building block graphs -------===//
 
 #include "BlockGraphSearch.h"
-#include "Dialect/Block/BlockOps.h"
-#include "Dialect/Kernel/KernelOps.h"
+#include "mirage/Dialect/Block/BlockOps.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"

@@ -16,7 +16,7 @@
 #define MIRAGE_LIB_SUPEROPT_BLOCKGRAPHSEARCH_H
 
 #include "SearchTarget.h"
-#include "Superopt/Search/Superoptimizer.h"
+#include "mirage/Superopt/Search/Superoptimizer.h"
 #include "mlir/IR/Builders.h"
 #include <atomic>
 #include <chrono>

@@ -1,7 +1,7 @@
 //===- Formulations.cpp - a subprogram's alternative kernel graphs --------===//
 
 #include "Formulations.h"
-#include "Dialect/Kernel/KernelOps.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/TypeSwitch.h"
 

@@ -12,7 +12,7 @@
 #define MIRAGE_LIB_SUPEROPT_FORMULATIONS_H
 
 #include "SearchTarget.h"
-#include "Superopt/Search/KernelGraphs.h"
+#include "mirage/Superopt/Search/KernelGraphs.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mirage::superopt {

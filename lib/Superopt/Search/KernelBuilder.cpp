@@ -18,8 +18,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "BlockGraphSearch.h"
-#include "Dialect/Block/BlockOps.h"
-#include "Dialect/Kernel/KernelOps.h"
+#include "mirage/Dialect/Block/BlockOps.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
 
 using namespace mlir;
 using namespace mirage;

@@ -1,7 +1,7 @@
 //===- KernelGraphs.cpp - kernel-level enumeration of formulations --------===//
 
-#include "Superopt/Search/KernelGraphs.h"
-#include "Dialect/Graph/ShapeRules.h"
+#include "mirage/Superopt/Search/KernelGraphs.h"
+#include "mirage/Dialect/Graph/ShapeRules.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mirage;

@@ -1,8 +1,8 @@
 //===- SearchCache.cpp - on-disk cache of search results ------------------===//
 
-#include "Superopt/Search/SearchCache.h"
-#include "Superopt/CostModel/CostModel.h"
-#include "Superopt/Search/Superoptimizer.h"
+#include "mirage/Superopt/Search/SearchCache.h"
+#include "mirage/Superopt/CostModel/CostModel.h"
+#include "mirage/Superopt/Search/Superoptimizer.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"

@@ -1,8 +1,8 @@
 //===- SearchTarget.cpp - expressions, index variables and op menu --------===//
 
 #include "SearchTarget.h"
-#include "Dialect/Graph/ShapeRules.h"
-#include "Dialect/Kernel/KernelOps.h"
+#include "mirage/Dialect/Graph/ShapeRules.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/TypeSwitch.h"
 

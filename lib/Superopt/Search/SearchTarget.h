@@ -52,8 +52,8 @@
 #ifndef MIRAGE_LIB_SUPEROPT_SEARCHTARGET_H
 #define MIRAGE_LIB_SUPEROPT_SEARCHTARGET_H
 
-#include "Dialect/Graph/GraphDialect.h"
-#include "Superopt/Search/AbstractExpr.h"
+#include "mirage/Dialect/Graph/GraphDialect.h"
+#include "mirage/Superopt/Search/AbstractExpr.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"

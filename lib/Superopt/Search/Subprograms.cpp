@@ -1,10 +1,10 @@
 //===- Subprograms.cpp - a function cut into µGraph subprograms -----------===//
 
-#include "Superopt/Search/Subprograms.h"
-#include "Dialect/Graph/GraphOps.h"
-#include "Dialect/Graph/ShapeRules.h"
-#include "Superopt/Search/Superoptimizer.h"
-#include "Superopt/Semantics/Interpreter.h"
+#include "mirage/Superopt/Search/Subprograms.h"
+#include "mirage/Dialect/Graph/GraphOps.h"
+#include "mirage/Dialect/Graph/ShapeRules.h"
+#include "mirage/Superopt/Search/Superoptimizer.h"
+#include "mirage/Superopt/Semantics/Interpreter.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/STLExtras.h"

@@ -1,12 +1,12 @@
 //===- Superoptimizer.cpp - kernel-level search, ranking, verification ----===//
 
-#include "Superopt/Search/Superoptimizer.h"
+#include "mirage/Superopt/Search/Superoptimizer.h"
 #include "BlockGraphSearch.h"
 #include "Formulations.h"
 #include "SearchTarget.h"
-#include "Dialect/Graph/GraphOps.h"
-#include "Dialect/Kernel/KernelOps.h"
-#include "Superopt/Semantics/Interpreter.h"
+#include "mirage/Dialect/Graph/GraphOps.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
+#include "mirage/Superopt/Semantics/Interpreter.h"
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/STLExtras.h"

@@ -29,10 +29,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/Block/BlockOps.h"
-#include "Dialect/Kernel/KernelOps.h"
+#include "mirage/Dialect/Block/BlockOps.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
 #include "CompositeOps.h"
-#include "Dialect/Thread/ThreadOps.h"
+#include "mirage/Dialect/Thread/ThreadOps.h"
 #include "Semantics.h"
 #include "llvm/ADT/TypeSwitch.h"
 

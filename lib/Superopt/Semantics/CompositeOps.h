@@ -11,9 +11,9 @@
 #ifndef MIRAGE_LIB_SUPEROPT_COMPOSITEOPS_H
 #define MIRAGE_LIB_SUPEROPT_COMPOSITEOPS_H
 
-#include "Dialect/Graph/GraphDialect.h"
+#include "mirage/Dialect/Graph/GraphDialect.h"
 #include "MovementOps.h"
-#include "Superopt/Semantics/Tensor.h"
+#include "mirage/Superopt/Semantics/Tensor.h"
 
 namespace mirage::superopt {
 

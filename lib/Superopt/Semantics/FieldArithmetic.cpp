@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Semantics/FieldArithmetic.h"
-#include "Superopt/Semantics/SplitMix64.h"
-#include "Dialect/Graph/ShapeRules.h"
+#include "mirage/Superopt/Semantics/FieldArithmetic.h"
+#include "mirage/Superopt/Semantics/SplitMix64.h"
+#include "mirage/Dialect/Graph/ShapeRules.h"
 #include "mlir/IR/Operation.h"
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 //===- FiniteField.cpp - the field pair of the probabilistic verifier -----===//
 
-#include "Superopt/Semantics/FiniteField.h"
-#include "Superopt/Semantics/SplitMix64.h"
+#include "mirage/Superopt/Semantics/FiniteField.h"
+#include "mirage/Superopt/Semantics/SplitMix64.h"
 #include <cmath>
 
 using namespace mirage::superopt;

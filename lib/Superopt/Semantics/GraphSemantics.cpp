@@ -8,7 +8,7 @@
 
 #include "CompositeOps.h"
 #include "IndexingOps.h"
-#include "Dialect/Graph/GraphOps.h"
+#include "mirage/Dialect/Graph/GraphOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;

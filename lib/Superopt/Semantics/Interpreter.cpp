@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Semantics/Interpreter.h"
-#include "Dialect/Graph/GraphOps.h"
-#include "Dialect/Graph/ShapeRules.h"
-#include "Dialect/Kernel/KernelOps.h"
+#include "mirage/Superopt/Semantics/Interpreter.h"
+#include "mirage/Dialect/Graph/GraphOps.h"
+#include "mirage/Dialect/Graph/ShapeRules.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
 #include "Semantics.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/TypeSwitch.h"

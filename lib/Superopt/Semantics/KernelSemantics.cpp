@@ -9,7 +9,7 @@
 
 #include "CompositeOps.h"
 #include "IndexingOps.h"
-#include "Dialect/Kernel/KernelOps.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;

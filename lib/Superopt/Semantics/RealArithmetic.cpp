@@ -1,7 +1,7 @@
 //===- RealArithmetic.cpp - fp64 and native-dtype tensor arithmetic -------===//
 
-#include "Superopt/Semantics/RealArithmetic.h"
-#include "Dialect/Graph/ShapeRules.h"
+#include "mirage/Superopt/Semantics/RealArithmetic.h"
+#include "mirage/Dialect/Graph/ShapeRules.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include <cmath>
 #include <cstring>

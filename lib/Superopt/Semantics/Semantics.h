@@ -16,8 +16,8 @@
 #ifndef MIRAGE_LIB_SUPEROPT_SEMANTICS_H
 #define MIRAGE_LIB_SUPEROPT_SEMANTICS_H
 
-#include "Superopt/Semantics/FieldArithmetic.h"
-#include "Superopt/Semantics/RealArithmetic.h"
+#include "mirage/Superopt/Semantics/FieldArithmetic.h"
+#include "mirage/Superopt/Semantics/RealArithmetic.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/TypeUtilities.h"

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/Thread/ThreadOps.h"
+#include "mirage/Dialect/Thread/ThreadOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "Semantics.h"
 #include "llvm/ADT/TypeSwitch.h"

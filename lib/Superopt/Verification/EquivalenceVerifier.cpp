@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Verification/EquivalenceVerifier.h"
-#include "Superopt/Verification/UniformDimension.h"
+#include "mirage/Superopt/Verification/EquivalenceVerifier.h"
+#include "mirage/Superopt/Verification/UniformDimension.h"
 #include "VerificationRun.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/Format.h"

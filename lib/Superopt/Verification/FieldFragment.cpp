@@ -1,10 +1,10 @@
 //===- FieldFragment.cpp - which programs the field verifier covers -------===//
 
-#include "Superopt/Verification/FieldFragment.h"
-#include "Dialect/Block/BlockOps.h"
-#include "Dialect/Graph/GraphOps.h"
-#include "Dialect/Kernel/KernelOps.h"
-#include "Dialect/Thread/ThreadOps.h"
+#include "mirage/Superopt/Verification/FieldFragment.h"
+#include "mirage/Dialect/Block/BlockOps.h"
+#include "mirage/Dialect/Graph/GraphOps.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
+#include "mirage/Dialect/Thread/ThreadOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include <cmath>
 

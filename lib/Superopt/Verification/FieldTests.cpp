@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Semantics/SplitMix64.h"
-#include "Superopt/Verification/InputScales.h"
+#include "mirage/Superopt/Semantics/SplitMix64.h"
+#include "mirage/Superopt/Verification/InputScales.h"
 #include "VerificationRun.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -1,8 +1,8 @@
 //===- InputScales.cpp - input magnitudes of the floating-point checks ----===//
 
-#include "Superopt/Verification/InputScales.h"
-#include "Dialect/Graph/GraphOps.h"
-#include "Dialect/Kernel/KernelOps.h"
+#include "mirage/Superopt/Verification/InputScales.h"
+#include "mirage/Dialect/Graph/GraphOps.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"

@@ -1,6 +1,6 @@
 //===- NumericComparison.cpp - when two floating-point results agree ------===//
 
-#include "Superopt/Verification/NumericComparison.h"
+#include "mirage/Superopt/Verification/NumericComparison.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include <algorithm>
 #include <cmath>

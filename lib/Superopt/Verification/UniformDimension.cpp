@@ -8,11 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Superopt/Verification/UniformDimension.h"
-#include "Dialect/Block/BlockOps.h"
-#include "Dialect/Graph/GraphOps.h"
-#include "Dialect/Graph/ShapeRules.h"
-#include "Dialect/Kernel/KernelOps.h"
+#include "mirage/Superopt/Verification/UniformDimension.h"
+#include "mirage/Dialect/Block/BlockOps.h"
+#include "mirage/Dialect/Graph/GraphOps.h"
+#include "mirage/Dialect/Graph/ShapeRules.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"

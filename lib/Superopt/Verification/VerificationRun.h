@@ -14,9 +14,9 @@
 #ifndef MIRAGE_LIB_SUPEROPT_VERIFICATION_VERIFICATIONRUN_H
 #define MIRAGE_LIB_SUPEROPT_VERIFICATION_VERIFICATIONRUN_H
 
-#include "Superopt/Semantics/Interpreter.h"
-#include "Superopt/Verification/EquivalenceVerifier.h"
-#include "Superopt/Verification/FieldFragment.h"
+#include "mirage/Superopt/Semantics/Interpreter.h"
+#include "mirage/Superopt/Verification/EquivalenceVerifier.h"
+#include "mirage/Superopt/Verification/FieldFragment.h"
 
 namespace mirage::superopt {
 

@@ -1,7 +1,7 @@
 //===- VerifierPassOptions.cpp - the verifier options passes share --------===//
 
-#include "Superopt/Verification/VerifierPassOptions.h"
-#include "Superopt/Semantics/RunControl.h"
+#include "mirage/Superopt/Verification/VerifierPassOptions.h"
+#include "mirage/Superopt/Semantics/RunControl.h"
 #include <cmath>
 
 using namespace mlir;

@@ -8,15 +8,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/MirageAttributes.h"
-#include "Target/GpuChip.h"
-#include "Target/Cuda/Passes.h"
+#include "mirage/Dialect/MirageAttributes.h"
+#include "mirage/Target/GpuChip.h"
+#include "mirage/Target/Cuda/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 namespace mirage {
 #define GEN_PASS_DEF_ATTACHGPUTARGET
-#include "Target/Cuda/Passes.h.inc"
+#include "mirage/Target/Cuda/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/MirageAttributes.h"
-#include "Dialect/Graph/ShapeRules.h"
-#include "Target/GpuChip.h"
-#include "Target/Cuda/Passes.h"
+#include "mirage/Dialect/MirageAttributes.h"
+#include "mirage/Dialect/Graph/ShapeRules.h"
+#include "mirage/Target/GpuChip.h"
+#include "mirage/Target/Cuda/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
@@ -29,7 +29,7 @@
 
 namespace mirage {
 #define GEN_PASS_DEF_EMITGPUARTIFACTS
-#include "Target/Cuda/Passes.h.inc"
+#include "mirage/Target/Cuda/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

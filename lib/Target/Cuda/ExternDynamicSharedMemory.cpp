@@ -18,13 +18,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Target/Cuda/Passes.h"
+#include "mirage/Target/Cuda/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 namespace mirage {
 #define GEN_PASS_DEF_EXTERNDYNAMICSHAREDMEMORY
-#include "Target/Cuda/Passes.h.inc"
+#include "mirage/Target/Cuda/Passes.h.inc"
 } // namespace mirage
 
 using namespace mlir;

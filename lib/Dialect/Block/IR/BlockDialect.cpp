@@ -1,7 +1,7 @@
 //===- BlockDialect.cpp - block dialect, tile type and map attributes -----===//
 
-#include "Dialect/Block/BlockDialect.h"
-#include "Dialect/Block/BlockOps.h"
+#include "mirage/Dialect/Block/BlockDialect.h"
+#include "mirage/Dialect/Block/BlockOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -9,29 +9,29 @@
 using namespace mlir;
 using namespace mirage::block;
 
-#include "Dialect/Block/BlockDialect.cpp.inc"
-#include "Dialect/Block/BlockEnums.cpp.inc"
+#include "mirage/Dialect/Block/BlockDialect.cpp.inc"
+#include "mirage/Dialect/Block/BlockEnums.cpp.inc"
 
 #define GET_TYPEDEF_CLASSES
-#include "Dialect/Block/BlockTypes.cpp.inc"
+#include "mirage/Dialect/Block/BlockTypes.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
-#include "Dialect/Block/BlockAttrs.cpp.inc"
+#include "mirage/Dialect/Block/BlockAttrs.cpp.inc"
 
-#include "Dialect/Block/BlockInterfaces.cpp.inc"
+#include "mirage/Dialect/Block/BlockInterfaces.cpp.inc"
 
 void BlockDialect::initialize() {
   addTypes<
 #define GET_TYPEDEF_LIST
-#include "Dialect/Block/BlockTypes.cpp.inc"
+#include "mirage/Dialect/Block/BlockTypes.cpp.inc"
       >();
   addAttributes<
 #define GET_ATTRDEF_LIST
-#include "Dialect/Block/BlockAttrs.cpp.inc"
+#include "mirage/Dialect/Block/BlockAttrs.cpp.inc"
       >();
   addOperations<
 #define GET_OP_LIST
-#include "Dialect/Block/BlockOps.cpp.inc"
+#include "mirage/Dialect/Block/BlockOps.cpp.inc"
       >();
 }
 

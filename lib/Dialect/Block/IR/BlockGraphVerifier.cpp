@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/Block/BlockOps.h"
+#include "mirage/Dialect/Block/BlockOps.h"
 #include "llvm/ADT/DenseMap.h"
 
 using namespace mlir;

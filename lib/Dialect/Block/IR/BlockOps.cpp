@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/Block/BlockOps.h"
-#include "Dialect/Graph/ParamsFormat.h"
-#include "Dialect/Graph/InferShapedType.h"
+#include "mirage/Dialect/Block/BlockOps.h"
+#include "mirage/Dialect/Graph/ParamsFormat.h"
+#include "mirage/Dialect/Graph/InferShapedType.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -370,4 +370,4 @@ LogicalResult UnaryOp::verify() {
 }
 
 #define GET_OP_CLASSES
-#include "Dialect/Block/BlockOps.cpp.inc"
+#include "mirage/Dialect/Block/BlockOps.cpp.inc"

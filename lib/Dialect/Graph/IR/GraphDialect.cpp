@@ -1,17 +1,17 @@
 //===- GraphDialect.cpp - graph dialect -----------------------------------===//
 
-#include "Dialect/Graph/GraphDialect.h"
-#include "Dialect/Graph/GraphOps.h"
+#include "mirage/Dialect/Graph/GraphDialect.h"
+#include "mirage/Dialect/Graph/GraphOps.h"
 
 using namespace mlir;
 using namespace mirage::graph;
 
-#include "Dialect/Graph/GraphDialect.cpp.inc"
-#include "Dialect/Graph/GraphEnums.cpp.inc"
+#include "mirage/Dialect/Graph/GraphDialect.cpp.inc"
+#include "mirage/Dialect/Graph/GraphEnums.cpp.inc"
 
 void GraphDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
-#include "Dialect/Graph/GraphOps.cpp.inc"
+#include "mirage/Dialect/Graph/GraphOps.cpp.inc"
       >();
 }

@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/Graph/GraphOps.h"
-#include "Dialect/Graph/IndexingVerifiers.h"
-#include "Dialect/Graph/InferShapedType.h"
+#include "mirage/Dialect/Graph/GraphOps.h"
+#include "mirage/Dialect/Graph/IndexingVerifiers.h"
+#include "mirage/Dialect/Graph/InferShapedType.h"
 
 using namespace mlir;
 using namespace mirage;
@@ -108,7 +108,7 @@ LogicalResult ScatterElementsOp::verify() {
 LogicalResult OneHotOp::verify() { return indexing::verifyOneHot(*this); }
 LogicalResult TopKOp::verify() { return indexing::verifyTopK(*this); }
 
-#include "Dialect/Graph/GraphInterfaces.cpp.inc"
+#include "mirage/Dialect/Graph/GraphInterfaces.cpp.inc"
 
 #define GET_OP_CLASSES
-#include "Dialect/Graph/GraphOps.cpp.inc"
+#include "mirage/Dialect/Graph/GraphOps.cpp.inc"

@@ -1,6 +1,6 @@
 //===- ParamsFormat.cpp - exact printing of unary-kind parameters ---------===//
 
-#include "Dialect/Graph/ParamsFormat.h"
+#include "mirage/Dialect/Graph/ParamsFormat.h"
 #include "llvm/ADT/APFloat.h"
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- ShapeRules.cpp - shape rules shared by all levels ------------------===//
 
-#include "Dialect/Graph/ShapeRules.h"
+#include "mirage/Dialect/Graph/ShapeRules.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Dialect/Traits.h"
 #include "llvm/ADT/STLExtras.h"

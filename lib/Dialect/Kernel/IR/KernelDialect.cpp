@@ -1,17 +1,17 @@
 //===- KernelDialect.cpp - kernel dialect ---------------------------------===//
 
-#include "Dialect/Kernel/KernelDialect.h"
-#include "Dialect/Block/BlockOps.h"
-#include "Dialect/Kernel/KernelOps.h"
+#include "mirage/Dialect/Kernel/KernelDialect.h"
+#include "mirage/Dialect/Block/BlockOps.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
 
 using namespace mlir;
 using namespace mirage::kernel;
 
-#include "Dialect/Kernel/KernelDialect.cpp.inc"
+#include "mirage/Dialect/Kernel/KernelDialect.cpp.inc"
 
 void KernelDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
-#include "Dialect/Kernel/KernelOps.cpp.inc"
+#include "mirage/Dialect/Kernel/KernelOps.cpp.inc"
       >();
 }

@@ -1,10 +1,10 @@
 //===- KernelOps.cpp - kernel dialect operations --------------------------===//
 
-#include "Dialect/Kernel/KernelOps.h"
-#include "Dialect/Block/BlockOps.h"
-#include "Dialect/Graph/ParamsFormat.h"
-#include "Dialect/Graph/IndexingVerifiers.h"
-#include "Dialect/Graph/InferShapedType.h"
+#include "mirage/Dialect/Kernel/KernelOps.h"
+#include "mirage/Dialect/Block/BlockOps.h"
+#include "mirage/Dialect/Graph/ParamsFormat.h"
+#include "mirage/Dialect/Graph/IndexingVerifiers.h"
+#include "mirage/Dialect/Graph/InferShapedType.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -89,7 +89,7 @@ int64_t GraphDefOp::getForloopRange() {
 Block &GraphDefOp::getBlockGraph() { return getBody().front(); }
 
 #define GET_OP_CLASSES
-#include "Dialect/Kernel/KernelOps.cpp.inc"
+#include "mirage/Dialect/Kernel/KernelOps.cpp.inc"
 
 //===----------------------------------------------------------------------===//
 // LaunchOp

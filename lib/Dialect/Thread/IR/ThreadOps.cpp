@@ -1,8 +1,8 @@
 //===- ThreadOps.cpp - thread dialect operations --------------------------===//
 
-#include "Dialect/Thread/ThreadOps.h"
-#include "Dialect/Graph/ParamsFormat.h"
-#include "Dialect/Graph/ShapeRules.h"
+#include "mirage/Dialect/Thread/ThreadOps.h"
+#include "mirage/Dialect/Graph/ParamsFormat.h"
+#include "mirage/Dialect/Graph/ShapeRules.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 
@@ -75,4 +75,4 @@ LogicalResult UnaryOp::verify() {
 }
 
 #define GET_OP_CLASSES
-#include "Dialect/Thread/ThreadOps.cpp.inc"
+#include "mirage/Dialect/Thread/ThreadOps.cpp.inc"

@@ -1,9 +1,9 @@
 // Parses a graph-level function, lowers it with --graph-to-kernel through
 // the pass manager and runs it in the interpreter, using only installed
 // headers and libraries.
-#include "Dialect/MirageDialects.h"
-#include "Superopt/Semantics/Interpreter.h"
-#include "Conversion/GraphToKernel/GraphToKernel.h"
+#include "mirage/Dialect/MirageDialects.h"
+#include "mirage/Superopt/Semantics/Interpreter.h"
+#include "mirage/Conversion/GraphToKernel/GraphToKernel.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
