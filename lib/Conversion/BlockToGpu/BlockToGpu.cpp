@@ -70,13 +70,8 @@ using namespace mirage::blocktogpu;
 // Memory plan
 //===----------------------------------------------------------------------===//
 
-/// Accumulators hold f32 whatever their type says: the sum of many f16
-/// tiles must not be rounded at every step.
 Type KernelEmitter::storageType(Value tile) const {
-  if (auto acc = tile.getDefiningOp<block::AccumOp>();
-      acc && acc.getKind() != block::AccumKind::concat)
-    return Float32Type::get(tile.getContext());
-  return cast<ShapedType>(tile.getType()).getElementType();
+  return block::tileStorageType(tile);
 }
 
 LogicalResult KernelEmitter::plan() {
@@ -129,72 +124,19 @@ LogicalResult KernelEmitter::plan() {
       return failure();
   }
 
-  bool afterLoop = false;
-  for (Operation &inner : body.without_terminator()) {
-    if (auto saver = dyn_cast<block::OutputOp>(inner)) {
-      savers.push_back(saver);
-    } else if (block::isLoopAccumulator(&inner)) {
-      afterLoop = true;
-      if (auto acc = dyn_cast<block::AccumOp>(inner))
-        accums.push_back(acc);
-      else
-        softmaxAccums.push_back(cast<block::SoftmaxAccumOp>(inner));
-    } else if (!afterLoop) {
-      loopBody.push_back(&inner);
-    } else {
-      postLoop.push_back(&inner);
-    }
-  }
-  for (Operation *inner : loopBody) {
-    auto mm = dyn_cast<block::MatmulOp>(inner);
-    if (!mm || !usesTensorCores(mm) || !mm->hasOneUse())
-      continue;
-    auto acc = dyn_cast<block::AccumOp>(*mm->user_begin());
-    if (acc && acc.getKind() == block::AccumKind::sum)
-      registerMatmuls.insert({mm, acc});
-  }
-
-  // Accumulators live throughout; loop-body tiles die with the loop, so the
-  // post-loop tiles reuse their space.
-  auto bytesOf = [&](Value tile) {
-    int64_t n = product(cast<ShapedType>(tile.getType()).getShape()) *
-                byteWidth(storageType(tile));
-    return llvm::alignTo(n, 16);
-  };
-  int64_t persistent = 0;
-  for (block::AccumOp acc : accums) {
-    offsets[acc.getResult()] = persistent;
-    persistent += bytesOf(acc.getResult());
-  }
-  for (block::SoftmaxAccumOp sm : softmaxAccums)
-    for (Value result : sm->getResults()) {
-      offsets[result] = persistent;
-      persistent += bytesOf(result);
-    }
-  auto place = [&](ArrayRef<Operation *> ops) {
-    int64_t end = persistent;
-    for (Operation *inner : ops) {
-      if (registerMatmuls.count(inner))
-        continue;
-      for (Value result : inner->getResults()) {
-        offsets[result] = end;
-        end += bytesOf(result);
-      }
-    }
-    return end;
-  };
-  int64_t loopEnd = place(loopBody);
-  for (block::SoftmaxAccumOp sm : softmaxAccums) {
-    auto scores = cast<ShapedType>(sm.getScores().getType());
-    int64_t p = loopEnd;
-    loopEnd += llvm::alignTo(product(scores.getShape()) *
-                                 byteWidth(storageType(sm.getValues())),
-                             16);
-    int64_t alpha = loopEnd;
-    loopEnd += llvm::alignTo(product(scores.getShape().drop_back()) * 4, 16);
-    scratchOffsets[sm] = {p, alpha};
-  }
-  planBytes = std::max(loopEnd, place(postLoop));
+  // Where every tile lives: the plan kernel-to-block and the cost model
+  // read too (Dialect/Block/Analysis/SharedMemoryPlan.h).
+  block::SharedMemoryPlan memory =
+      block::planSharedMemory(body, chip.mma != GpuMma::None);
+  loopBody = std::move(memory.loopBody);
+  postLoop = std::move(memory.postLoop);
+  accums = std::move(memory.accums);
+  softmaxAccums = std::move(memory.softmaxAccums);
+  savers = std::move(memory.savers);
+  registerMatmuls = std::move(memory.registerMatmuls);
+  offsets = std::move(memory.offsets);
+  scratchOffsets = std::move(memory.softmaxScratch);
+  planBytes = memory.bytes;
   if (planBytes > chip.maxSharedMemoryPerBlock)
     return op.emitOpError("needs ")
            << planBytes << " bytes of shared memory per block; "

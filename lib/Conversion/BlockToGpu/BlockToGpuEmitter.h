@@ -12,6 +12,7 @@
 #define MIRAGE_LIB_CONVERSION_BLOCKTOGPU_BLOCKTOGPUEMITTER_H
 
 #include "mirage/Dialect/MirageAttributes.h"
+#include "mirage/Dialect/Block/Analysis/SharedMemoryPlan.h"
 #include "mirage/Dialect/Block/BlockOps.h"
 #include "mirage/Dialect/Kernel/KernelOps.h"
 #include "mirage/Dialect/Graph/ShapeRules.h"

@@ -11,10 +11,10 @@ using namespace mlir;
 using namespace mirage;
 using namespace mirage::blocktogpu;
 
-/// f16 operands of rank 2 or 3 (one batch dimension) run on tensor cores,
-/// where the chip has an mma.sync for them.
+/// The memory plan's rule (SharedMemoryPlan.h): f16 operands of rank 2
+/// or 3, where the chip has an mma.sync for them.
 bool KernelEmitter::tensorCoresFor(Type a, Type b, int64_t rank) const {
-  return chip.mma != GpuMma::None && a.isF16() && b.isF16() && rank <= 3;
+  return block::runsOnTensorCores(a, b, rank, chip.mma != GpuMma::None);
 }
 
 bool KernelEmitter::usesTensorCores(block::MatmulOp mm) const {

@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mirage/Dialect/MirageAttributes.h"
+#include "mirage/Dialect/Block/Analysis/SharedMemoryPlan.h"
 #include "mirage/Dialect/Block/BlockOps.h"
 #include "mirage/Dialect/Graph/ShapeRules.h"
 #include "mirage/Dialect/Kernel/KernelOps.h"
@@ -414,20 +415,14 @@ public:
   }
 
 private:
-  /// Shared memory of all tiles of the graph, accumulators counted as f32
-  /// (the code generator accumulates in f32), each tile 16-byte aligned as
-  /// the code generator places it: an upper bound of its memory plan.
+  /// Shared memory of the graph in the code generator's plan
+  /// (SharedMemoryPlan.h), planned as for a chip without tensor cores: every
+  /// matmul's result in shared memory, an upper bound of the plan on any
+  /// chip.
   int64_t footprint() {
-    int64_t bytes = 0;
-    graphDef.getBody().walk([&](Operation *inner) {
-      for (Value v : inner->getResults())
-        if (auto tile = dyn_cast<TileType>(v.getType()))
-          bytes += llvm::alignTo(
-              product(tile.getShape()) *
-                  (isa<block::AccumOp>(inner) ? 4 : elementBytes(tile)),
-              16);
-    });
-    return bytes;
+    return block::planSharedMemory(graphDef.getBody().front(),
+                                   /*chipHasF16Mma=*/false)
+        .bytes;
   }
 
   Operation *op;

@@ -7,8 +7,10 @@
 
 #include "mirage/Superopt/CostModel/CostModel.h"
 
+#include "mirage/Target/GpuChip.h"
 #include "mirage/Target/KnownTargets.h"
 
+#include "mirage/Dialect/Block/Analysis/SharedMemoryPlan.h"
 #include "mirage/Dialect/Block/BlockOps.h"
 #include "mirage/Dialect/Graph/ShapeRules.h"
 #include "mirage/Dialect/Graph/GraphOps.h"
@@ -640,7 +642,6 @@ static Expected<KernelCost> estimateGraphDef(kernel::GraphDefOp op,
   // Per-block quantities.
   double dramRead = 0, l2Read = 0, dramWrite = 0; // whole kernel
   double smemBytes = 0, tensorFlops = 0, cudaFlops = 0, syncs = 0;
-  double bodyTiles = 0, persistentTiles = 0, postTiles = 0;
   double regs = t.baseRegsPerThread;
   bool inLoop = true;
 
@@ -668,7 +669,6 @@ static Expected<KernelCost> estimateGraphDef(kernel::GraphDefOp op,
         dramRead += total - unique;
       smemBytes += loads * tile;
       syncs += loads;
-      (hoisted ? persistentTiles : bodyTiles) += tile;
       continue;
     }
     if (auto output = dyn_cast<block::OutputOp>(inner)) {
@@ -701,8 +701,6 @@ static Expected<KernelCost> estimateGraphDef(kernel::GraphDefOp op,
                          values.getElementType().isBF16();
       (tensorCores ? tensorFlops : cudaFlops) += productFlops;
       syncs += 2 * it + 1;
-      persistentTiles += outBytes + statsBytes;
-      bodyTiles += pBytes + rows * 4;
       continue;
     }
     if (auto accum = dyn_cast<block::AccumOp>(inner)) {
@@ -721,7 +719,6 @@ static Expected<KernelCost> estimateGraphDef(kernel::GraphDefOp op,
                                 (1 + unaryWeight(UnaryKind::sqrt))
                           : 0.0);
         syncs += iterations;
-        persistentTiles += state;
         continue;
       }
       // sum and max read the accumulator and write it back; concat only
@@ -730,7 +727,6 @@ static Expected<KernelCost> estimateGraphDef(kernel::GraphDefOp op,
       smemBytes += iterations * (combines ? 3.0 : 2.0) * in;
         cudaFlops += combines ? double(iterations) * inElems : 0.0;
       syncs += iterations;
-      persistentTiles += numBytes(accum.getResult().getType());
       continue;
     }
 
@@ -744,7 +740,6 @@ static Expected<KernelCost> estimateGraphDef(kernel::GraphDefOp op,
     traffic += resultBytes;
     smemBytes += runs * traffic;
     syncs += runs;
-    (inLoop ? bodyTiles : postTiles) += resultBytes;
 
     Type result = inner.getResult(0).getType();
     if (isa<block::MatmulOp>(inner)) {
@@ -776,9 +771,14 @@ static Expected<KernelCost> estimateGraphDef(kernel::GraphDefOp op,
     }
   }
 
-  // Body tiles are dead after the loop, so post-loop tiles may reuse them;
-  // hoisted inputs and accumulators live throughout.
-  double footprintBytes = persistentTiles + std::max(bodyTiles, postTiles);
+  // The footprint is the code generator's memory plan (accumulators live
+  // throughout, post-loop tiles reuse the loop body's space, tensor-core
+  // sums stay in registers): what block-to-gpu will allocate.
+  const GpuChip *chip = lookupGpuChipOfTarget(t.name);
+  double footprintBytes = double(
+      block::planSharedMemory(iface.getBlockGraph(),
+                              chip && chip->mma != GpuMma::None)
+          .bytes);
   if (footprintBytes > double(t.smemPerBlockBytes))
     return llvm::createStringError(
         llvm::formatv("block graph needs {0:F0} bytes of shared memory per "
