@@ -25,6 +25,7 @@
 #include "mirage/Superopt/Rules/GraphSearch.h"
 #include "mirage/Superopt/Rules/RuleLibrary.h"
 #include "mirage/Superopt/Rules/Rules.h"
+#include "mirage/Superopt/Search/SearchDriver.h"
 #include "mirage/Superopt/Semantics/RunControl.h"
 #include "mirage/Superopt/Verification/VerifierPassOptions.h"
 #include "mirage/Conversion/GraphToKernel/GraphToKernel.h"
@@ -33,7 +34,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -50,16 +50,6 @@ namespace mirage {
 using namespace mlir;
 using namespace mirage;
 using namespace mirage::rules;
-
-/// --graph-to-kernel on one function: one predefined kernel per graph op.
-static LogicalResult toDefaultSchedule(func::FuncOp func) {
-  RewritePatternSet patterns(func.getContext());
-  populateGraphToKernelPatterns(patterns);
-  ConversionTarget target(*func.getContext());
-  target.addIllegalDialect<graph::GraphDialect>();
-  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-  return applyPartialConversion(func, target, std::move(patterns));
-}
 
 namespace {
 struct JointOptimizePass
@@ -159,17 +149,8 @@ void JointOptimizePass::runOnOperation() {
 
   // The µGraph search threads, as --superoptimize picks them; the result
   // does not depend on them.
-  std::unique_ptr<llvm::DefaultThreadPool> ownPool;
-  llvm::ThreadPoolInterface *pool = nullptr;
-  if (ctx->isMultithreadingEnabled() && threads != 1) {
-    if (threads == 0) {
-      pool = &ctx->getThreadPool();
-    } else {
-      ownPool = std::make_unique<llvm::DefaultThreadPool>(
-          llvm::hardware_concurrency(threads));
-      pool = ownPool.get();
-    }
-  }
+  superopt::SearchThreads searchThreads(ctx, threads);
+  llvm::ThreadPoolInterface *pool = searchThreads.pool();
 
   bool found = function.empty();
   for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
@@ -203,17 +184,10 @@ LogicalResult JointOptimizePass::optimize(
 
   joint::CosterOptions costerOptions;
   superopt::SearchOptions &search = costerOptions.search;
-  search.maxKernelOps = kernelOps;
-  search.maxBlockOps = blockOps;
-  search.maxGridDims = gridDims;
-  search.maxKernelOutputs = kernelOutputs;
-  search.stateBudget = stateBudget;
-  search.memoryBudgetBytes = memoryBudget << 20;
-  search.timeLimitSeconds = timeBudget;
-  search.verifier.fieldBits = fieldBits;
-  search.verifier.seed = seed;
-  search.verifier.realTestsFirst = true;
-  search.threadPool = pool;
+  search = superopt::toSearchOptions(
+      {kernelOps, blockOps, gridDims, kernelOutputs, stateBudget, memoryBudget,
+       timeBudget, fieldBits, seed},
+      pool);
   unsigned unfused = 0;
   if (threadFusion)
     search.finalize = [&target, &unfused](func::FuncOp f) {
@@ -221,7 +195,9 @@ LogicalResult JointOptimizePass::optimize(
     };
   costerOptions.maxSegmentOps = maxSubprogramOps;
   costerOptions.maxSearches = mugraphSearches;
-  costerOptions.toDefaultSchedule = toDefaultSchedule;
+  costerOptions.toDefaultSchedule = [](func::FuncOp f) {
+    return convertToDefaultSchedule(f);
+  };
   costerOptions.progress = progress ? &llvm::errs() : nullptr;
   // The input in its own order, as --superoptimize cuts it, unless reading
   // it merged common subexpressions or dropped dead ops: then the graph
@@ -579,5 +555,5 @@ LogicalResult JointOptimizePass::optimize(
       "joint-optimize @{0}: kept the default schedule: every result failed "
       "verification: {1}; {2}",
       func.getSymName(), llvm::join(rejected, "; "), searchText());
-  return toDefaultSchedule(func);
+  return convertToDefaultSchedule(func);
 }

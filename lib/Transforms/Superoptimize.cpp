@@ -12,18 +12,12 @@
 #include "mirage/Dialect/Graph/GraphOps.h"
 #include "mirage/Dialect/Kernel/KernelOps.h"
 #include "mirage/Dialect/Thread/ThreadDialect.h"
-#include "mirage/Superopt/Search/SearchCache.h"
-#include "mirage/Superopt/Semantics/RunControl.h"
-#include "mirage/Superopt/Search/Superoptimizer.h"
+#include "mirage/Superopt/Search/SearchDriver.h"
 #include "mirage/Conversion/GraphToKernel/GraphToKernel.h"
 #include "mirage/Transforms/FuseThreadChains.h"
 #include "mirage/Transforms/Passes.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Remarks.h"
-#include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Transforms/DialectConversion.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <cmath>
@@ -37,19 +31,7 @@ using namespace mlir;
 using namespace mirage;
 using namespace mirage::superopt;
 
-static LogicalResult convertToKernels(Operation *root) {
-  RewritePatternSet patterns(root->getContext());
-  populateGraphToKernelPatterns(patterns);
-  ConversionTarget target(*root->getContext());
-  target.addIllegalDialect<graph::GraphDialect>();
-  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-  return applyPartialConversion(root, target, std::move(patterns));
-}
-
 namespace {
-
-/// What `cache=` asks for.
-enum class CacheMode { On, Off, Only, Refresh, Clear };
 
 /// What the pass reports about one subprogram, as text and as remark
 /// metrics.
@@ -101,14 +83,7 @@ LogicalResult SuperoptimizePass::validateOptions(Location loc) {
     return error() << name << " must be between " << lo << " and " << hi
                    << ", got " << value;
   };
-  std::optional<CacheMode> mode =
-      llvm::StringSwitch<std::optional<CacheMode>>(cache)
-          .Cases({"on", "true"}, CacheMode::On)
-          .Cases({"off", "false"}, CacheMode::Off)
-          .Case("only", CacheMode::Only)
-          .Case("refresh", CacheMode::Refresh)
-          .Case("clear", CacheMode::Clear)
-          .Default(std::nullopt);
+  std::optional<CacheMode> mode = parseCacheMode(cache);
   if (!mode)
     return error() << "cache must be on, off, only, refresh or clear (or "
                       "true/false), got '"
@@ -187,11 +162,10 @@ SearchOptions SuperoptimizePass::searchOptions(llvm::ThreadPoolInterface *pool,
                                                unsigned &unfused,
                                                unsigned &invalidFusions,
                                                std::string &invalidFusion) const {
-  SearchOptions options;
-  options.maxKernelOps = kernelOps;
-  options.maxBlockOps = blockOps;
-  options.maxGridDims = gridDims;
-  options.maxKernelOutputs = kernelOutputs;
+  SearchOptions options = toSearchOptions(
+      {kernelOps, blockOps, gridDims, kernelOutputs, stateBudget, memoryBudget,
+       timeBudget, fieldBits, seed},
+      pool);
   options.gridSizes.assign(gridSizes.begin(), gridSizes.end());
   options.forloopRanges.assign(forloopRanges.begin(), forloopRanges.end());
   if (preset == "mirage-limits") {
@@ -205,19 +179,12 @@ SearchOptions SuperoptimizePass::searchOptions(llvm::ThreadPoolInterface *pool,
     options.maxBlockOps = 10;
     options.forloopRanges = {4, 16, 64};
   }
-  options.stateBudget = stateBudget;
   options.kernelGraphOps = kernelGraphOps;
   options.kernelGraphStates = kernelGraphStates;
   options.maxFormulations = formulations;
-  options.memoryBudgetBytes = memoryBudget << 20;
-  options.timeLimitSeconds = timeBudget;
   options.pruning = pruning;
-  options.verifier.fieldBits = fieldBits;
-  options.verifier.seed = seed;
-  options.verifier.realTestsFirst = true;
   options.verifier.reduceUniformDimension = reduceVerification;
   options.progress = progress ? &llvm::errs() : nullptr;
-  options.threadPool = pool;
   if (threadFusion)
     options.finalize = [&gpu, &unfused, &invalidFusions,
                         &invalidFusion](func::FuncOp f) {
@@ -225,88 +192,6 @@ SearchOptions SuperoptimizePass::searchOptions(llvm::ThreadPoolInterface *pool,
                                           &invalidFusion);
     };
   return options;
-}
-
-/// Where a rejected candidate differs, in one line.
-static std::string describeMismatch(const VerificationReport &report) {
-  if (!report.mismatch)
-    return report.summary();
-  const Mismatch &m = *report.mismatch;
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  os << "output #" << m.output << " differs at [";
-  llvm::interleaveComma(m.position, os);
-  os << "] in the " << m.method << " check: the subprogram gives "
-     << m.originalValue << ", the entry " << m.candidateValue;
-  if (!m.detail.empty())
-    os << " (" << m.detail << ")";
-  return out;
-}
-
-/// How the search stopped, for the remark and the cache entry ("" if it ran
-/// to its end).
-static std::string budgetText(const SearchStats &s, uint64_t stateBudget) {
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  if (s.tasksCutByStates)
-    os << "state budget reached: " << s.tasksCutByStates << " of " << s.tasks
-       << " tasks cut at " << s.stateShare << " states each (budget "
-       << stateBudget << ", " << s.rounds << " round(s))";
-  if (!s.tasksCutByStates && (s.pairTasksCut || s.pairTasksNotRun))
-    os << "state budget reached: ";
-  if (s.pairTasksCut)
-    os << (s.tasksCutByStates ? "; " : "") << s.pairTasksCut << " of "
-       << s.pairTasks << " tasks for kernels with two outputs cut at "
-       << s.pairStateShare << " states each";
-  if (s.pairTasksNotRun)
-    os << (s.tasksCutByStates || s.pairTasksCut ? "; " : "")
-       << s.pairTasksNotRun
-       << " tasks for kernels with two outputs not run (the state budget "
-          "was spent)";
-  if (s.tasksCutByMemory)
-    os << (out.empty() ? "" : "; ") << "memory budget reached: "
-       << s.tasksCutByMemory << " task(s) cut (largest task "
-       << (s.peakTaskBytes >> 20) << " MiB)";
-  if (s.timeLimitHit)
-    os << (out.empty() ? "" : "; ") << "time limit reached "
-       << (s.verificationCut ? "before verification" : "in the enumeration")
-       << " after "
-       << llvm::formatv("{0:F1}", s.searchSeconds + s.verifySeconds).str()
-       << " s: where it cut depends on the machine, the result may differ "
-          "between runs and is not cached";
-  if (!s.verificationInterrupted.empty())
-    os << (out.empty() ? "" : "; ") << "a verification was interrupted ("
-       << s.verificationInterrupted << "): its candidate was not used";
-  if (s.kernelGraphStateBudgetHit)
-    os << (out.empty() ? "" : "; ")
-       << "enumeration budget reached: the kernel-level enumeration "
-          "stopped after "
-       << s.kernelGraphStates - 1 << " states (kernel-graph-states)";
-  if (s.formulationLimitHit)
-    os << (out.empty() ? "" : "; ") << "formulation budget reached: "
-       << s.formulations
-       << " other formulation(s) searched, more were found (formulations)";
-  return out;
-}
-
-/// The kernel-level enumeration's part of the remark ("" when it is off).
-static std::string kernelLevelText(const SearchStats &s, bool enabled) {
-  if (!enabled)
-    return "";
-  if (!s.kernelGraphSkipped.empty())
-    return "; kernel level: not enumerated, " + s.kernelGraphSkipped;
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  os << "; kernel level: " << s.kernelGraphStates << " states, "
-     << s.kernelGraphPruned << " pruned, " << s.formulations
-     << " other formulation(s) searched (" << s.otherFormulationStates
-     << " block states in the searches not chosen";
-  if (s.formulationsCutByStates)
-    os << ", " << s.formulationsCutByStates << " cut by their state share";
-  os << "), " << s.formulationsTried << " verified as cheaper; chosen: "
-     << (s.formulation.empty() ? std::string("the program as written")
-                               : s.formulation);
-  return out;
 }
 
 LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
@@ -390,24 +275,12 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
   };
   {
     auto capture = captureErrors();
-    if (failed(convertToKernels(defaultSchedule)))
+    if (failed(convertToDefaultSchedule(defaultSchedule)))
       return keepAsWritten("its default schedule");
   }
 
-  // The cache key: the subprogram printed generically, without locations.
-  std::string program;
-  {
-    llvm::raw_string_ostream os(program);
-    OpPrintingFlags flags;
-    flags.printGenericOpForm();
-    auto anonymous = cast<func::FuncOp>(original->clone());
-    anonymous.setSymName("subprogram");
-    anonymous->walk([&](Operation *op) { op->setLoc(UnknownLoc::get(ctx)); });
-    anonymous.print(os, flags);
-    anonymous.erase();
-  }
   SearchCache store(cacheDir);
-  std::string key = SearchCache::key(program, configKey());
+  std::string key = SearchCache::key(cacheProgramText(original), configKey());
   unsigned unfused = 0, invalidFusions = 0;
   std::string invalidFusion;
   SearchOptions options =
@@ -416,80 +289,25 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
   Outcome outcome;
   outcome.cache = cacheMode == CacheMode::Off ? "off" : "miss";
   func::FuncOp best;
-  bool readCache = cacheMode == CacheMode::On ||
-                   cacheMode == CacheMode::Only ||
-                   cacheMode == CacheMode::Clear;
-  // The re-verification of a cached µGraph keeps to the search's own time
-  // limit and memory budget.
-  VerifierOptions cacheCheckOptions = options.verifier;
-  cacheCheckOptions.memoryLimitBytes = options.memoryBudgetBytes;
-  cacheCheckOptions.shouldStop = stopAfterSeconds(options.timeLimitSeconds);
-  bool keepEntry = false;
-  if (readCache) {
-    SearchCache::Lookup hit = store.lookup(key);
-    std::string problem = hit.problem;
-    if (hit.status == SearchCache::Status::Hit) {
-      // Parse, then re-verify against the subprogram before trusting it.
-      OwningOpRef<ModuleOp> parsed =
-          parseSourceString<ModuleOp>(hit.entry.body, ParserConfig(ctx));
-      func::FuncOp cached;
-      if (parsed && !parsed->getOps<func::FuncOp>().empty()) {
-        builder.setInsertionPointToEnd(scratch.getBody());
-        cached = cast<func::FuncOp>(
-            builder.clone(**parsed->getOps<func::FuncOp>().begin()));
-        cached.setSymName(name + "_cached");
-      }
-      if (!cached || cached.getFunctionType() !=
-                         defaultSchedule.getFunctionType()) {
-        problem = "its µGraph does not parse as this subprogram's function";
-        if (cached)
-          cached.erase();
-      } else {
-        FailureOr<VerificationReport> check =
-            verifyEquivalence(defaultSchedule, cached, cacheCheckOptions);
-        if (succeeded(check) && check->equivalent) {
-          best = cached;
-          outcome.cache = "hit";
-          outcome.cacheReverified = true;
-          outcome.text = hit.entry.remark + " [from the cache in " +
-                         store.directory() +
-                         "; re-verified: " + check->summary() + "]";
-          outcome.verification = check->summary();
-          outcome.graphDefined = llvm::range_size(
-              best.getBody().front().getOps<kernel::GraphDefOp>());
-          outcome.optimized = outcome.graphDefined > 0;
-          llvm::Expected<FunctionCost> before =
-              estimateFunction(defaultSchedule, gpu);
-          llvm::Expected<FunctionCost> after = estimateFunction(best, gpu);
-          if (!before || !after) {
-            // A verified µGraph the cost model rejects (a calibration
-            // changed a limit, say) is not used.
-            llvm::Error err = llvm::joinErrors(
-                before ? llvm::Error::success() : before.takeError(),
-                after ? llvm::Error::success() : after.takeError());
-            problem = "the cost model rejects it: " +
-                      llvm::toString(std::move(err));
-            best.erase();
-            best = nullptr;
-            outcome.cache = "miss";
-            outcome.cacheReverified = false;
-          } else {
-            outcome.kernelsBefore = before->kernels;
-            outcome.kernelsAfter = after->kernels;
-            outcome.costBeforeUs = before->timeUs;
-            outcome.costAfterUs = after->timeUs;
-          }
-        } else {
-          keepEntry = succeeded(check) && check->interrupted;
-          problem = keepEntry ? "its re-verification was interrupted (" +
-                                    *check->interrupted + ")"
-                    : succeeded(check)
-                        ? "its µGraph failed re-verification (" +
-                              describeMismatch(*check) + ")"
-                        : "its µGraph cannot be re-verified";
-          cached.erase();
-        }
-      }
+  if (readsCache(cacheMode)) {
+    CachedMuGraph hit = lookupVerified(store, key, defaultSchedule, scratch,
+                                       name, gpu, options);
+    const std::string &problem = hit.problem;
+    bool keepEntry = hit.keepEntry;
+    if (hit.state == CachedMuGraph::State::Hit) {
+      best = hit.best;
+      outcome.cache = "hit";
+      outcome.cacheReverified = true;
+      outcome.text = hit.remark + " [from the cache in " + store.directory() +
+                     "; re-verified: " + hit.verification + "]";
+      outcome.verification = hit.verification;
+      outcome.graphDefined = llvm::range_size(
+          best.getBody().front().getOps<kernel::GraphDefOp>());
+      outcome.optimized = outcome.graphDefined > 0;
+      outcome.kernelsBefore = hit.before.kernels;
+      outcome.kernelsAfter = hit.after.kernels;
+      outcome.costBeforeUs = hit.before.timeUs;
+      outcome.costAfterUs = hit.after.timeUs;
     }
     if (!problem.empty()) {
       std::string what = "superoptimize: cache entry " + store.pathOf(key) +
@@ -528,7 +346,7 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
       return keepAsWritten("the µGraph search");
     best = result->best;
     const SearchStats &s = result->stats;
-    std::string budget = budgetText(s, stateBudget);
+    std::string budget = describeBudgetCuts(s, stateBudget);
     outcome.optimized = result->graphDefinedKernels > 0 ||
                         result->kernels != result->defaultKernels;
     outcome.text = llvm::formatv(
@@ -556,7 +374,7 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
                                  invalidFusions, invalidFusion)
                        .str()
                  : std::string()),
-        result->verification, kernelLevelText(s, kernelGraphOps > 0));
+        result->verification, describeKernelLevel(s, kernelGraphOps > 0));
     if (cacheMode != CacheMode::Off) {
       if (s.timeLimitHit) {
         outcome.text += " [not cached: cut by the time limit]";
@@ -681,19 +499,9 @@ void SuperoptimizePass::runOnOperation() {
                     << " from " << store.directory();
   }
 
-  // The search threads: MLIR's pool unless threading is off or a count is
-  // given. The result does not depend on it.
-  std::unique_ptr<llvm::DefaultThreadPool> ownPool;
-  llvm::ThreadPoolInterface *pool = nullptr;
-  if (ctx->isMultithreadingEnabled() && threads != 1) {
-    if (threads == 0) {
-      pool = &ctx->getThreadPool();
-    } else {
-      ownPool = std::make_unique<llvm::DefaultThreadPool>(
-          llvm::hardware_concurrency(threads));
-      pool = ownPool.get();
-    }
-  }
+  // The search threads; the result does not depend on them.
+  SearchThreads searchThreads(ctx, threads);
+  llvm::ThreadPoolInterface *pool = searchThreads.pool();
 
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(module.getLoc());
   for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
@@ -708,7 +516,7 @@ void SuperoptimizePass::runOnOperation() {
       if (failed(optimize(func, sub, i, *gpu, *scratch, pool)))
         return signalPassFailure();
     // The ops left outside every subprogram: the default schedule.
-    if (failed(convertToKernels(func)))
+    if (failed(convertToDefaultSchedule(func)))
       return signalPassFailure();
   }
 }

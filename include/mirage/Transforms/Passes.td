@@ -9,6 +9,7 @@
 include "mlir/Pass/PassBase.td"
 include "mirage/Target/TargetPassOptions.td"
 include "mirage/Superopt/Verification/VerifierPassOptions.td"
+include "mirage/Superopt/Search/SearchPassOptions.td"
 
 def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
   let summary = "Searches each graph function for a faster equivalent µGraph";
@@ -53,20 +54,10 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
            "ops plus the output, for-loop ranges 4, 16, 64); mirage-limits "
            "sets kernel-ops, block-ops and forloop-ranges, which may not be "
            "given with it">,
-    Option<"kernelOps", "kernel-ops", "unsigned", "5",
-           "Most kernels in a µGraph (1 to 64)">,
-    Option<"blockOps", "block-ops", "unsigned", "11",
-           "Most block ops in a graph-defined kernel, inputs and output "
-           "included (3 to 32)">,
-    Option<"gridDims", "grid-dims", "unsigned", "2",
-           "Most grid dimensions of a graph-defined kernel over its output's "
-           "variables (1 to 3); a split of its loop variable takes one more, "
-           "up to 3 in all">,
-    Option<"kernelOutputs", "kernel-outputs", "unsigned", "2",
-           "Most device tensors a graph-defined kernel writes (1 to 8): the "
-           "partial results of a split loop, one per sum accumulator and two "
-           "per online softmax; with 2 or more, a kernel may also save a "
-           "program value it computes on the way to its goal">,
+    SearchKernelOpsOption,
+    SearchBlockOpsOption,
+    SearchGridDimsOption,
+    SearchKernelOutputsOption,
     ListOption<"gridSizes", "grid-sizes", "int64_t",
                "Candidate sizes of a grid dimension, each positive (default: "
                "every divisor from 2 to 1024 of the partitioned extent)">,
@@ -88,22 +79,16 @@ def Superoptimize : Pass<"superoptimize", "::mlir::ModuleOp"> {
            "Most formulations searched per subprogram besides the program's "
            "own, each with state-budget / formulations block-level states "
            "(1 to 64)">,
-    Option<"memoryBudget", "memory-budget", "uint64_t", "4096",
-           "MiB the search's own data may take, split among the tasks "
-           "running at once (1 to 1048576)">,
+    SearchMemoryBudgetOption,
     Option<"timeBudget", "time-budget", "double", "600",
            "Wall-clock safety limit in seconds per subprogram (the "
            "enumeration stops at half of it); a search it cuts is reported "
            "and not cached (> 0)">,
     Option<"pruning", "pruning", "bool", "true",
            "Abstract-expression pruning (off only for the ablation)">,
-    Option<"threads", "threads", "unsigned", "0",
-           "Search threads (0: MLIR's thread pool; 1 or "
-           "--mlir-disable-threading: the calling thread; at most 1024)">,
-    Option<"maxSubprogramOps", "max-subprogram-ops", "unsigned", "8",
-           "Most graph ops in one searched subprogram (1 to 20)">,
-    Option<"threadFusion", "thread-fusion", "bool", "true",
-           "Fuse elementwise chains into thread.fused ops afterwards">,
+    SearchThreadsOption,
+    SearchMaxSubprogramOpsOption,
+    SearchThreadFusionOption,
     Option<"cache", "cache", "std::string", "\"on\"",
            "On-disk cache: on, off, only, refresh or clear (true and false "
            "mean on and off)">,
@@ -437,26 +422,16 @@ def JointOptimize : Pass<"joint-optimize", "::mlir::ModuleOp"> {
            "µGraph searches (distinct segments) per function (at least 1)">,
     Option<"stateBudget", "state-budget", "uint64_t", "1000000",
            "Search states per µGraph search (> 0)">,
-    Option<"memoryBudget", "memory-budget", "uint64_t", "4096",
-           "MiB a µGraph search's own data may take (1 to 1048576)">,
+    SearchMemoryBudgetOption,
     Option<"timeBudget", "time-budget", "double", "600",
            "Wall-clock safety limit in seconds per µGraph search (> 0)">,
-    Option<"kernelOps", "kernel-ops", "unsigned", "5",
-           "Most kernels in a µGraph (1 to 64)">,
-    Option<"blockOps", "block-ops", "unsigned", "11",
-           "Most block ops in a graph-defined kernel (3 to 32)">,
-    Option<"gridDims", "grid-dims", "unsigned", "2",
-           "Most grid dimensions of a graph-defined kernel (1 to 3)">,
-    Option<"kernelOutputs", "kernel-outputs", "unsigned", "2",
-           "Most device tensors a graph-defined kernel writes (1 to 8)">,
-    Option<"maxSubprogramOps", "max-subprogram-ops", "unsigned", "8",
-           "Most graph ops in one segment (1 to 20)">,
-    Option<"threadFusion", "thread-fusion", "bool", "true",
-           "Fuse elementwise chains of each µGraph into thread.fused ops, as "
-           "--superoptimize does">,
-    Option<"threads", "threads", "unsigned", "0",
-           "µGraph search threads (0: MLIR's thread pool; 1: the calling "
-           "thread; at most 1024)">,
+    SearchKernelOpsOption,
+    SearchBlockOpsOption,
+    SearchGridDimsOption,
+    SearchKernelOutputsOption,
+    SearchMaxSubprogramOpsOption,
+    SearchThreadFusionOption,
+    SearchThreadsOption,
     VerifierFieldBitsOption,
     VerifierSeedOption,
     VerifierScalesOption,

@@ -135,20 +135,21 @@ void mirage::populateGraphToKernelPatterns(RewritePatternSet &patterns) {
       patterns.getContext());
 }
 
+LogicalResult mirage::convertToDefaultSchedule(Operation *root) {
+  MLIRContext *ctx = root->getContext();
+  RewritePatternSet patterns(ctx);
+  populateGraphToKernelPatterns(patterns);
+  ConversionTarget target(*ctx);
+  target.addIllegalDialect<graph::GraphDialect>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  return applyPartialConversion(root, target, std::move(patterns));
+}
+
 namespace {
 struct GraphToKernelPass
     : public mirage::impl::GraphToKernelBase<GraphToKernelPass> {
   void runOnOperation() override {
-    MLIRContext *ctx = &getContext();
-    RewritePatternSet patterns(ctx);
-    populateGraphToKernelPatterns(patterns);
-
-    ConversionTarget target(*ctx);
-    target.addIllegalDialect<graph::GraphDialect>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-
-    if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+    if (failed(convertToDefaultSchedule(getOperation())))
       return signalPassFailure();
   }
 };

@@ -20,6 +20,11 @@ namespace mirage {
 /// The default schedule's rewrite patterns (graph op -> predefined kernel).
 void populateGraphToKernelPatterns(mlir::RewritePatternSet &patterns);
 
+/// Converts every graph op under `root` to its predefined kernel and leaves
+/// the other ops alone: --graph-to-kernel, and what the searches do with
+/// the ops they do not cover.
+mlir::LogicalResult convertToDefaultSchedule(mlir::Operation *root);
+
 } // namespace mirage
 
 #endif // MIRAGE_CONVERSION_GRAPHTOKERNEL_GRAPHTOKERNEL_H
