@@ -10,6 +10,7 @@
 
 #include "mirage/Dialect/MirageDialects.h"
 #include "mirage/Importers/LiftedConstants.h"
+#include "mirage/Runtime/Manifest.h"
 #include "mirage/Runtime/Npy.h"
 #include "mirage/Runtime/RandomInputs.h"
 #include "mirage/Superopt/Semantics/Interpreter.h"
@@ -87,15 +88,6 @@ static cl::opt<bool> print("print",
                            cl::cat(runCategory));
 
 static raw_ostream &error() { return WithColor::error(errs(), "mirage-run"); }
-
-static std::string formatShape(ArrayRef<int64_t> shape) {
-  std::string s;
-  raw_string_ostream os(s);
-  os << '[';
-  interleaveComma(shape, os);
-  os << ']';
-  return s;
-}
 
 /// The shortest decimal that reads back as `x`, so printed values are exact
 /// and stable across platforms.
@@ -249,9 +241,9 @@ readInputs(func::FuncOp func, ArrayRef<BlockArgument> args) {
     auto type = cast<RankedTensorType>(arg.getType());
     if (ArrayRef<int64_t>(array->shape) != type.getShape()) {
       emitError(arg.getLoc(), "input '")
-          << file << "' has shape " << formatShape(array->shape)
+          << file << "' has shape " << gpurun::formatShape(array->shape)
           << ", but argument #" << arg.getArgNumber() << " of @"
-          << func.getSymName() << " has shape " << formatShape(type.getShape())
+          << func.getSymName() << " has shape " << gpurun::formatShape(type.getShape())
           << " (" << type << ")";
       return failure();
     }
@@ -326,7 +318,7 @@ static LogicalResult writeTensors(ArrayRef<RealTensor> tensors,
 static void printTensor(raw_ostream &os, StringRef name,
                         const RealTensor &tensor) {
   constexpr size_t kShown = 8;
-  os << name << ": shape " << formatShape(tensor.shape) << ", " << tensor.size()
+  os << name << ": shape " << gpurun::formatShape(tensor.shape) << ", " << tensor.size()
      << " elements\n";
   if (tensor.data.empty())
     return;

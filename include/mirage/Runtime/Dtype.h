@@ -49,6 +49,9 @@ double dtypeLargest(Dtype dtype);
 double dtypeUlp(Dtype dtype, double x);
 
 /// Whether `type` (an MLIR element type) is `dtype`.
+/// The dtype of an element type, if it has one (f16, bf16, f32, i32, i64).
+std::optional<Dtype> dtypeOf(mlir::Type type);
+
 bool isDtype(mlir::Type type, Dtype dtype);
 
 /// `values` in `dtype`, little-endian, each rounded to nearest even

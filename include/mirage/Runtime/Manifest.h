@@ -6,6 +6,8 @@
 // manifest is reported the same way on a machine without a GPU: required
 // fields and their types, dtypes, byte sizes against shapes, input and
 // output indices, views, and the buffer names that launches pass.
+// printManifest writes the same structures: the manifest has one schema,
+// shared by the writer (emit-gpu-artifacts) and the readers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +25,11 @@
 #include <vector>
 
 namespace mirage::gpurun {
+
+/// The manifest's "format" and the one "version" this schema reads and
+/// writes.
+inline constexpr const char *kManifestFormat = "mirage-gpu-manifest";
+inline constexpr int64_t kManifestVersion = 1;
 
 enum class Role { Input, Output, Temp, View };
 
@@ -82,6 +89,12 @@ llvm::Expected<Manifest> parseManifest(llvm::StringRef text,
 
 /// Reads, parses and validates the manifest at `path`.
 llvm::Expected<Manifest> loadManifest(llvm::StringRef path);
+
+/// The manifest as JSON text, version 1: what emit-gpu-artifacts writes.
+/// The PTX and cubin are named relative to `manifest.path`'s folder when
+/// they lie in it; a function without a reference omits it; a view names
+/// the buffer of its `storage`. parseManifest reads back what this writes.
+std::string printManifest(const Manifest &manifest);
 
 /// "[2, 4096]".
 std::string formatShape(llvm::ArrayRef<int64_t> shape);

@@ -1,7 +1,8 @@
 //===- Runtime.h - running lowered programs: the entry header ---*- C++ -*-===//
 //
 // What running a program that --mirage-to-ptx lowered takes, apart from any
-// tool's main(): the manifest (Manifest.h) and its buffers' dtypes
+// tool's main(): the manifest (Manifest.h, read and written: the one
+// schema emit-gpu-artifacts writes with) and its buffers' dtypes
 // (Dtype.h), .npy files (Npy.h), seeded random inputs (RandomInputs.h),
 // the PTX entry points checked against the manifest (PtxEntries.h), the
 // CUDA driver API loaded at run time (CudaDriver.h) and a program on it

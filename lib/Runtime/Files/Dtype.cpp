@@ -98,6 +98,14 @@ double gpurun::dtypeUlp(Dtype dtype, double x) {
   return std::ldexp(1.0, e - dtypePrecision(dtype) + 1);
 }
 
+std::optional<Dtype> gpurun::dtypeOf(mlir::Type type) {
+  for (Dtype dtype : {Dtype::F16, Dtype::BF16, Dtype::F32, Dtype::I32,
+                      Dtype::I64})
+    if (isDtype(type, dtype))
+      return dtype;
+  return std::nullopt;
+}
+
 bool gpurun::isDtype(mlir::Type type, Dtype dtype) {
   switch (dtype) {
   case Dtype::F16:

@@ -260,8 +260,8 @@ Error ManifestReader::readBuffer(const json::Value &value,
   std::optional<Dtype> parsedDtype = parseDtype(*dtype);
   if (!parsedDtype)
     return error(join(where, "dtype"), "unknown dtype \"" + *dtype +
-                                           "\"; expected \"f16\", \"bf16\" "
-                                           "or \"f32\"");
+                                           "\"; expected \"f16\", \"bf16\", "
+                                           "\"f32\", \"i32\" or \"i64\"");
   buffer.dtype = *parsedDtype;
 
   Expected<int64_t> bytes =
@@ -454,13 +454,13 @@ Expected<Manifest> ManifestReader::read(const json::Value &root) {
   Expected<std::string> format = getString(*o, "format", "");
   if (!format)
     return format.takeError();
-  if (*format != "mirage-gpu-manifest")
-    return error("format",
-                 "\"" + *format + "\" is not \"mirage-gpu-manifest\"");
+  if (*format != kManifestFormat)
+    return error("format", "\"" + *format + "\" is not \"" +
+                               kManifestFormat + "\"");
   Expected<const json::Value *> version = field(*o, "version", "");
   if (!version)
     return version.takeError();
-  if ((*version)->getAsInteger() != std::optional<int64_t>(1))
+  if ((*version)->getAsInteger() != std::optional<int64_t>(kManifestVersion))
     return error("version", "unsupported version " +
                                 formatv("{0}", **version).str() +
                                 "; mirage-gpu-run reads version 1");

@@ -11,6 +11,7 @@
 
 #include "mirage/Dialect/MirageAttributes.h"
 #include "mirage/Dialect/Graph/ShapeRules.h"
+#include "mirage/Runtime/Manifest.h"
 #include "mirage/Target/GpuChip.h"
 #include "mirage/Target/Cuda/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -23,7 +24,6 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -44,21 +44,6 @@ static LogicalResult writeFile(Location loc, StringRef path,
   file->os() << contents;
   file->keep();
   return success();
-}
-
-static std::string dtypeName(Type t) {
-  if (t.isF16())
-    return "f16";
-  if (t.isBF16())
-    return "bf16";
-  if (t.isF32())
-    return "f32";
-  // Index tensors (token ids, positions) that the indexing kernels read.
-  if (t.isInteger(32))
-    return "i32";
-  if (t.isInteger(64))
-    return "i64";
-  return "";
 }
 
 /// Whether `name` is a PTX identifier: [A-Za-z][A-Za-z0-9_$]* or
@@ -139,17 +124,23 @@ static LogicalResult checkKernelsFitChip(gpu::GPUModuleOp gpuModule,
   return failure(walk.wasInterrupted());
 }
 
-/// The manifest entry of one host function, or failure with a diagnostic
-/// (a launch beyond the limits of `chip`).
-static FailureOr<llvm::json::Object> describeFunction(func::FuncOp func,
-                                                      const GpuChip &chip) {
-  DenseMap<Value, std::string> names;
-  llvm::json::Array buffers, launches;
-  auto buffer = [&](Value v, StringRef name, StringRef role,
-                    std::optional<int64_t> index,
-                    StringRef viewOf) -> LogicalResult {
+/// The manifest entry of one host function (Runtime/Manifest.h, the
+/// schema the launchers read), or failure with a diagnostic (a launch
+/// beyond the limits of `chip`).
+static FailureOr<gpurun::Function> describeFunction(func::FuncOp func,
+                                                    const GpuChip &chip) {
+  gpurun::Function function;
+  function.name = func.getSymName().str();
+  if (auto ref = func->getAttrOfType<StringAttr>(kReferenceAttrName))
+    function.reference = ref.getValue().str();
+  // Each buffer's position in function.buffers.
+  DenseMap<Value, unsigned> positions;
+  auto buffer = [&](Value v, StringRef name, gpurun::Role role,
+                    unsigned index, Value viewOf) -> LogicalResult {
     auto type = dyn_cast<MemRefType>(v.getType());
-    if (!type || !type.hasStaticShape() || dtypeName(type.getElementType()).empty())
+    std::optional<gpurun::Dtype> dtype =
+        type ? gpurun::dtypeOf(type.getElementType()) : std::nullopt;
+    if (!type || !type.hasStaticShape() || !dtype)
       return emitError(v.getLoc())
              << "buffer " << name << " has type " << v.getType()
              << "; the manifest holds static f16, bf16, f32, i32 or i64 memrefs";
@@ -158,29 +149,33 @@ static FailureOr<llvm::json::Object> describeFunction(func::FuncOp func,
             ("buffer " + name).str(),
             "(2^38), more than any GPU's memory holds")))
       return failure();
-    // json::Value keeps a StringRef as a reference: give it owned strings.
-    llvm::json::Object entry{{"name", name.str()}, {"role", role.str()}};
-    if (index)
-      entry["index"] = *index;
-    if (!viewOf.empty())
-      entry["view_of"] = viewOf.str();
-    entry["shape"] = llvm::json::Array(type.getShape());
-    entry["dtype"] = dtypeName(type.getElementType());
-    entry["bytes"] = type.getNumElements() *
-                     (type.getElementTypeBitWidth() / 8);
-    buffers.push_back(std::move(entry));
-    names[v] = name.str();
+    gpurun::Buffer entry;
+    entry.name = name.str();
+    entry.role = role;
+    entry.index = index;
+    entry.shape.assign(type.getShape().begin(), type.getShape().end());
+    entry.dtype = *dtype;
+    entry.bytes = type.getNumElements() * gpurun::dtypeSize(*dtype);
+    unsigned position = function.buffers.size();
+    entry.storage = viewOf ? positions.lookup(viewOf) : position;
+    function.buffers.push_back(std::move(entry));
+    positions[v] = position;
+    if (role == gpurun::Role::Input)
+      function.inputs.push_back(position);
+    if (role == gpurun::Role::Output)
+      function.outputs.push_back(position);
     return success();
   };
 
-  int64_t output = 0, input = 0;
+  unsigned output = 0, input = 0;
   for (BlockArgument arg : func.getArguments()) {
     bool isOutput = static_cast<bool>(
         func.getArgAttr(arg.getArgNumber(), kOutputAttrName));
     std::string name = isOutput ? "result" + std::to_string(output)
                                 : "arg" + std::to_string(input);
-    if (failed(buffer(arg, name, isOutput ? "output" : "input",
-                      isOutput ? output++ : input++, "")))
+    if (failed(buffer(arg, name,
+                      isOutput ? gpurun::Role::Output : gpurun::Role::Input,
+                      isOutput ? output++ : input++, Value())))
       return failure();
   }
   int64_t temps = 0, views = 0;
@@ -192,15 +187,18 @@ static FailureOr<llvm::json::Object> describeFunction(func::FuncOp func,
   };
   WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
     if (auto alloc = dyn_cast<memref::AllocOp>(op))
-      return WalkResult(buffer(alloc, "tmp" + std::to_string(temps++), "temp",
-                               std::nullopt, ""));
+      return WalkResult(buffer(alloc, "tmp" + std::to_string(temps++),
+                               gpurun::Role::Temp, 0, Value()));
     if (auto cast = dyn_cast<memref::ReinterpretCastOp>(op)) {
       // A view of a view is a view of the first buffer.
       Value base = cast.getSource();
       while (auto inner = base.getDefiningOp<memref::ReinterpretCastOp>())
         base = inner.getSource();
-      return WalkResult(buffer(cast, "view" + std::to_string(views++), "view",
-                               std::nullopt, names.lookup(base)));
+      if (!positions.count(base))
+        return WalkResult(cast.emitOpError(
+            "views a memref that is no argument or memref.alloc"));
+      return WalkResult(buffer(cast, "view" + std::to_string(views++),
+                               gpurun::Role::View, 0, base));
     }
     auto launch = dyn_cast<gpu::LaunchFuncOp>(op);
     if (!launch)
@@ -238,31 +236,27 @@ static FailureOr<llvm::json::Object> describeFunction(func::FuncOp func,
       return launch.emitOpError("needs ")
              << smem << " bytes of dynamic shared memory per block; "
              << chip.name << " allows " << chip.maxSharedMemoryPerBlock;
-    llvm::json::Array args;
+    gpurun::Launch entry;
+    entry.kernel = launch.getKernelName().getValue().str();
+    for (unsigned d = 0; d < 3; ++d) {
+      entry.grid[d] = grid[d];
+      entry.block[d] = block[d];
+    }
+    entry.dynamicSharedMemory = smem;
     for (Value v : launch.getKernelOperands()) {
-      auto it = names.find(v);
-      if (it == names.end())
+      auto it = positions.find(v);
+      if (it == positions.end())
         return launch.emitOpError("takes an operand that is no argument, "
                                   "memref.alloc or reshape view");
-      args.push_back(it->second);
+      entry.args.push_back(it->second);
     }
-    launches.push_back(llvm::json::Object{
-        {"kernel", launch.getKernelName().getValue().str()},
-        {"grid", llvm::json::Array(grid)},
-        {"block", llvm::json::Array(block)},
-        {"dynamic_shared_memory", smem},
-        {"args", std::move(args)}});
+    function.launches.push_back(std::move(entry));
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
     return failure();
 
-  llvm::json::Object entry{{"name", func.getSymName().str()}};
-  if (auto ref = func->getAttrOfType<StringAttr>(kReferenceAttrName))
-    entry["reference"] = ref.getValue().str();
-  entry["buffers"] = std::move(buffers);
-  entry["launches"] = std::move(launches);
-  return entry;
+  return function;
 }
 
 namespace {
@@ -325,14 +319,15 @@ struct EmitGpuArtifactsPass
                                    targetPtxVersion(nvvm, *chip))))
       return signalPassFailure();
     // Host functions first: a malformed one should fail before ptxas runs.
-    llvm::json::Array functions;
+    gpurun::Manifest manifest;
+    manifest.chip = nvvm.getChip().str();
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal() || func.getOps<gpu::LaunchFuncOp>().empty())
         continue;
-      FailureOr<llvm::json::Object> entry = describeFunction(func, *chip);
+      FailureOr<gpurun::Function> entry = describeFunction(func, *chip);
       if (failed(entry))
         return signalPassFailure();
-      functions.push_back(std::move(*entry));
+      manifest.functions.push_back(std::move(*entry));
     }
 
     // The serializer links libdevice (exp, erf, sqrt, ... are calls to it)
@@ -374,25 +369,18 @@ struct EmitGpuArtifactsPass
       return signalPassFailure();
     }
     std::string prefix = output;
-    StringRef stem = llvm::sys::path::filename(prefix);
-    llvm::json::Object manifest{{"format", "mirage-gpu-manifest"},
-                                {"version", 1},
-                                {"chip", nvvm.getChip().str()},
-                                {"ptx", (stem + ".ptx").str()}};
+    manifest.path = prefix + ".json";
+    manifest.ptxPath = prefix + ".ptx";
     if (failed(writeFile(module.getLoc(), prefix + ".ptx", ptx)))
       return signalPassFailure();
     if (cubin) {
       if (failed(writeFile(module.getLoc(), prefix + ".cubin",
                            StringRef(object->data(), object->size()))))
         return signalPassFailure();
-      manifest["cubin"] = (stem + ".cubin").str();
+      manifest.cubinPath = prefix + ".cubin";
     }
-    manifest["functions"] = std::move(functions);
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)))
-       << "\n";
-    if (failed(writeFile(module.getLoc(), prefix + ".json", text)))
+    if (failed(writeFile(module.getLoc(), manifest.path,
+                         gpurun::printManifest(manifest))))
       return signalPassFailure();
   }
 };
