@@ -58,11 +58,8 @@ struct JointOptimizePass
   void runOnOperation() override;
 
 private:
+  class FunctionRun;
   LogicalResult validate(Location loc);
-  LogicalResult optimize(func::FuncOp func,
-                         llvm::ArrayRef<RuleDirection> directions,
-                         const superopt::GpuTarget &target,
-                         llvm::ThreadPoolInterface *pool);
 };
 
 /// A graph to choose from, with its costs.
@@ -74,6 +71,67 @@ struct Candidate {
   bool verified = false;
 };
 } // namespace
+
+/// Runs `f` with the context's error diagnostics kept from the user, the
+/// first one's text in `problem` (when it is still empty).
+template <typename F>
+static auto withErrorsCaptured(MLIRContext *ctx, std::string &problem, F f) {
+  ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error && problem.empty())
+      problem = d.str();
+    return success();
+  });
+  return f();
+}
+
+/// One function's joint search, in the steps the file comment names: the
+/// input costed and verified, the graphs of both rule searches ranked by
+/// µGraph cost, the choice verified (chooseVerified, checkGraph), and the
+/// result emitted with its remark.
+class JointOptimizePass::FunctionRun {
+public:
+  FunctionRun(JointOptimizePass &pass, func::FuncOp func,
+              llvm::ArrayRef<RuleDirection> directions,
+              const superopt::GpuTarget &target,
+              llvm::ThreadPoolInterface *pool);
+  LogicalResult run();
+
+private:
+  std::optional<joint::JointCost> costOf(const WorkGraph &g);
+  void consider(const WorkGraph &g, std::vector<std::string> applied);
+  std::optional<size_t> chooseVerified();
+  FailureOr<std::optional<superopt::VerificationReport>>
+  checkGraph(const Candidate &c);
+  std::string graphSearchText(const GraphSearchResult &r) const;
+  std::string searchText() const;
+  std::string declinedText(const Candidate &chosen) const;
+  LogicalResult emit(const Candidate &chosen,
+                     const std::optional<superopt::VerificationReport> &report);
+
+  JointOptimizePass &pass;
+  func::FuncOp func;
+  llvm::ArrayRef<RuleDirection> directions;
+  const superopt::GpuTarget &target;
+  NodeArena arena;
+  joint::CosterOptions costerOptions;
+  std::unique_ptr<joint::MuGraphCoster> coster;
+  /// Kernels thread fusion left unfused, over every search.
+  unsigned unfused = 0;
+
+  std::optional<WorkGraph> start;
+  joint::JointCost startVerified;
+  GraphSearchResult graphOnly, jointResult;
+  /// The graphs to choose from, each once.
+  std::vector<Candidate> ranked;
+  llvm::DenseSet<uint64_t> rankedHashes;
+  uint64_t prefiltered = 0, unsearchable = 0, notVerified = 0;
+  unsigned verifiedCandidates = 0;
+  std::string firstProblem;
+  /// Cheaper results that failed their check against the input.
+  std::vector<std::string> rejected;
+  superopt::VerifierOptions verify;
+  llvm::StringSet<> floatOnlyRules;
+};
 
 LogicalResult JointOptimizePass::validate(Location loc) {
   auto error = [&]() { return emitError(loc) << "joint-optimize: "; };
@@ -160,7 +218,7 @@ void JointOptimizePass::runOnOperation() {
       continue;
     found = true;
     setSearchedTarget(func, gpu->name);
-    if (failed(optimize(func, directions, *gpu, pool)))
+    if (failed(FunctionRun(*this, func, directions, *gpu, pool).run()))
       return signalPassFailure();
   }
   if (!found) {
@@ -170,383 +228,115 @@ void JointOptimizePass::runOnOperation() {
   }
 }
 
-LogicalResult JointOptimizePass::optimize(
-    func::FuncOp func, llvm::ArrayRef<RuleDirection> directions,
-    const superopt::GpuTarget &target, llvm::ThreadPoolInterface *pool) {
-  NodeArena arena(target, &getContext());
-  auto isWeight = [&](unsigned i) {
-    return (weightsFrom >= 0 && i >= static_cast<uint64_t>(weightsFrom)) ||
-           func.getArgAttr(i, kWeightAttrName);
-  };
-  FailureOr<WorkGraph> start = WorkGraph::fromFunction(func, arena, isWeight);
-  if (failed(start))
-    return failure();
-
-  joint::CosterOptions costerOptions;
-  superopt::SearchOptions &search = costerOptions.search;
-  search = superopt::toSearchOptions(
-      {kernelOps, blockOps, gridDims, kernelOutputs, stateBudget, memoryBudget,
-       timeBudget, fieldBits, seed},
+JointOptimizePass::FunctionRun::FunctionRun(
+    JointOptimizePass &pass, func::FuncOp func,
+    llvm::ArrayRef<RuleDirection> directions,
+    const superopt::GpuTarget &target, llvm::ThreadPoolInterface *pool)
+    : pass(pass), func(func), directions(directions), target(target),
+      arena(target, func.getContext()) {
+  costerOptions.search = superopt::toSearchOptions(
+      {pass.kernelOps, pass.blockOps, pass.gridDims, pass.kernelOutputs,
+       pass.stateBudget, pass.memoryBudget, pass.timeBudget, pass.fieldBits,
+       pass.seed},
       pool);
-  unsigned unfused = 0;
-  if (threadFusion)
-    search.finalize = [&target, &unfused](func::FuncOp f) {
-      return fuseThreadChainsWithinTarget(f, target, unfused);
+  if (pass.threadFusion)
+    costerOptions.search.finalize = [this](func::FuncOp f) {
+      return fuseThreadChainsWithinTarget(f, this->target, unfused);
     };
-  costerOptions.maxSegmentOps = maxSubprogramOps;
-  costerOptions.maxSearches = mugraphSearches;
+  costerOptions.maxSegmentOps = pass.maxSubprogramOps;
+  costerOptions.maxSearches = pass.mugraphSearches;
   costerOptions.toDefaultSchedule = [](func::FuncOp f) {
     return convertToDefaultSchedule(f);
   };
-  costerOptions.progress = progress ? &llvm::errs() : nullptr;
+  costerOptions.progress = pass.progress ? &llvm::errs() : nullptr;
+  // The time limit's clock starts at each check (checkGraph), not here.
+  verify = superopt::graphVerifierOptions(pass.fieldBits, pass.seed,
+                                          pass.scales, /*verifyTimeLimit=*/0);
+  for (const RuleDirection &d : directions)
+    if (d.rule->evidence.checkMethod == "fp64")
+      floatOnlyRules.insert(d.rule->name);
+}
+
+LogicalResult JointOptimizePass::FunctionRun::run() {
+  auto isWeight = [&](unsigned i) {
+    return (pass.weightsFrom >= 0 &&
+            i >= static_cast<uint64_t>(pass.weightsFrom)) ||
+           func.getArgAttr(i, kWeightAttrName);
+  };
+  FailureOr<WorkGraph> read = WorkGraph::fromFunction(func, arena, isWeight);
+  if (failed(read))
+    return failure();
+  start = std::move(*read);
   // The input in its own order, as --superoptimize cuts it, unless reading
   // it merged common subexpressions or dropped dead ops: then the graph
   // as written, so that every figure is of the same graph.
   if (start->numLiveOps() ==
       func.getBody().front().getOperations().size() - 1)
     costerOptions.prototypeHash = start->hash();
-  joint::MuGraphCoster coster(func, target, costerOptions);
+  coster = std::make_unique<joint::MuGraphCoster>(func, target, costerOptions);
 
   // µGraph-only: the input graph, segment by segment, verified as
   // --superoptimize would emit it (its segments are searched verifying at
   // once: it is the fallback, and the figure the joint result is compared
   // with). Its failure is the pass's (the diagnostic says why).
-  FailureOr<std::optional<joint::JointCost>> startCost =
-      coster.verify(*start);
+  FailureOr<std::optional<joint::JointCost>> startCost = coster->verify(*start);
   if (failed(startCost))
     return failure();
   if (!*startCost)
     return func.emitError("joint-optimize: the input needs more µGraph "
                           "searches than mugraph-searches allows");
-  const joint::JointCost startVerified = **startCost;
+  startVerified = **startCost;
 
   // Graph-only: the rules' search by predefined kernels, as
   // --graph-optimize runs it.
   GraphSearchOptions graphOptions;
-  graphOptions.alpha = alpha;
-  graphOptions.budget = budget;
-  graphOptions.maxQueue = maxQueue;
-  graphOptions.timeLimit = timeLimit;
-  graphOptions.keep = candidates;
-  GraphSearchResult graphOnly =
-      searchGraphs(*start, directions, arena, graphOptions);
-
-  // Candidates' µGraph searches may fail (a segment the search rejects):
-  // such a graph is not ranked, and its diagnostics are counted, not shown.
-  uint64_t prefiltered = 0, unsearchable = 0;
-  std::string firstProblem;
-  auto costOf = [&](const WorkGraph &g) -> std::optional<joint::JointCost> {
-    if (g.cost() > prefilter * start->cost()) {
-      ++prefiltered;
-      return std::nullopt;
-    }
-    std::string problem;
-    FailureOr<std::optional<joint::JointCost>> c;
-    {
-      ScopedDiagnosticHandler capture(&getContext(), [&](Diagnostic &d) {
-        if (d.getSeverity() == DiagnosticSeverity::Error && problem.empty())
-          problem = d.str();
-        return success();
-      });
-      c = coster.evaluate(g);
-    }
-    if (failed(c)) {
-      if (firstProblem.empty())
-        firstProblem = problem;
-      ++unsearchable;
-      return std::nullopt;
-    }
-    return *c;
-  };
-
-  std::vector<Candidate> ranked;
-  llvm::DenseSet<uint64_t> rankedHashes;
-  auto consider = [&](const WorkGraph &g, std::vector<std::string> applied) {
-    if (!rankedHashes.insert(g.hash()).second)
-      return;
-    if (g.hash() == start->hash()) {
-      ranked.push_back({g, std::move(applied), startVerified, true});
-      return;
-    }
-    if (std::optional<joint::JointCost> c = costOf(g))
-      ranked.push_back({g, std::move(applied), *c, false});
-  };
+  graphOptions.alpha = pass.alpha;
+  graphOptions.budget = pass.budget;
+  graphOptions.maxQueue = pass.maxQueue;
+  graphOptions.timeLimit = pass.timeLimit;
+  graphOptions.keep = pass.candidates;
+  graphOnly = searchGraphs(*start, directions, arena, graphOptions);
   consider(*start, {});
   for (const GraphSearchResult::Found &f : graphOnly.best)
     consider(f.graph, f.applied);
 
   // Joint: the same search ranked by µGraph cost.
   GraphSearchOptions jointOptions = graphOptions;
-  if (progress) {
+  if (pass.progress) {
     jointOptions.progress = &llvm::errs();
     jointOptions.progressPrefix =
         ("joint-optimize @" + func.getSymName() + ": ").str();
   }
   jointOptions.cost = [&](const WorkGraph &g) {
     if (g.hash() == start->hash())
-      return (*startCost)->timeUs;
+      return startVerified.timeUs;
     std::optional<joint::JointCost> c = costOf(g);
     return c ? c->timeUs : std::numeric_limits<double>::infinity();
   };
-  GraphSearchResult jointResult =
-      searchGraphs(*start, directions, arena, jointOptions);
+  jointResult = searchGraphs(*start, directions, arena, jointOptions);
   for (const GraphSearchResult::Found &f : jointResult.best)
     consider(f.graph, f.applied);
-  // The graph to emit, verified (chooseContender): the cheapest graphs are
-  // verified until a verified cost is the cheapest of all, or until the
-  // cheapest's verified cost cannot change the choice (a near tie with
-  // fewer rewrites, the input's in particular, is kept without verifying
-  // the cheaper graph). An unverified cost is a lower bound of its
-  // verified one, so no graph left unverified can beat the choice by more
-  // than `min-gain`. At most `candidates` graphs besides the input are
-  // verified; past them, the unverified graphs are dropped (the remark
-  // counts them) and the choice is made among the verified ones.
-  unsigned verifiedCandidates = 0;
-  uint64_t notVerified = 0;
-  auto chooseVerified = [&]() -> std::optional<size_t> {
-    while (true) {
-      std::vector<joint::Contender> contenders;
-      for (const Candidate &c : ranked)
-        contenders.push_back({c.cost.timeUs, c.applied.size(), c.verified});
-      joint::Choice choice = joint::chooseContender(contenders, minGain);
-      if (!choice.verifyFirst)
-        return choice.chosen;
-      if (verifiedCandidates == candidates) {
-        notVerified += llvm::count_if(
-            ranked, [](const Candidate &x) { return !x.verified; });
-        llvm::erase_if(ranked, [](const Candidate &x) { return !x.verified; });
-        continue;
-      }
-      ++verifiedCandidates;
-      Candidate &c = ranked[*choice.verifyFirst];
-      std::string problem;
-      FailureOr<std::optional<joint::JointCost>> v;
-      {
-        ScopedDiagnosticHandler capture(&getContext(), [&](Diagnostic &d) {
-          if (d.getSeverity() == DiagnosticSeverity::Error && problem.empty())
-            problem = d.str();
-          return success();
-        });
-        v = coster.verify(c.graph);
-      }
-      // Its segments were all costed (else it would not be ranked), so the
-      // budget of searches does not refuse it.
-      if (failed(v) || !*v) {
-        if (firstProblem.empty())
-          firstProblem = problem;
-        ++unsearchable;
-        ranked.erase(ranked.begin() + *choice.verifyFirst);
-        continue;
-      }
-      c.cost = **v;
-      c.verified = true;
-    }
-  };
-
-  const joint::CosterStats &stats = coster.getStats();
-  auto graphSearchText = [&](const GraphSearchResult &r) {
-    return llvm::formatv(
-               "{0} graphs visited, {1} generated, {2:f3} s{3}", r.visited,
-               r.generated, r.seconds,
-               r.budgetReached
-                   ? llvm::formatv("; the budget of {0} graphs was reached",
-                                   budget)
-                         .str()
-               : r.timeLimitReached
-                   ? llvm::formatv("; the time limit of {0} s was reached (a "
-                                   "safety cut: the result depends on the "
-                                   "machine)",
-                                   timeLimit)
-                         .str()
-                   : std::string("; the search space was exhausted"))
-        .str();
-  };
-  // Read when the result is emitted: a graph failing its check may cost
-  // more verifying searches.
-  auto searchText = [&]() -> std::string {
-    return llvm::formatv(
-        "graph search by predefined kernels: {0}; by µGraph cost: {1}; "
-        "µGraph searches: {2} of {3} allowed ({4} memo hits, {5} graphs not "
-        "costed for want of searches{6}), {7} states, {8:f2} s search + "
-        "{9:f2} s verification{10}; {14} verifying search(es): the input's "
-        "segments, then those of {15} other graph(s) costed unverified, "
-        "searched again cheapest first ({16} costlier once verified){17}; "
-        "{11} graphs over the prefilter ({12}x the input's predefined "
-        "cost){13}",
-        graphSearchText(graphOnly), graphSearchText(jointResult),
-        stats.searches, uint64_t(mugraphSearches), stats.memoHits,
-        stats.refused,
-        stats.refused ? "; the budget of µGraph searches was reached" : "",
-        stats.statesExplored, stats.searchSeconds, stats.verifySeconds,
-        stats.budgetCut
-            ? llvm::formatv("; {0} µGraph search(es) cut by the state or "
-                            "memory budget or the time limit (best so far "
-                            "kept)",
-                            stats.budgetCut)
-                  .str()
-            : std::string(),
-        prefiltered, prefilter.getValue(),
-        unsearchable ? llvm::formatv("; {0} graph(s) the µGraph search "
-                                     "rejects ({1})",
-                                     unsearchable, firstProblem)
-                           .str()
-                     : std::string(),
-        stats.verified, verifiedCandidates, stats.verifiedCostlier,
-        notVerified ? llvm::formatv("; {0} graph(s) left unverified, past the "
-                                    "{1} candidates",
-                                    notVerified, unsigned(candidates))
-                          .str()
-                    : std::string());
-  };
-
-  double graphOnlyUs = graphOnly.best.front().graph.cost();
-  double muGraphOnlyUs = startVerified.timeUs;
-
-  // The time limit's clock starts at each check (below), not here.
-  superopt::VerifierOptions verify = superopt::graphVerifierOptions(
-      fieldBits, seed, scales, /*verifyTimeLimit=*/0);
-  llvm::StringSet<> floatOnlyRules;
-  for (const RuleDirection &d : directions)
-    if (d.rule->evidence.checkMethod == "fp64")
-      floatOnlyRules.insert(d.rule->name);
-  // The graph of `g` against the input, as --graph-optimize checks its
-  // result; std::nullopt when `g` is the input as written (nothing to
-  // check: its segments' µGraphs were verified by their searches).
-  auto checkGraph = [&](const Candidate &c)
-      -> FailureOr<std::optional<superopt::VerificationReport>> {
-    if (costerOptions.prototypeHash &&
-        c.graph.hash() == *costerOptions.prototypeHash)
-      return std::optional<superopt::VerificationReport>();
-    // A rule checked in fp64 only: as --graph-optimize, the graph is
-    // checked in floating point only if the field test tells it apart.
-    llvm::SmallVector<std::string, 2> floatOnlyUsed;
-    for (const std::string &a : c.applied) {
-      StringRef name = StringRef(a).split(' ').first;
-      if (floatOnlyRules.contains(name) &&
-          !llvm::is_contained(floatOnlyUsed, name.str()))
-        floatOnlyUsed.push_back(name.str());
-    }
-    verify.fieldTest = true;
-    verify.fieldTestOffReason =
-        llvm::formatv("the rewrite uses rule(s) {0} checked in fp64 only: an "
-                      "identity of relu or max pooling, which the field test "
-                      "cannot see",
-                      llvm::join(floatOnlyUsed, ", "))
-            .str();
-    OpBuilder b(func);
-    b.setInsertionPointAfter(func);
-    auto rewritten = cast<func::FuncOp>(b.clone(*func));
-    rewritten.setSymName((func.getSymName() + "__rewritten").str());
-    rewritten->removeAttr(kEquivalentToAttrName);
-    llvm::scope_exit cleanup([&] { rewritten.erase(); });
-    if (failed(c.graph.writeInto(rewritten)))
-      return failure();
-    auto check = [&]() -> FailureOr<superopt::VerificationReport> {
-      if (verifyTimeLimit > 0)
-        verify.shouldStop = superopt::stopAfterSeconds(verifyTimeLimit);
-      return superopt::verifyEquivalence(func, rewritten, verify);
-    };
-    FailureOr<superopt::VerificationReport> report = check();
-    if (succeeded(report) && !report->equivalent && !floatOnlyUsed.empty()) {
-      verify.fieldTest = false;
-      report = check();
-    }
-    if (failed(report))
-      return failure();
-    return std::optional<superopt::VerificationReport>(*report);
-  };
 
   // The chosen graph, checked; if it fails, it is dropped and the choice
   // made again (the input is among the graphs: nothing unverified is
   // emitted).
-  std::vector<std::string> rejected;
   while (std::optional<size_t> at = chooseVerified()) {
     const Candidate &c = ranked[*at];
     FailureOr<std::optional<superopt::VerificationReport>> report =
         checkGraph(c);
     if (failed(report))
       return failure();
-    std::string describe = llvm::formatv(
-        "{0:f2} us in {1} kernel(s), {2} graph-defined", c.cost.timeUs,
-        c.cost.kernels, c.cost.graphDefined);
     if (*report && !(*report)->equivalent) {
-      rejected.push_back(describe + " (" + (*report)->summary() + ")");
+      rejected.push_back(llvm::formatv("{0:f2} us in {1} kernel(s), {2} "
+                                       "graph-defined ({3})",
+                                       c.cost.timeUs, c.cost.kernels,
+                                       c.cost.graphDefined,
+                                       (*report)->summary())
+                             .str());
       ranked.erase(ranked.begin() + *at);
       continue;
     }
-    OpBuilder b(func);
-    b.setInsertionPointAfter(func);
-    auto lowered = cast<func::FuncOp>(b.clone(*func));
-    lowered.setSymName((func.getSymName() + "__joint").str());
-    lowered->removeAttr(kEquivalentToAttrName);
-    llvm::scope_exit cleanup([&] {
-      if (lowered)
-        lowered.erase();
-    });
-    if (failed(coster.lower(c.graph, lowered)))
-      return failure();
-    std::string verifiedText = llvm::formatv(
-        "the µGraphs of its {0} segment(s) each against the segment's ops by "
-        "the µGraph search, as --superoptimize verifies them; {1}",
-        c.cost.segments,
-        *report ? "the rewritten graph against the input: " +
-                      (*report)->summary()
-                : std::string("the graph is the input as written (no "
-                              "rewrite to check)"));
-    // The graphs left cheaper than the chosen one: each in its near-tie
-    // class (between the cheapest and it), so each gains at most
-    // `min-gain` over it; some may not be verified (a lower bound).
-    const Candidate *declined = nullptr;
-    unsigned numDeclined = 0;
-    for (const Candidate &d : ranked) {
-      if (d.cost.timeUs >= c.cost.timeUs)
-        continue;
-      ++numDeclined;
-      if (!declined || d.cost.timeUs < declined->cost.timeUs)
-        declined = &d;
-    }
-    std::string declinedText;
-    if (declined)
-      declinedText =
-          llvm::formatv(
-              "declined {0} cheaper graph(s), none gaining more than "
-              "min-gain {1}: the cheapest, {2:f4} us{3} with {4} "
-              "rewrite(s){5}{6}, gains {7} over the {8:f4} us kept; ",
-              numDeclined, llvm::format("%g", minGain.getValue()),
-              declined->cost.timeUs,
-              declined->verified ? "" : " (a lower bound, not verified)",
-              declined->applied.size(), declined->applied.empty() ? "" : ": ",
-              llvm::join(declined->applied, ", "),
-              llvm::format("%.3g", (c.cost.timeUs - declined->cost.timeUs) /
-                                       c.cost.timeUs),
-              c.cost.timeUs)
-              .str();
-    double others = std::min(graphOnlyUs, muGraphOnlyUs);
-    emitRemark(func.getLoc()) << llvm::formatv(
-        "joint-optimize @{0} on {1}: default {2:f2} us; graph-only {3:f2} us; "
-        "µGraph-only {4:f2} us; joint {5} ({6:f2}x the default, {7:f2}x the "
-        "better of the two alone; ops on weights only folded before the "
-        "run, as in TASO: {8:f2} us with them); {9} rewrite(s){10}{11}; "
-        "{16}{12}{13}{15}; verified: {14}",
-        func.getSymName(), target.name, start->cost(), graphOnlyUs,
-        muGraphOnlyUs, describe, start->cost() / c.cost.timeUs,
-        others / c.cost.timeUs, c.cost.timeWithWeightOpsUs, c.applied.size(),
-        c.applied.empty() ? "" : ": ", llvm::join(c.applied, ", "),
-        searchText(),
-        rejected.empty()
-            ? std::string()
-            : llvm::formatv("; {0} cheaper result(s) failed verification: {1}",
-                            rejected.size(), llvm::join(rejected, "; "))
-                  .str(),
-        verifiedText,
-        unfused ? llvm::formatv("; thread fusion left {0} kernel(s) unfused "
-                                "(over the target's registers per thread)",
-                                unfused)
-                      .str()
-                : std::string(),
-        declinedText);
-    func.getBody().takeBody(lowered.getBody());
-    return success();
+    return emit(c, *report);
   }
   // Not even the input graph verified (it differs from the function as
   // written only by merged common subexpressions): keep the default
@@ -556,4 +346,271 @@ LogicalResult JointOptimizePass::optimize(
       "verification: {1}; {2}",
       func.getSymName(), llvm::join(rejected, "; "), searchText());
   return convertToDefaultSchedule(func);
+}
+
+/// The µGraph cost of `g` (a lower bound until verified); none for a graph
+/// over the prefilter or one the µGraph search rejects (its diagnostics
+/// are counted, not shown).
+std::optional<joint::JointCost>
+JointOptimizePass::FunctionRun::costOf(const WorkGraph &g) {
+  if (g.cost() > pass.prefilter * start->cost()) {
+    ++prefiltered;
+    return std::nullopt;
+  }
+  std::string problem;
+  FailureOr<std::optional<joint::JointCost>> c = withErrorsCaptured(
+      func.getContext(), problem, [&] { return coster->evaluate(g); });
+  if (failed(c)) {
+    if (firstProblem.empty())
+      firstProblem = problem;
+    ++unsearchable;
+    return std::nullopt;
+  }
+  return *c;
+}
+
+/// Ranks `g` once, with its µGraph cost (the input with its verified one).
+void JointOptimizePass::FunctionRun::consider(
+    const WorkGraph &g, std::vector<std::string> applied) {
+  if (!rankedHashes.insert(g.hash()).second)
+    return;
+  if (g.hash() == start->hash()) {
+    ranked.push_back({g, std::move(applied), startVerified, true});
+    return;
+  }
+  if (std::optional<joint::JointCost> c = costOf(g))
+    ranked.push_back({g, std::move(applied), *c, false});
+}
+
+/// The graph to emit, verified (chooseContender): the cheapest graphs are
+/// verified until a verified cost is the cheapest of all, or until the
+/// cheapest's verified cost cannot change the choice (a near tie with
+/// fewer rewrites, the input's in particular, is kept without verifying
+/// the cheaper graph). An unverified cost is a lower bound of its verified
+/// one, so no graph left unverified can beat the choice by more than
+/// `min-gain`. At most `candidates` graphs besides the input are verified;
+/// past them, the unverified graphs are dropped (the remark counts them)
+/// and the choice is made among the verified ones.
+std::optional<size_t> JointOptimizePass::FunctionRun::chooseVerified() {
+  while (true) {
+    std::vector<joint::Contender> contenders;
+    for (const Candidate &c : ranked)
+      contenders.push_back({c.cost.timeUs, c.applied.size(), c.verified});
+    joint::Choice choice = joint::chooseContender(contenders, pass.minGain);
+    if (!choice.verifyFirst)
+      return choice.chosen;
+    if (verifiedCandidates == pass.candidates) {
+      notVerified +=
+          llvm::count_if(ranked, [](const Candidate &x) { return !x.verified; });
+      llvm::erase_if(ranked, [](const Candidate &x) { return !x.verified; });
+      continue;
+    }
+    ++verifiedCandidates;
+    Candidate &c = ranked[*choice.verifyFirst];
+    std::string problem;
+    FailureOr<std::optional<joint::JointCost>> v = withErrorsCaptured(
+        func.getContext(), problem, [&] { return coster->verify(c.graph); });
+    // Its segments were all costed (else it would not be ranked), so the
+    // budget of searches does not refuse it.
+    if (failed(v) || !*v) {
+      if (firstProblem.empty())
+        firstProblem = problem;
+      ++unsearchable;
+      ranked.erase(ranked.begin() + *choice.verifyFirst);
+      continue;
+    }
+    c.cost = **v;
+    c.verified = true;
+  }
+}
+
+/// The graph of `c` against the input, as --graph-optimize checks its
+/// result; std::nullopt when `c` is the input as written (nothing to
+/// check: its segments' µGraphs were verified by their searches).
+FailureOr<std::optional<superopt::VerificationReport>>
+JointOptimizePass::FunctionRun::checkGraph(const Candidate &c) {
+  if (costerOptions.prototypeHash &&
+      c.graph.hash() == *costerOptions.prototypeHash)
+    return std::optional<superopt::VerificationReport>();
+  // A rule checked in fp64 only: as --graph-optimize, the graph is checked
+  // in floating point only if the field test tells it apart.
+  llvm::SmallVector<std::string, 2> floatOnlyUsed;
+  for (const std::string &a : c.applied) {
+    StringRef name = StringRef(a).split(' ').first;
+    if (floatOnlyRules.contains(name) &&
+        !llvm::is_contained(floatOnlyUsed, name.str()))
+      floatOnlyUsed.push_back(name.str());
+  }
+  verify.fieldTest = true;
+  verify.fieldTestOffReason =
+      llvm::formatv("the rewrite uses rule(s) {0} checked in fp64 only: an "
+                    "identity of relu or max pooling, which the field test "
+                    "cannot see",
+                    llvm::join(floatOnlyUsed, ", "))
+          .str();
+  OpBuilder b(func);
+  b.setInsertionPointAfter(func);
+  auto rewritten = cast<func::FuncOp>(b.clone(*func));
+  rewritten.setSymName((func.getSymName() + "__rewritten").str());
+  rewritten->removeAttr(kEquivalentToAttrName);
+  llvm::scope_exit cleanup([&] { rewritten.erase(); });
+  if (failed(c.graph.writeInto(rewritten)))
+    return failure();
+  auto check = [&]() -> FailureOr<superopt::VerificationReport> {
+    if (pass.verifyTimeLimit > 0)
+      verify.shouldStop = superopt::stopAfterSeconds(pass.verifyTimeLimit);
+    return superopt::verifyEquivalence(func, rewritten, verify);
+  };
+  FailureOr<superopt::VerificationReport> report = check();
+  if (succeeded(report) && !report->equivalent && !floatOnlyUsed.empty()) {
+    verify.fieldTest = false;
+    report = check();
+  }
+  if (failed(report))
+    return failure();
+  return std::optional<superopt::VerificationReport>(*report);
+}
+
+std::string JointOptimizePass::FunctionRun::graphSearchText(
+    const GraphSearchResult &r) const {
+  return llvm::formatv(
+             "{0} graphs visited, {1} generated, {2:f3} s{3}", r.visited,
+             r.generated, r.seconds,
+             r.budgetReached
+                 ? llvm::formatv("; the budget of {0} graphs was reached",
+                                 pass.budget.getValue())
+                       .str()
+             : r.timeLimitReached
+                 ? llvm::formatv("; the time limit of {0} s was reached (a "
+                                 "safety cut: the result depends on the "
+                                 "machine)",
+                                 pass.timeLimit.getValue())
+                       .str()
+                 : std::string("; the search space was exhausted"))
+      .str();
+}
+
+/// The searches' part of the remark; read when the result is emitted (a
+/// graph failing its check may cost more verifying searches).
+std::string JointOptimizePass::FunctionRun::searchText() const {
+  const joint::CosterStats &stats = coster->getStats();
+  return llvm::formatv(
+      "graph search by predefined kernels: {0}; by µGraph cost: {1}; "
+      "µGraph searches: {2} of {3} allowed ({4} memo hits, {5} graphs not "
+      "costed for want of searches{6}), {7} states, {8:f2} s search + "
+      "{9:f2} s verification{10}; {14} verifying search(es): the input's "
+      "segments, then those of {15} other graph(s) costed unverified, "
+      "searched again cheapest first ({16} costlier once verified){17}; "
+      "{11} graphs over the prefilter ({12}x the input's predefined "
+      "cost){13}",
+      graphSearchText(graphOnly), graphSearchText(jointResult),
+      stats.searches, uint64_t(pass.mugraphSearches), stats.memoHits,
+      stats.refused,
+      stats.refused ? "; the budget of µGraph searches was reached" : "",
+      stats.statesExplored, stats.searchSeconds, stats.verifySeconds,
+      stats.budgetCut
+          ? llvm::formatv("; {0} µGraph search(es) cut by the state or "
+                          "memory budget or the time limit (best so far "
+                          "kept)",
+                          stats.budgetCut)
+                .str()
+          : std::string(),
+      prefiltered, pass.prefilter.getValue(),
+      unsearchable ? llvm::formatv("; {0} graph(s) the µGraph search "
+                                   "rejects ({1})",
+                                   unsearchable, firstProblem)
+                         .str()
+                   : std::string(),
+      stats.verified, verifiedCandidates, stats.verifiedCostlier,
+      notVerified ? llvm::formatv("; {0} graph(s) left unverified, past the "
+                                  "{1} candidates",
+                                  notVerified, unsigned(pass.candidates))
+                        .str()
+                  : std::string());
+}
+
+/// The graphs left cheaper than the chosen one: each in its near-tie class
+/// (between the cheapest and it), so each gains at most `min-gain` over it;
+/// some may not be verified (a lower bound).
+std::string
+JointOptimizePass::FunctionRun::declinedText(const Candidate &c) const {
+  const Candidate *declined = nullptr;
+  unsigned numDeclined = 0;
+  for (const Candidate &d : ranked) {
+    if (d.cost.timeUs >= c.cost.timeUs)
+      continue;
+    ++numDeclined;
+    if (!declined || d.cost.timeUs < declined->cost.timeUs)
+      declined = &d;
+  }
+  if (!declined)
+    return "";
+  return llvm::formatv(
+             "declined {0} cheaper graph(s), none gaining more than "
+             "min-gain {1}: the cheapest, {2:f4} us{3} with {4} "
+             "rewrite(s){5}{6}, gains {7} over the {8:f4} us kept; ",
+             numDeclined, llvm::format("%g", pass.minGain.getValue()),
+             declined->cost.timeUs,
+             declined->verified ? "" : " (a lower bound, not verified)",
+             declined->applied.size(), declined->applied.empty() ? "" : ": ",
+             llvm::join(declined->applied, ", "),
+             llvm::format("%.3g", (c.cost.timeUs - declined->cost.timeUs) /
+                                      c.cost.timeUs),
+             c.cost.timeUs)
+      .str();
+}
+
+/// Lowers the chosen graph into the function and states the result.
+LogicalResult JointOptimizePass::FunctionRun::emit(
+    const Candidate &c,
+    const std::optional<superopt::VerificationReport> &report) {
+  OpBuilder b(func);
+  b.setInsertionPointAfter(func);
+  auto lowered = cast<func::FuncOp>(b.clone(*func));
+  lowered.setSymName((func.getSymName() + "__joint").str());
+  lowered->removeAttr(kEquivalentToAttrName);
+  llvm::scope_exit cleanup([&] {
+    if (lowered)
+      lowered.erase();
+  });
+  if (failed(coster->lower(c.graph, lowered)))
+    return failure();
+  std::string describe =
+      llvm::formatv("{0:f2} us in {1} kernel(s), {2} graph-defined",
+                    c.cost.timeUs, c.cost.kernels, c.cost.graphDefined);
+  std::string verifiedText = llvm::formatv(
+      "the µGraphs of its {0} segment(s) each against the segment's ops by "
+      "the µGraph search, as --superoptimize verifies them; {1}",
+      c.cost.segments,
+      report ? "the rewritten graph against the input: " + report->summary()
+             : std::string("the graph is the input as written (no "
+                           "rewrite to check)"));
+  double graphOnlyUs = graphOnly.best.front().graph.cost();
+  double muGraphOnlyUs = startVerified.timeUs;
+  double others = std::min(graphOnlyUs, muGraphOnlyUs);
+  emitRemark(func.getLoc()) << llvm::formatv(
+      "joint-optimize @{0} on {1}: default {2:f2} us; graph-only {3:f2} us; "
+      "µGraph-only {4:f2} us; joint {5} ({6:f2}x the default, {7:f2}x the "
+      "better of the two alone; ops on weights only folded before the "
+      "run, as in TASO: {8:f2} us with them); {9} rewrite(s){10}{11}; "
+      "{16}{12}{13}{15}; verified: {14}",
+      func.getSymName(), target.name, start->cost(), graphOnlyUs,
+      muGraphOnlyUs, describe, start->cost() / c.cost.timeUs,
+      others / c.cost.timeUs, c.cost.timeWithWeightOpsUs, c.applied.size(),
+      c.applied.empty() ? "" : ": ", llvm::join(c.applied, ", "),
+      searchText(),
+      rejected.empty()
+          ? std::string()
+          : llvm::formatv("; {0} cheaper result(s) failed verification: {1}",
+                          rejected.size(), llvm::join(rejected, "; "))
+                .str(),
+      verifiedText,
+      unfused ? llvm::formatv("; thread fusion left {0} kernel(s) unfused "
+                              "(over the target's registers per thread)",
+                              unfused)
+                    .str()
+              : std::string(),
+      declinedText(c));
+  func.getBody().takeBody(lowered.getBody());
+  return success();
 }

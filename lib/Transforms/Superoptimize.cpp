@@ -16,7 +16,6 @@
 #include "mirage/Conversion/GraphToKernel/GraphToKernel.h"
 #include "mirage/Transforms/FuseThreadChains.h"
 #include "mirage/Transforms/Passes.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Remarks.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -64,6 +63,20 @@ private:
   LogicalResult optimize(func::FuncOp func, Subprogram &sub, unsigned index,
                          const GpuTarget &gpu, ModuleOp scratch,
                          llvm::ThreadPoolInterface *pool);
+  FailureOr<func::FuncOp> useCache(func::FuncOp func, unsigned index,
+                                   Location loc, const SearchCache &store,
+                                   StringRef key, func::FuncOp defaultSchedule,
+                                   ModuleOp scratch, StringRef name,
+                                   const GpuTarget &gpu,
+                                   const SearchOptions &options,
+                                   Outcome &outcome);
+  std::string searchRemark(const Subprogram &sub, const SearchResult &result,
+                           StringRef budget, unsigned unfused,
+                           unsigned invalidFusions,
+                           StringRef invalidFusion) const;
+  void storeResult(const SearchCache &store, StringRef key, func::FuncOp best,
+                   const SearchStats &stats, StringRef budget, Location loc,
+                   Outcome &outcome);
   void report(func::FuncOp func, unsigned index, Location loc,
               const Subprogram &sub, const Outcome &outcome);
 
@@ -194,56 +207,144 @@ SearchOptions SuperoptimizePass::searchOptions(llvm::ThreadPoolInterface *pool,
   return options;
 }
 
+/// A verified cached µGraph for the subprogram (null when there is none
+/// to use: a miss, or an unusable entry, warned about and discarded unless
+/// it is no evidence against the entry); fails under cache=only without a
+/// usable entry.
+FailureOr<func::FuncOp> SuperoptimizePass::useCache(
+    func::FuncOp func, unsigned index, Location loc, const SearchCache &store,
+    StringRef key, func::FuncOp defaultSchedule, ModuleOp scratch,
+    StringRef name, const GpuTarget &gpu, const SearchOptions &options,
+    Outcome &outcome) {
+  CachedMuGraph hit = lookupVerified(store, key, defaultSchedule, scratch,
+                                     name, gpu, options);
+  if (hit.state == CachedMuGraph::State::Hit) {
+    outcome.cache = "hit";
+    outcome.cacheReverified = true;
+    outcome.text = hit.remark + " [from the cache in " + store.directory() +
+                   "; re-verified: " + hit.verification + "]";
+    outcome.verification = hit.verification;
+    outcome.graphDefined = llvm::range_size(
+        hit.best.getBody().front().getOps<kernel::GraphDefOp>());
+    outcome.optimized = outcome.graphDefined > 0;
+    outcome.kernelsBefore = hit.before.kernels;
+    outcome.kernelsAfter = hit.after.kernels;
+    outcome.costBeforeUs = hit.before.timeUs;
+    outcome.costAfterUs = hit.after.timeUs;
+    return hit.best;
+  }
+  if (hit.state == CachedMuGraph::State::Miss) {
+    if (cacheMode == CacheMode::Only)
+      return emitError(loc) << "superoptimize: no cache entry for @"
+                            << func.getSymName() << " part " << index
+                            << " in " << store.directory() << " (cache=only)";
+    return func::FuncOp();
+  }
+  std::string what = "superoptimize: cache entry " + store.pathOf(key) +
+                     " for @" + func.getSymName().str() + " part " +
+                     std::to_string(index) + " is unusable: " + hit.problem;
+  if (cacheMode == CacheMode::Only)
+    return emitError(loc) << what << " (cache=only)";
+  if (hit.keepEntry) {
+    // Not evidence against the entry: it stays, unused this time.
+    emitWarning(loc) << what << "; not used, searching again";
+    outcome.cache = "miss";
+  } else {
+    emitWarning(loc) << what << "; discarded, searching again";
+    if (llvm::Error err = store.remove(key))
+      emitWarning(loc) << "superoptimize: " << llvm::toString(std::move(err));
+    outcome.cache = "corrupt";
+  }
+  return func::FuncOp();
+}
+
+/// The remark of a search that ran: kernels and estimates before and after,
+/// the search's counts, its budget cuts, thread fusion, the verification and
+/// the kernel level.
+std::string SuperoptimizePass::searchRemark(const Subprogram &sub,
+                                            const SearchResult &result,
+                                            StringRef budget, unsigned unfused,
+                                            unsigned invalidFusions,
+                                            StringRef invalidFusion) const {
+  const SearchStats &s = result.stats;
+  std::string fusion;
+  if (unfused)
+    fusion += llvm::formatv("; thread fusion left {0} kernel(s) unfused "
+                            "(over the target's registers per thread)",
+                            unfused);
+  if (invalidFusions)
+    fusion += llvm::formatv("; thread fusion declined for {0} kernel(s) "
+                            "whose fused block graph the verifier rejects "
+                            "({1})",
+                            invalidFusions, invalidFusion);
+  return llvm::formatv(
+      "{0} graph op(s) -> {1} kernel(s) ({2} graph-defined), was {3}; "
+      "estimated {4:F2} us -> {5:F2} us on {6} ({7:F2}x); search: {8} "
+      "states explored, {9} pruned, {10} block graphs, {11} "
+      "instantiations costed, {12} candidates verified ({13} "
+      "rejected), {14:F2} s search + {15:F2} s verification{16}{19}{17}; "
+      "verified: {18}",
+      sub.ops.size(), result.kernels, result.graphDefinedKernels,
+      result.defaultKernels, result.defaultCostUs, result.costUs,
+      target.getValue(), result.defaultCostUs / result.costUs,
+      s.statesExplored, s.statesPruned, s.blockGraphs, s.candidatesCosted,
+      s.candidatesVerified, s.candidatesRejected, s.searchSeconds,
+      s.verifySeconds,
+      budget.empty() ? std::string()
+                     : ("; " + budget + ", best so far kept").str(),
+      fusion, result.verification, describeKernelLevel(s, kernelGraphOps > 0));
+}
+
+/// Stores a search's result unless the time limit cut it or a verification
+/// was interrupted (a result that depends on the machine is not kept).
+void SuperoptimizePass::storeResult(const SearchCache &store, StringRef key,
+                                    func::FuncOp best, const SearchStats &s,
+                                    StringRef budget, Location loc,
+                                    Outcome &outcome) {
+  if (cacheMode == CacheMode::Off)
+    return;
+  if (s.timeLimitHit) {
+    outcome.text += " [not cached: cut by the time limit]";
+    return;
+  }
+  if (!s.verificationInterrupted.empty()) {
+    outcome.text += " [not cached: a verification was interrupted]";
+    return;
+  }
+  CacheEntry entry;
+  entry.remark = outcome.text;
+  entry.budget = budget.str();
+  llvm::raw_string_ostream os(entry.body);
+  best.print(os);
+  os << "\n";
+  if (llvm::Error err = store.store(key, entry))
+    emitWarning(loc) << "superoptimize: result not cached: "
+                     << llvm::toString(std::move(err));
+  else if (outcome.cache == "miss" && cacheMode == CacheMode::Refresh)
+    outcome.cache = "refreshed";
+}
+
 LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
                                           unsigned index, const GpuTarget &gpu,
                                           ModuleOp scratch,
                                           llvm::ThreadPoolInterface *pool) {
   MLIRContext *ctx = &getContext();
   Location loc = sub.ops.front()->getLoc();
-  OpBuilder builder(ctx);
   computeBoundary(sub);
 
   // A subprogram with an empty tensor computes nothing to search for: its
   // ops keep their default kernels.
-  auto isEmpty = [](Value v) {
-    auto type = dyn_cast<ShapedType>(v.getType());
-    return type && type.hasStaticShape() && type.getNumElements() == 0;
-  };
-  for (Operation *op : sub.ops)
-    if (llvm::any_of(op->getOperands(), isEmpty) ||
-        llvm::any_of(op->getResults(), isEmpty)) {
-      Outcome outcome;
-      outcome.cache = "off";
-      outcome.text = "not searched: a tensor has no elements; default "
-                     "schedule kept";
-      report(func, index, loc, sub, outcome);
-      return success();
-    }
-
-  // The subprogram as a function of its own.
-  builder.setInsertionPointToEnd(scratch.getBody());
-  SmallVector<Type> inTypes, outTypes;
-  for (Value v : sub.inputs)
-    inTypes.push_back(v.getType());
-  for (Value v : sub.outputs)
-    outTypes.push_back(v.getType());
-  std::string name = (func.getSymName() + "_part" + Twine(index)).str();
-  auto original = func::FuncOp::create(builder, loc, name,
-                                       builder.getFunctionType(inTypes, outTypes));
-  {
-    Block *entry = original.addEntryBlock();
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToEnd(entry);
-    IRMapping map;
-    for (auto [v, arg] : llvm::zip(sub.inputs, entry->getArguments()))
-      map.map(v, arg);
-    for (Operation *op : sub.ops)
-      builder.clone(*op, map);
-    SmallVector<Value> results;
-    for (Value v : sub.outputs)
-      results.push_back(map.lookup(v));
-    func::ReturnOp::create(builder, loc, results);
+  if (hasEmptyTensor(sub)) {
+    Outcome outcome;
+    outcome.cache = "off";
+    outcome.text = "not searched: a tensor has no elements; default "
+                   "schedule kept";
+    report(func, index, loc, sub, outcome);
+    return success();
   }
+
+  std::string name = (func.getSymName() + "_part" + Twine(index)).str();
+  func::FuncOp original = outlineSubprogram(sub, name, scratch, loc);
   auto defaultSchedule = cast<func::FuncOp>(original->clone());
   scratch.push_back(defaultSchedule);
   defaultSchedule.setSymName(name + "_default");
@@ -290,47 +391,12 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
   outcome.cache = cacheMode == CacheMode::Off ? "off" : "miss";
   func::FuncOp best;
   if (readsCache(cacheMode)) {
-    CachedMuGraph hit = lookupVerified(store, key, defaultSchedule, scratch,
-                                       name, gpu, options);
-    const std::string &problem = hit.problem;
-    bool keepEntry = hit.keepEntry;
-    if (hit.state == CachedMuGraph::State::Hit) {
-      best = hit.best;
-      outcome.cache = "hit";
-      outcome.cacheReverified = true;
-      outcome.text = hit.remark + " [from the cache in " + store.directory() +
-                     "; re-verified: " + hit.verification + "]";
-      outcome.verification = hit.verification;
-      outcome.graphDefined = llvm::range_size(
-          best.getBody().front().getOps<kernel::GraphDefOp>());
-      outcome.optimized = outcome.graphDefined > 0;
-      outcome.kernelsBefore = hit.before.kernels;
-      outcome.kernelsAfter = hit.after.kernels;
-      outcome.costBeforeUs = hit.before.timeUs;
-      outcome.costAfterUs = hit.after.timeUs;
-    }
-    if (!problem.empty()) {
-      std::string what = "superoptimize: cache entry " + store.pathOf(key) +
-                         " for @" + func.getSymName().str() + " part " +
-                         std::to_string(index) + " is unusable: " + problem;
-      if (cacheMode == CacheMode::Only)
-        return emitError(loc) << what << " (cache=only)";
-      if (keepEntry) {
-        // Not evidence against the entry: it stays, unused this time.
-        emitWarning(loc) << what << "; not used, searching again";
-        outcome.cache = "miss";
-      } else {
-        emitWarning(loc) << what << "; discarded, searching again";
-        if (llvm::Error err = store.remove(key))
-          emitWarning(loc) << "superoptimize: "
-                           << llvm::toString(std::move(err));
-        outcome.cache = "corrupt";
-      }
-    } else if (!best && cacheMode == CacheMode::Only) {
-      return emitError(loc) << "superoptimize: no cache entry for @"
-                            << func.getSymName() << " part " << index
-                            << " in " << store.directory() << " (cache=only)";
-    }
+    FailureOr<func::FuncOp> cached =
+        useCache(func, index, loc, store, key, defaultSchedule, scratch, name,
+                 gpu, options, outcome);
+    if (failed(cached))
+      return failure();
+    best = *cached;
   }
 
   if (!best) {
@@ -345,55 +411,12 @@ LogicalResult SuperoptimizePass::optimize(func::FuncOp func, Subprogram &sub,
     if (failed(result))
       return keepAsWritten("the µGraph search");
     best = result->best;
-    const SearchStats &s = result->stats;
-    std::string budget = describeBudgetCuts(s, stateBudget);
+    std::string budget = describeBudgetCuts(result->stats, stateBudget);
     outcome.optimized = result->graphDefinedKernels > 0 ||
                         result->kernels != result->defaultKernels;
-    outcome.text = llvm::formatv(
-        "{0} graph op(s) -> {1} kernel(s) ({2} graph-defined), was {3}; "
-        "estimated {4:F2} us -> {5:F2} us on {6} ({7:F2}x); search: {8} "
-        "states explored, {9} pruned, {10} block graphs, {11} "
-        "instantiations costed, {12} candidates verified ({13} "
-        "rejected), {14:F2} s search + {15:F2} s verification{16}{19}{17}; "
-        "verified: {18}",
-        sub.ops.size(), result->kernels, result->graphDefinedKernels,
-        result->defaultKernels, result->defaultCostUs, result->costUs, target,
-        result->defaultCostUs / result->costUs, s.statesExplored,
-        s.statesPruned, s.blockGraphs, s.candidatesCosted,
-        s.candidatesVerified, s.candidatesRejected, s.searchSeconds,
-        s.verifySeconds, budget.empty() ? "" : "; " + budget + ", best so far kept",
-        (unfused ? llvm::formatv("; thread fusion left {0} kernel(s) unfused "
-                                 "(over the target's registers per thread)",
-                                 unfused)
-                       .str()
-                 : std::string()) +
-            (invalidFusions
-                 ? llvm::formatv("; thread fusion declined for {0} kernel(s) "
-                                 "whose fused block graph the verifier "
-                                 "rejects ({1})",
-                                 invalidFusions, invalidFusion)
-                       .str()
-                 : std::string()),
-        result->verification, describeKernelLevel(s, kernelGraphOps > 0));
-    if (cacheMode != CacheMode::Off) {
-      if (s.timeLimitHit) {
-        outcome.text += " [not cached: cut by the time limit]";
-      } else if (!s.verificationInterrupted.empty()) {
-        outcome.text += " [not cached: a verification was interrupted]";
-      } else {
-        CacheEntry entry;
-        entry.remark = outcome.text;
-        entry.budget = budget;
-        llvm::raw_string_ostream os(entry.body);
-        best.print(os);
-        os << "\n";
-        if (llvm::Error err = store.store(key, entry))
-          emitWarning(loc) << "superoptimize: result not cached: "
-                           << llvm::toString(std::move(err));
-        else if (outcome.cache == "miss" && cacheMode == CacheMode::Refresh)
-          outcome.cache = "refreshed";
-      }
-    }
+    outcome.text = searchRemark(sub, *result, budget, unfused, invalidFusions,
+                                invalidFusion);
+    storeResult(store, key, best, result->stats, budget, loc, outcome);
     outcome.unfusedKernels = unfused;
     outcome.kernelsBefore = result->defaultKernels;
     outcome.kernelsAfter = result->kernels;

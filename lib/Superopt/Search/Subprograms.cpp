@@ -256,6 +256,44 @@ void mirage::superopt::computeBoundary(Subprogram &sub) {
         sub.outputs.push_back(result);
 }
 
+func::FuncOp mirage::superopt::outlineSubprogram(const Subprogram &sub,
+                                                StringRef name,
+                                                ModuleOp scratch,
+                                                Location loc) {
+  OpBuilder builder(scratch.getContext());
+  builder.setInsertionPointToEnd(scratch.getBody());
+  SmallVector<Type> inTypes, outTypes;
+  for (Value v : sub.inputs)
+    inTypes.push_back(v.getType());
+  for (Value v : sub.outputs)
+    outTypes.push_back(v.getType());
+  auto func = func::FuncOp::create(builder, loc, name,
+                                   builder.getFunctionType(inTypes, outTypes));
+  Block *entry = func.addEntryBlock();
+  builder.setInsertionPointToEnd(entry);
+  IRMapping map;
+  for (auto [v, arg] : llvm::zip(sub.inputs, entry->getArguments()))
+    map.map(v, arg);
+  for (Operation *op : sub.ops)
+    builder.clone(*op, map);
+  SmallVector<Value> results;
+  for (Value v : sub.outputs)
+    results.push_back(map.lookup(v));
+  func::ReturnOp::create(builder, loc, results);
+  return func;
+}
+
+bool mirage::superopt::hasEmptyTensor(const Subprogram &sub) {
+  auto isEmpty = [](Value v) {
+    auto type = dyn_cast<ShapedType>(v.getType());
+    return type && type.hasStaticShape() && type.getNumElements() == 0;
+  };
+  return llvm::any_of(sub.ops, [&](Operation *op) {
+    return llvm::any_of(op->getOperands(), isEmpty) ||
+           llvm::any_of(op->getResults(), isEmpty);
+  });
+}
+
 void mirage::superopt::spliceSubprogram(Subprogram &sub, func::FuncOp muGraph,
                                         Location loc) {
   // Earlier splices may have moved some of its ops: the first and last are

@@ -12,6 +12,7 @@
 #define MIRAGE_SUPEROPT_SEARCH_SUBPROGRAMS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -62,6 +63,18 @@ uint64_t verificationFloorBytes(llvm::ArrayRef<mlir::Operation *> ops);
 /// (Re)computes the values a subprogram reads and those read after it (a
 /// subprogram spliced before it may have replaced its inputs).
 void computeBoundary(Subprogram &sub);
+
+/// The subprogram (boundary computed) as a function of its own, `name`,
+/// appended to `scratch`: its inputs are the arguments, its ops cloned in
+/// order, its outputs returned.
+mlir::func::FuncOp outlineSubprogram(const Subprogram &sub,
+                                     llvm::StringRef name,
+                                     mlir::ModuleOp scratch,
+                                     mlir::Location loc);
+
+/// Whether an op of the subprogram reads or makes a tensor without
+/// elements (nothing to search for).
+bool hasEmptyTensor(const Subprogram &sub);
 
 /// Replaces the subprogram (boundary computed) by the body of `muGraph`
 /// (arguments = inputs, returned values = outputs), inserted at the
