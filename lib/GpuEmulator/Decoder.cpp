@@ -79,6 +79,11 @@ std::optional<SpecialRegister> parseSpecial(llvm::StringRef name) {
       .Case("%nctaid.z", S::NctaidZ)
       .Case("%laneid", S::LaneId)
       .Case("%warpid", S::WarpId)
+      .Case("%lanemask_eq", S::LanemaskEq)
+      .Case("%lanemask_le", S::LanemaskLe)
+      .Case("%lanemask_lt", S::LanemaskLt)
+      .Case("%lanemask_ge", S::LanemaskGe)
+      .Case("%lanemask_gt", S::LanemaskGt)
       .Default(std::nullopt);
 }
 
@@ -280,7 +285,8 @@ bool finish(const Modifiers &mods, bool ok) { return ok && mods.allTaken(); }
 bool decodeArithmetic(Modifiers &mods, DecodedInstruction &d) {
   bool isMulLike = d.opcode == Opcode::Mul || d.opcode == Opcode::Mad;
   bool hasMulMode = isMulLike && mods.takeInto(d, F::MulMode);
-  for (F field : {F::Rounding, F::Approx, F::Ftz, F::Sat, F::Relu})
+  for (F field : {F::Rounding, F::Approx, F::FullRange, F::Ftz, F::Sat,
+                  F::Relu})
     mods.takeInto(d, field);
   if (!takeTypeIf(mods, d, [](ScalarType) { return true; }))
     return false;
@@ -288,9 +294,10 @@ bool decodeArithmetic(Modifiers &mods, DecodedInstruction &d) {
   if (!shapeIs(d, ternary ? "dvvv" : "dvv"))
     return false;
   if (isFloat(d.type)) {
-    // The float forms the executor implements: div needs a rounding
-    // modifier or .approx (.full is not implemented).
-    if (hasMulMode || d.opcode == Opcode::Rem)
+    // The float forms the executor implements: div needs one of a rounding
+    // modifier, .approx and .full, which only div has.
+    if (hasMulMode || d.opcode == Opcode::Rem ||
+        (d.fullRange && d.opcode != Opcode::Div))
       return false;
     // .relu: fma on the half-precision types, without .sat (§9.7.4.4).
     if (d.relu &&
@@ -304,14 +311,17 @@ bool decodeArithmetic(Modifiers &mods, DecodedInstruction &d) {
                               (!d.rounding || *d.rounding == Rounding::Rn) &&
                               !(isBF16OrBF16x2(d.type) && (d.ftz || d.sat)));
     if (d.opcode == Opcode::Div)
-      return finish(mods, d.approx != d.rounding.has_value() && !d.sat);
+      return finish(mods, int(d.approx) + int(d.rounding.has_value()) +
+                                  int(d.fullRange) ==
+                              1 &&
+                          !d.sat);
     if (d.opcode == Opcode::Fma || d.opcode == Opcode::Mad)
       // fma.f32 and mad.f32 (sm_20+) require a rounding modifier.
       return finish(mods, d.rounding.has_value() && !d.approx);
     return finish(mods, !d.approx);
   }
   if (!isInt(d.type) || isBits(d.type) || d.rounding || d.approx || d.ftz ||
-      d.relu)
+      d.relu || d.fullRange)
     return false;
   if (d.sat) // add.sat.s32 and friends: not implemented.
     return false;
@@ -512,6 +522,9 @@ bool decodeLoadStore(Modifiers &mods, DecodedInstruction &d) {
       mods.takeInto(d, F::NonCoherent);
     mods.takeEach(F::CacheHint);
   }
+  // .volatile on global and shared accesses, without .nc (§9.7.9.8).
+  if (d.space != Space::Param && !d.nonCoherent)
+    mods.take(F::Volatile);
   mods.takeInto(d, F::VectorWidth);
   if (!takeTypeIf(mods, d, [](ScalarType t) {
         return t != ScalarType::Pred && t != ScalarType::F16x2 &&
@@ -520,15 +533,27 @@ bool decodeLoadStore(Modifiers &mods, DecodedInstruction &d) {
     return false;
   if (!mods.allTaken() || d.operands.size() != 2)
     return false;
-  const Operand &data = d.operands[isLoad ? 0 : 1];
+  Operand &data = d.operands[isLoad ? 0 : 1];
   const Operand &addr = d.operands[isLoad ? 1 : 0];
   if (addr.kind != OK::Address)
     return false;
   if (d.space == Space::Param && addr.baseIsRegister)
     return false;
+  // A one-element vector (`{%r1}`, as Triton writes it) is its element.
+  if (d.vectorWidth == 1 && data.kind == OK::Vector &&
+      data.elements.size() == 1) {
+    Operand element = data.elements[0];
+    data = element;
+  }
   if (d.vectorWidth == 1)
     return isLoad ? data.kind == OK::Register : isValue(data);
-  return data.kind == OK::Vector && data.elements.size() == d.vectorWidth;
+  // A load writes registers (or discards into `_`); a store's elements may
+  // be immediates too.
+  return data.kind == OK::Vector && data.elements.size() == d.vectorWidth &&
+         llvm::all_of(data.elements, [&](const Operand &e) {
+           return e.kind == OK::Register || e.kind == OK::Sink ||
+                  (!isLoad && e.kind == OK::Immediate);
+         });
 }
 
 /// ex2, lg2, sqrt, rsqrt, rcp, sin, cos and tanh on f32: .approx, or for
@@ -573,6 +598,22 @@ bool decodeShfl(Modifiers &mods, DecodedInstruction &d) {
       mods, d, [](ScalarType t) { return t == ScalarType::B32; }, "dvvvv");
 }
 
+/// vote.sync.{all,any,uni}.pred d, {!}a, membermask and
+/// vote.sync.ballot.b32 d, {!}a, membermask (the ISA's "vote.sync"); the forms
+/// without .sync (deprecated, not for sm_70 and later) are not.
+bool decodeVote(Modifiers &mods, DecodedInstruction &d) {
+  if (!mods.take(F::Sync) || !mods.takeNextInto(d, F::VoteMode))
+    return false;
+  auto type = mods.takeType();
+  bool ballot = d.voteMode == VoteMode::Ballot;
+  if (!type || *type != (ballot ? ScalarType::B32 : ScalarType::Pred))
+    return false;
+  d.type = *type;
+  return finish(mods, shapeIs(d, "dvv") &&
+                          (d.operands[1].kind == OK::Register ||
+                           d.operands[1].kind == OK::Immediate));
+}
+
 /// mma.sync.aligned.m16n8k{16,8}.row.col.f32.{f16,bf16}.{f16,bf16}.f32.
 bool decodeMma(Modifiers &mods, DecodedInstruction &d) {
   bool ok = mods.take(F::Sync) && mods.take(F::Aligned) &&
@@ -597,6 +638,34 @@ bool decodeMma(Modifiers &mods, DecodedInstruction &d) {
       return false;
   }
   return true;
+}
+
+/// ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.{shared,shared::cta}.b16
+/// d, [a] (the ISA's "warp-level matrix load"): d is one 32-bit register per
+/// matrix, a vector (of one element for .x1, or the register alone). The
+/// generic-address
+/// form and the sm_100 shapes (.m16n16, .m8n16, .b8) are not implemented.
+bool decodeLdmatrix(Modifiers &mods, DecodedInstruction &d) {
+  bool ok = mods.take(F::Sync) && mods.take(F::Aligned) &&
+            mods.take(F::MatrixShape) && mods.takeInto(d, F::MatrixCount);
+  mods.takeInto(d, F::Transpose);
+  if (!ok || !mods.takeInto(d, F::Space) || d.space != Space::Shared)
+    return false;
+  auto type = mods.takeType();
+  if (!type || *type != ScalarType::B16 || !mods.allTaken() ||
+      d.operands.size() != 2 || d.operands[1].kind != OK::Address)
+    return false;
+  d.type = ScalarType::B32; // the registers it writes
+  Operand &dst = d.operands[0];
+  if (dst.kind == OK::Register && d.matrixCount == 1) {
+    Operand vector;
+    vector.kind = OK::Vector;
+    vector.elements.push_back(dst);
+    dst = vector;
+  }
+  return dst.kind == OK::Vector && dst.elements.size() == d.matrixCount &&
+         llvm::all_of(dst.elements,
+                      [](const Operand &e) { return e.kind == OK::Register; });
 }
 
 /// cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size}.
@@ -716,6 +785,15 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
   case Opcode::CpAsyncCommit:
   case Opcode::CpAsyncWaitAll:
     return finish(mods, d.operands.empty());
+  case Opcode::Membar:
+    return finish(mods, mods.takeNext(F::FenceScope).has_value() &&
+                            d.operands.empty());
+  case Opcode::Fence:
+    // fence{.sc,.acq_rel}.scope, .acq_rel by default; fence.proxy.* and
+    // fence.mbarrier_init (TMA and mbarriers) are not implemented.
+    mods.takeNext(F::FenceOrder);
+    return finish(mods, mods.takeNext(F::FenceScope).has_value() &&
+                            d.operands.empty());
   case Opcode::CpAsyncWait:
     return finish(mods, d.operands.size() == 1 &&
                             d.operands[0].kind == OK::Immediate);
@@ -723,8 +801,19 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
     return decodeBarrier(mods, d, mnemonic);
   case Opcode::Shfl:
     return decodeShfl(mods, d);
+  case Opcode::Vote:
+    return decodeVote(mods, d);
+  case Opcode::BarWarpSync:
+    // bar.warp.sync membermask (the ISA's "bar.warp.sync").
+    return finish(mods, shapeIs(d, "v"));
+  case Opcode::Activemask:
+    // activemask.b32 d (the ISA's "activemask").
+    return decodeTyped(
+        mods, d, [](ScalarType t) { return t == ScalarType::B32; }, "d");
   case Opcode::Mma:
     return decodeMma(mods, d);
+  case Opcode::Ldmatrix:
+    return decodeLdmatrix(mods, d);
   case Opcode::CpAsync:
     return decodeCpAsync(mods, d);
   }

@@ -147,7 +147,16 @@ enum class SpecialRegister {
   NctaidZ,
   LaneId,
   WarpId,
+  // %lanemask_eq, _le, _lt, _ge, _gt: the lanes at, at or below, below, at
+  // or above, above the thread's own (the ISA's special registers).
+  LanemaskEq,
+  LanemaskLe,
+  LanemaskLt,
+  LanemaskGe,
+  LanemaskGt,
 };
+
+enum class VoteMode { All, Any, Uni, Ballot };
 
 struct Operand {
   enum class Kind { Register, Immediate, Special, Address, Vector, Sink };
@@ -184,6 +193,8 @@ struct DecodedInstruction {
   bool sat = false;
   bool propagateNan = false;
   bool approx = false;
+  /// div.full.f32.
+  bool fullRange = false;
   /// ld.global.nc: the read-only (non-coherent) path, which need not see
   /// writes of the same launch (§9.7.9.8).
   bool nonCoherent = false;
@@ -204,9 +215,13 @@ struct DecodedInstruction {
   Space space = Space::Global;
   unsigned vectorWidth = 1;
   ShflMode shflMode = ShflMode::Bfly;
+  VoteMode voteMode = VoteMode::All;
   MmaInputType mmaType = MmaInputType::F16;
   /// mma: the K of the shape m16n8k<K> (16 or 8).
   unsigned mmaK = kMmaK;
+  /// ldmatrix: the matrices loaded (.x1, .x2, .x4) and .trans.
+  unsigned matrixCount = 1;
+  bool transpose = false;
   /// cp.async: the bytes copied (cp-size).
   unsigned copyBytes = 0;
   /// bra: the instruction index of the target.

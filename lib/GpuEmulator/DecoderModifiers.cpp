@@ -34,6 +34,9 @@ void detail::setModifierField(DecodedInstruction &d, ModifierField field,
   case F::Approx:
     d.approx = value;
     return;
+  case F::FullRange:
+    d.fullRange = value;
+    return;
   case F::Ftz:
     d.ftz = value;
     return;
@@ -73,14 +76,27 @@ void detail::setModifierField(DecodedInstruction &d, ModifierField field,
   case F::ShflMode:
     d.shflMode = static_cast<ShflMode>(value);
     return;
+  case F::VoteMode:
+    d.voteMode = static_cast<VoteMode>(value);
+    return;
   case F::MmaK:
     d.mmaK = value;
     return;
+  case F::MatrixCount:
+    d.matrixCount = value;
+    return;
+  case F::Transpose:
+    d.transpose = value;
+    return;
   case F::CacheHint:
+  case F::Volatile:
+  case F::FenceScope:
+  case F::FenceOrder:
   case F::CopyCacheGlobal:
   case F::ToGeneric:
   case F::RowA:
   case F::ColumnB:
+  case F::MatrixShape:
   case F::Sync:
   case F::Aligned:
   case F::Uniform:

@@ -29,6 +29,7 @@ enum class ModifierField {
   Rounding,     // rounding
   IntRounding,  // intRounding
   Approx,       // approx
+  FullRange,    // fullRange
   Ftz,          // ftz
   Sat,          // sat
   Relu,         // relu
@@ -42,14 +43,22 @@ enum class ModifierField {
   VectorWidth,  // vectorWidth
   NonCoherent,  // nonCoherent
   ShflMode,     // shflMode
+  VoteMode,     // voteMode
   MmaK,         // mmaK
-  // Fields with no member: cache hints, cp.async's .cg or .ca, cvta's .to,
-  // mma's .row and .col, .sync, .aligned and bra's .uni.
+  MatrixCount,  // matrixCount
+  Transpose,    // transpose
+  // Fields with no member: cache hints, .volatile, membar's and fence's
+  // scopes and orders, cp.async's .cg or .ca, cvta's .to,
+  // mma's .row and .col, ldmatrix's .m8n8, .sync, .aligned and bra's .uni.
   CacheHint,
+  Volatile,
+  FenceScope,
+  FenceOrder,
   CopyCacheGlobal,
   ToGeneric,
   RowA,
   ColumnB,
+  MatrixShape,
   Sync,
   Aligned,
   Uniform,

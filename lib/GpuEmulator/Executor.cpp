@@ -219,6 +219,67 @@ private:
   llvm::Error executeShfl(const DecodedInstruction &inst,
                           llvm::ArrayRef<unsigned> lanes, unsigned warp,
                           uint32_t executing);
+  /// The lanes a warp collective needs: its membermask operand, or the
+  /// whole warp for mma.sync and ldmatrix.
+  uint32_t collectiveMask(const DecodedInstruction &inst, unsigned t) {
+    switch (inst.opcode) {
+    case Opcode::Shfl:
+      return uint32_t(value(inst.operands[4], t));
+    case Opcode::Vote:
+      return uint32_t(value(inst.operands[2], t));
+    case Opcode::BarWarpSync:
+      return uint32_t(value(inst.operands[0], t));
+    default:
+      return ~0u;
+    }
+  }
+  /// A collective whose membermask `mask` (of lane t) is not exactly met
+  /// by the lanes `executing` together.
+  std::optional<std::string> membermaskProblem(uint32_t mask, unsigned t,
+                                               uint32_t executing) const {
+    if ((mask & (1u << (t % kWarpSize))) && !(mask & ~executing))
+      return std::nullopt;
+    return llvm::formatv("membermask {0:x8} but lanes {1:x8} execute "
+                         "together",
+                         mask, executing)
+        .str();
+  }
+  llvm::Error executeVote(const DecodedInstruction &inst,
+                          llvm::ArrayRef<unsigned> lanes, unsigned warp,
+                          uint32_t executing);
+  llvm::Error executeWarpBarrier(const DecodedInstruction &inst,
+                                 llvm::ArrayRef<unsigned> lanes, unsigned warp,
+                                 uint32_t executing);
+  llvm::Error executeLdmatrix(const DecodedInstruction &inst,
+                              llvm::ArrayRef<unsigned> lanes, unsigned warp,
+                              uint32_t executing);
+  /// Whether `other` is a lane of the current st that ran before lane `t`
+  /// and stored the same bytes at the same address: several lanes of one
+  /// store writing one value to one place is no race (CUDA defines the
+  /// result; Triton's reductions store so), while different values, or a
+  /// store by another instruction, are.
+  bool sameStoreThisIssue(const DecodedInstruction &inst, unsigned t,
+                          unsigned other) {
+    if (inst.opcode != Opcode::St || other == kSeveralThreads ||
+        other / kWarpSize != t / kWarpSize || other >= t ||
+        !(issueMask >> (other % kWarpSize) & 1))
+      return false;
+    const Operand &addr = inst.operands[0];
+    auto address = [&](unsigned u) {
+      return (addr.baseIsRegister ? reg(u, addr.reg) : 0) + addr.imm;
+    };
+    if (address(other) != address(t))
+      return false;
+    const Operand &src = inst.operands[1];
+    uint64_t mask = maskBits(~uint64_t(0), bitWidth(inst.type));
+    for (unsigned i = 0; i < inst.vectorWidth; ++i) {
+      const Operand &element = inst.vectorWidth == 1 ? src : src.elements[i];
+      if (element.kind != Operand::Kind::Sink &&
+          ((value(element, other) ^ value(element, t)) & mask))
+        return false;
+    }
+    return true;
+  }
   llvm::Error executeMma(const DecodedInstruction &inst,
                          llvm::ArrayRef<unsigned> lanes, unsigned warp,
                          uint32_t executing);
@@ -356,6 +417,9 @@ private:
   std::vector<uint8_t> taintMasks;
   std::vector<TaintOrigin> taintOrigins;
   uint64_t warpInstructions = 0;
+  /// The lanes (bit per lane of the warp) executing the current warp-level
+  /// issue.
+  uint32_t issueMask = 0;
   /// Per barrier id: threads arrived, and the count they expect.
   std::array<unsigned, 16> arrived{}, expected{};
 };
@@ -408,6 +472,16 @@ uint64_t Cta::otherValue(const Operand &op, unsigned t) {
       return t % kWarpSize;
     case SpecialRegister::WarpId:
       return t / kWarpSize;
+    case SpecialRegister::LanemaskEq:
+      return uint32_t(1) << (t % kWarpSize);
+    case SpecialRegister::LanemaskLe:
+      return uint32_t((uint64_t(2) << (t % kWarpSize)) - 1);
+    case SpecialRegister::LanemaskLt:
+      return (uint32_t(1) << (t % kWarpSize)) - 1;
+    case SpecialRegister::LanemaskGe:
+      return ~((uint32_t(1) << (t % kWarpSize)) - 1);
+    case SpecialRegister::LanemaskGt:
+      return ~uint32_t((uint64_t(2) << (t % kWarpSize)) - 1);
     }
     llvm_unreachable("unknown special register");
   }
@@ -511,8 +585,7 @@ bool Cta::waitForCollective(const DecodedInstruction &inst, unsigned pc,
   uint32_t needed = 0, waiting = 0;
   bool forced = false;
   for (unsigned t : lanes) {
-    needed |= inst.opcode == Opcode::Shfl ? uint32_t(value(inst.operands[4], t))
-                                          : ~0u;
+    needed |= collectiveMask(inst, t);
     forced |= threads[t].forceCollective;
     threads[t].forceCollective = false;
   }
@@ -621,10 +694,13 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
       executing |= 1u << (t - first);
     }
   }
-  if ((inst.opcode == Opcode::Shfl || inst.opcode == Opcode::Mma) &&
+  if ((inst.opcode == Opcode::Shfl || inst.opcode == Opcode::Mma ||
+       inst.opcode == Opcode::Ldmatrix || inst.opcode == Opcode::Vote ||
+       inst.opcode == Opcode::BarWarpSync) &&
       !lanes.empty() &&
       waitForCollective(inst, pc, first, last, lanes, executing))
     return llvm::Error::success();
+  issueMask = executing;
   ++report.warpInstructions;
   report.threadInstructions += lanes.size();
   ++report.profile.instructions[unsigned(classify(inst))];
@@ -669,6 +745,25 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
     return executeShfl(inst, lanes, warp, executing);
   case Opcode::Mma:
     return executeMma(inst, lanes, warp, executing);
+  case Opcode::Ldmatrix:
+    return executeLdmatrix(inst, lanes, warp, executing);
+  case Opcode::Vote:
+    return executeVote(inst, lanes, warp, executing);
+  case Opcode::BarWarpSync:
+    return executeWarpBarrier(inst, lanes, warp, executing);
+  case Opcode::Activemask:
+    // The lanes executing it together (the ISA's "activemask": the threads
+    // of the warp that are active, no synchronization).
+    for (unsigned t : lanes) {
+      set(t, inst.operands[0].reg, executing);
+      if (LLVM_UNLIKELY(taintLive))
+        setTaint(t, inst.operands[0].reg, 0, TaintOrigin());
+    }
+    if (uniform) {
+      warpUniform[warp] = true;
+      warpPc[warp] = pc + 1;
+    }
+    return llvm::Error::success();
   default:
     if (llvm::Error err = LLVM_UNLIKELY(taintLive)
                               ? executeTracked(inst, lanes)
@@ -769,6 +864,144 @@ llvm::Error Cta::executeShfl(const DecodedInstruction &inst,
 }
 
 // mma.sync.aligned (§9.7.15.5.14): all 32 lanes execute it together.
+// vote.sync (the ISA's "vote.sync"): every lane of membermask executes it
+// together; .ballot gives each the bits of the lanes whose predicate holds,
+// .all, .any and .uni whether it holds in all, any, or all or none of them.
+llvm::Error Cta::executeVote(const DecodedInstruction &inst,
+                             llvm::ArrayRef<unsigned> lanes, unsigned warp,
+                             uint32_t executing) {
+  unsigned first = warp * kWarpSize;
+  uint32_t ballot = 0;
+  for (unsigned t : lanes) {
+    if (LLVM_UNLIKELY(taintLive))
+      for (unsigned i = 1; i < 3; ++i)
+        if (llvm::Error err = checkUse(t, inst, inst.operands[i],
+                                       "the vote's predicate or membermask"))
+          return err;
+    if (auto problem =
+            membermaskProblem(collectiveMask(inst, t), t, executing))
+      return fault(t, inst, *problem);
+    if (value(inst.operands[1], t) & 1)
+      ballot |= 1u << (t - first);
+  }
+  for (unsigned t : lanes) {
+    uint32_t members = collectiveMask(inst, t) & executing;
+    uint32_t yes = ballot & members;
+    uint64_t result = 0;
+    switch (inst.voteMode) {
+    case VoteMode::Ballot:
+      result = yes;
+      break;
+    case VoteMode::All:
+      result = yes == members;
+      break;
+    case VoteMode::Any:
+      result = yes != 0;
+      break;
+    case VoteMode::Uni:
+      result = yes == 0 || yes == members;
+      break;
+    }
+    set(t, inst.operands[0].reg, result);
+    if (LLVM_UNLIKELY(taintLive))
+      setTaint(t, inst.operands[0].reg, 0, TaintOrigin());
+  }
+  return llvm::Error::success();
+}
+
+// bar.warp.sync (the ISA's "bar.warp.sync"): the lanes of membermask wait
+// for each other, and their memory accesses before it are ordered before
+// those after. For racecheck that starts a new epoch, as bar.sync does; as
+// with partial barriers, a race between threads outside it across that
+// point goes unseen.
+llvm::Error Cta::executeWarpBarrier(const DecodedInstruction &inst,
+                                    llvm::ArrayRef<unsigned> lanes,
+                                    unsigned warp, uint32_t executing) {
+  for (unsigned t : lanes) {
+    if (LLVM_UNLIKELY(taintLive))
+      if (llvm::Error err =
+              checkUse(t, inst, inst.operands[0], "the membermask"))
+        return err;
+    if (auto problem =
+            membermaskProblem(collectiveMask(inst, t), t, executing))
+      return fault(t, inst, *problem);
+  }
+  if (!lanes.empty() && options.racecheck)
+    shadow.nextEpoch();
+  return llvm::Error::success();
+}
+
+// ldmatrix.sync.aligned.m8n8 (the ISA's "warp-level matrix load"): lane
+// 8m + r gives the address of row r of matrix m, 16 bytes (8 elements),
+// 16-byte aligned; lane 4r + w receives, per matrix, the 32-bit word w of
+// row r: its elements 2w (low half) and 2w + 1. With .trans, the matrix
+// comes transposed: lane 4r + w receives elements r of rows 2w and 2w + 1.
+// Each row is read by the lane that gives its address, for the checkers.
+llvm::Error Cta::executeLdmatrix(const DecodedInstruction &inst,
+                                 llvm::ArrayRef<unsigned> lanes, unsigned warp,
+                                 uint32_t executing) {
+  if (executing != ~0u)
+    return fault(lanes.empty() ? warp * kWarpSize : lanes.front(), inst,
+                 llvm::formatv("ldmatrix.sync.aligned needs all 32 lanes but "
+                               "lanes {0:x8} execute together",
+                               executing));
+  constexpr unsigned kRows = 8, kRowBytes = 16;
+  const Operand &addr = inst.operands[1];
+  unsigned count = inst.matrixCount;
+  // The rows' bytes and, with initcheck, their never-written bytes.
+  std::array<std::array<std::array<uint8_t, kRowBytes>, kRows>, 4> rows;
+  std::array<std::array<uint32_t, kRows>, 4> unwritten{};
+  std::array<std::array<uint64_t, kRows>, 4> rowAddress{};
+  bool anyUnwritten = false;
+  for (unsigned m = 0; m < count; ++m)
+    for (unsigned r = 0; r < kRows; ++r) {
+      unsigned t = lanes[8 * m + r];
+      uint64_t address =
+          (addr.baseIsRegister ? reg(t, addr.reg) : 0) + addr.imm;
+      if (llvm::Error err = checkShared(inst, t, address, kRowBytes, false, 0,
+                                        &unwritten[m][r]))
+        return err;
+      std::memcpy(rows[m][r].data(), shared.data() + address, kRowBytes);
+      rowAddress[m][r] = address;
+      anyUnwritten |= unwritten[m][r] != 0;
+    }
+  if (LLVM_UNLIKELY(anyUnwritten) && !taintLive)
+    startTaint();
+  const auto &dst = inst.operands[0].elements;
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    unsigned t = lanes[lane], r = lane / 4, w = lane % 4;
+    for (unsigned m = 0; m < count; ++m) {
+      // The (row, byte) of the word's two halves.
+      unsigned loRow = inst.transpose ? 2 * w : r,
+               hiRow = inst.transpose ? 2 * w + 1 : r;
+      unsigned loByte = inst.transpose ? 2 * r : 4 * w,
+               hiByte = inst.transpose ? 2 * r : 4 * w + 2;
+      const auto &lo = rows[m][loRow], &hi = rows[m][hiRow];
+      uint32_t word = uint32_t(lo[loByte]) | uint32_t(lo[loByte + 1]) << 8 |
+                      uint32_t(hi[hiByte]) << 16 |
+                      uint32_t(hi[hiByte + 1]) << 24;
+      set(t, dst[m].reg, word);
+      if (!LLVM_UNLIKELY(taintLive))
+        continue;
+      uint8_t loMask = unwritten[m][loRow] >> loByte & 3,
+              hiMask = unwritten[m][hiRow] >> hiByte & 3;
+      TaintOrigin origin;
+      if (loMask || hiMask) {
+        bool fromLo = loMask != 0;
+        origin.address = rowAddress[m][fromLo ? loRow : hiRow] +
+                         (fromLo ? loByte : hiByte) +
+                         llvm::countr_zero(unsigned(fromLo ? loMask : hiMask));
+        origin.pc = uint32_t(&inst - kernel.code.data());
+        origin.bytes = uint8_t(llvm::popcount(unsigned(loMask)) +
+                               llvm::popcount(unsigned(hiMask)));
+        origin.space = Space::Shared;
+      }
+      setTaint(t, dst[m].reg, uint8_t(loMask | hiMask << 2), origin);
+    }
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error Cta::executeMma(const DecodedInstruction &inst,
                             llvm::ArrayRef<unsigned> lanes, unsigned warp,
                             uint32_t executing) {
@@ -950,8 +1183,12 @@ llvm::Error Cta::executeArithmeticLane(const DecodedInstruction &inst,
   case Opcode::Rem: {
     uint64_t a = operand(1), b = operand(2);
     if (isF32) {
-      float r = inst.approx
-                    ? divApproxF32(asF32(a), asF32(b), inst.ftz)
+      // div.full.f32 is within 2 ulp of the quotient (§9.7.3.8): the
+      // correctly rounded quotient is one such result (the runtime's
+      // comparison with a GPU allows the 2 ulp, ApproxInstructions.h).
+      float r = inst.approx ? divApproxF32(asF32(a), asF32(b), inst.ftz)
+                : inst.fullRange
+                    ? divF32(asF32(a), asF32(b), Rounding::Rn, inst.ftz)
                     : divF32(asF32(a), asF32(b), *inst.rounding, inst.ftz);
       result(fromF32(r));
       return llvm::Error::success();
@@ -1413,6 +1650,10 @@ llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
   case Opcode::CpAsyncWait:
   case Opcode::CpAsyncWaitAll:
     return executeAsyncCopyLane<Op>(inst, t);
+  case Opcode::Membar:
+  case Opcode::Fence:
+    // Nothing to order (PtxOpcodes.def).
+    return llvm::Error::success();
   default:
     break;
   }
@@ -1685,6 +1926,8 @@ llvm::Error Cta::taintSources(const DecodedInstruction &inst, unsigned t,
   case Opcode::CpAsyncCommit:
   case Opcode::CpAsyncWait:
   case Opcode::CpAsyncWaitAll:
+  case Opcode::Membar:
+  case Opcode::Fence:
     return llvm::Error::success();
   default:
     break;
@@ -1890,6 +2133,9 @@ llvm::Error Cta::checkShared(const DecodedInstruction &inst, unsigned t,
       return error("initcheck: reads bytes never written");
     *unwrittenBytes = shadow.unwrittenMask(offset, size);
   }
+  if (options.racecheck && conflict && isWrite && conflict->otherWrote &&
+      sameStoreThisIssue(inst, t, conflict->otherThread))
+    conflict.reset();
   if (options.racecheck && conflict) {
     std::string other =
         conflict->otherThread == kSeveralThreads
@@ -2065,6 +2311,22 @@ void Cta::profileAccess(const DecodedInstruction &inst,
                         llvm::ArrayRef<unsigned> lanes, unsigned firstThread) {
   bool isLoad = inst.opcode == Opcode::Ld, isStore = inst.opcode == Opcode::St;
   bool isCopy = inst.opcode == Opcode::CpAsync;
+  if (inst.opcode == Opcode::Ldmatrix) {
+    // 16 bytes per row address: one phase (wavefront at best) per matrix.
+    const Operand &addr = inst.operands[1];
+    llvm::SmallVector<LaneAccess, kWarpSize> rows;
+    for (unsigned lane = 0; lane < 8 * inst.matrixCount; ++lane) {
+      unsigned t = lanes[lane];
+      rows.push_back(
+          {lane, (addr.baseIsRegister ? reg(t, addr.reg) : 0) + addr.imm});
+    }
+    ProfileCounters &counters = report.profile;
+    counters.sharedBytes += 16 * rows.size();
+    uint64_t ideal;
+    counters.sharedWavefronts += sharedWavefronts(rows, 16, ideal);
+    counters.sharedIdealWavefronts += ideal;
+    return;
+  }
   if (!isLoad && !isStore && !isCopy)
     return;
   // ld's address is its second operand, st's its first; cp.async reads

@@ -221,6 +221,7 @@ private:
   Expected<uint64_t> expectUnsigned(const Twine &context);
 
   void skipLine();
+  llvm::Error skipSection();
   llvm::Error parsePragma();
   llvm::Error parseVersion();
   llvm::Error parseTarget();
@@ -298,6 +299,26 @@ Expected<PtxOperand> parseNumber(const Token &token, bool negate) {
   operand.kind = PtxOperand::Kind::Integer;
   operand.intValue = static_cast<int64_t>(negate ? 0 - value : value);
   return operand;
+}
+
+// `.section .debug_info { .b8 1 ... }` (§11.4.2): the DWARF data that
+// Triton and `nvcc -lineinfo -G` append; nothing a kernel runs reads it.
+llvm::Error Parser::skipSection() {
+  unsigned line = next().line; // .section
+  const Token &name = peek();
+  if (name.kind != Token::Kind::Directive && name.kind != Token::Kind::Word)
+    return unexpected(name, ".section");
+  next();
+  if (auto err = expect('{', ".section " + name.text))
+    return err;
+  for (unsigned depth = 1; depth;) {
+    const Token &token = next();
+    if (token.kind == Token::Kind::End)
+      return errorAt(line, "missing '}' at the end of .section " + name.text);
+    depth += token.is('{');
+    depth -= token.is('}');
+  }
+  return llvm::Error::success();
 }
 
 void Parser::skipLine() {
@@ -434,6 +455,11 @@ Expected<PtxModule> Parser::parseModule() {
     }
     if (token.isDirective(".file") || token.isDirective(".loc")) {
       skipLine();
+      continue;
+    }
+    if (token.isDirective(".section")) {
+      if (auto err = skipSection())
+        return std::move(err);
       continue;
     }
     if (token.isDirective(".pragma")) {
@@ -799,7 +825,8 @@ Expected<PtxOperand> Parser::parseAddress(const Twine &context) {
   return operand;
 }
 
-// `{%r1, %r2, _}`.
+// `{%r1, %r2, _}`; a stored vector may hold immediates (`{%r1, 0}`, as
+// Triton writes its padding).
 Expected<PtxOperand> Parser::parseVector(const Twine &context) {
   next(); // {
   PtxOperand operand;
@@ -810,6 +837,16 @@ Expected<PtxOperand> Parser::parseVector(const Twine &context) {
       PtxOperand sink;
       sink.kind = PtxOperand::Kind::Sink;
       operand.elements.push_back(std::move(sink));
+      continue;
+    }
+    if (peek().kind == Token::Kind::Number || peek().is('-')) {
+      bool negate = consume('-');
+      if (peek().kind != Token::Kind::Number)
+        return unexpected(peek(), context);
+      auto number = parseNumber(next(), negate);
+      if (!number)
+        return number.takeError();
+      operand.elements.push_back(std::move(*number));
       continue;
     }
     auto element = parseRegister(context);

@@ -35,7 +35,10 @@ mirage::gpurun::findApproxUses(const emulator::PtxModule &module,
     if (!llvm::is_contained(kernels, kernel.name))
       continue;
     for (const emulator::PtxInstruction &inst : kernel.instructions) {
-      if (!llvm::is_contained(inst.modifiers, "approx"))
+      // div.full.f32 is bounded like div.approx (2 ulp; the emulator
+      // gives the correctly rounded quotient).
+      bool full = inst.opcode == "div" && llvm::is_contained(inst.modifiers, "full");
+      if (!full && !llvm::is_contained(inst.modifiers, "approx"))
         continue;
       std::optional<ApproxFunction> function = approxFunction(inst.opcode);
       if (!function)

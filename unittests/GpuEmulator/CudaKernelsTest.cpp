@@ -14,6 +14,7 @@
 
 #include "mirage/GpuEmulator/Emulator.h"
 #include "mirage/GpuEmulator/PtxParser.h"
+#include "EmulatorTestSupport.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
@@ -22,40 +23,9 @@
 #include <cstring>
 
 using namespace mirage::emulator;
+using namespace mirage::emulator::testing;
 
 namespace {
-
-std::string readInput(llvm::StringRef name) {
-  auto buffer = llvm::MemoryBuffer::getFile(
-      MIRAGE_SOURCE_DIR "/unittests/GpuEmulator/Inputs/" + name.str());
-  if (!buffer) {
-    ADD_FAILURE() << "cannot read " << name.str();
-    return "";
-  }
-  return (*buffer)->getBuffer().str();
-}
-
-void expectSuccess(llvm::Error err) {
-  if (err)
-    ADD_FAILURE() << llvm::toString(std::move(err));
-}
-
-/// The message of a failing launch, or "" when it succeeds.
-std::string failure(llvm::Expected<KernelReport> report) {
-  if (report)
-    return "";
-  return llvm::toString(report.takeError());
-}
-
-template <typename T>
-std::vector<T> readBack(DeviceMemory &memory, uint64_t address, size_t count) {
-  auto values = memory.readArray<T>(address, count);
-  if (!values) {
-    ADD_FAILURE() << llvm::toString(values.takeError());
-    return std::vector<T>(count);
-  }
-  return *values;
-}
 
 uint32_t bitsOf(float value) {
   uint32_t bits;

@@ -99,6 +99,8 @@ std::optional<unsigned> memberOf(const DecodedInstruction &d,
                          : std::nullopt;
   case F::Approx:
     return d.approx;
+  case F::FullRange:
+    return d.fullRange;
   case F::Ftz:
     return d.ftz;
   case F::Sat:
@@ -125,13 +127,23 @@ std::optional<unsigned> memberOf(const DecodedInstruction &d,
     return d.nonCoherent;
   case F::ShflMode:
     return unsigned(d.shflMode);
+  case F::VoteMode:
+    return unsigned(d.voteMode);
   case F::MmaK:
     return d.mmaK;
+  case F::MatrixCount:
+    return d.matrixCount;
+  case F::Transpose:
+    return d.transpose;
   case F::CacheHint:
+  case F::Volatile:
+  case F::FenceScope:
+  case F::FenceOrder:
   case F::CopyCacheGlobal:
   case F::ToGeneric:
   case F::RowA:
   case F::ColumnB:
+  case F::MatrixShape:
   case F::Sync:
   case F::Aligned:
   case F::Uniform:
@@ -161,6 +173,7 @@ std::string instructionWith(const ModifierSpelling &row) {
   case F::IntRounding:
     return "cvt." + m + ".s32.f32 %r1, %f1";
   case F::Approx:
+  case F::FullRange:
     return "div." + m + ".f32 %f1, %f2, %f3";
   case F::Ftz:
   case F::Sat:
@@ -199,6 +212,18 @@ std::string instructionWith(const ModifierSpelling &row) {
                : "mma.sync.aligned." + m +
                      ".row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f1}, "
                      "{%r1, %r2}, {%r5}, {%f1, %f2, %f3, %f1}";
+  case F::VoteMode:
+    return "vote.sync." + m +
+           (VoteMode(row.value) == VoteMode::Ballot ? ".b32 %r1, %p1, -1"
+                                                    : ".pred %p1, %p2, -1");
+  case F::MatrixCount:
+    return "ldmatrix.sync.aligned.m8n8." + m + ".shared.b16 " +
+           (row.value == 1   ? "{%r1}"
+            : row.value == 2 ? "{%r1, %r2}"
+                             : "{%r1, %r2, %r3, %r4}") +
+           ", [%r5]";
+  case F::Transpose:
+    return "ldmatrix.sync.aligned.m8n8.x1." + m + ".shared.b16 %r1, [%r5]";
   default:
     return "";
   }

@@ -8,6 +8,7 @@
 #include "mirage/GpuEmulator/Emulator.h"
 #include "mirage/GpuEmulator/MmaFragments.h"
 #include "mirage/GpuEmulator/PtxParser.h"
+#include "EmulatorTestSupport.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
@@ -15,50 +16,9 @@
 #include <cstring>
 
 using namespace mirage::emulator;
+using namespace mirage::emulator::testing;
 
 namespace {
-
-const char *kHeader = ".version 7.0\n.target sm_80\n.address_size 64\n";
-
-/// Parses `ptx` (after kHeader) and launches its kernel `k`.
-llvm::Expected<KernelReport> run(llvm::StringRef ptx, LaunchConfig config,
-                                 llvm::ArrayRef<uint64_t> args,
-                                 DeviceMemory &memory,
-                                 EmulatorOptions options = {}) {
-  auto module = parsePtx(kHeader + ptx.str());
-  if (!module)
-    return module.takeError();
-  return launchKernel(*module, "k", config, args, memory, options);
-}
-
-LaunchConfig threads(unsigned count, unsigned ctas = 1) {
-  LaunchConfig config;
-  config.block = {count, 1, 1};
-  config.grid = {ctas, 1, 1};
-  return config;
-}
-
-/// The message of a failing launch, or "" when it succeeds.
-std::string failure(llvm::Expected<KernelReport> report) {
-  if (report)
-    return "";
-  return llvm::toString(report.takeError());
-}
-
-void expectSuccess(llvm::Error err) {
-  if (err)
-    ADD_FAILURE() << llvm::toString(std::move(err));
-}
-
-template <typename T>
-std::vector<T> readBack(DeviceMemory &memory, uint64_t address, size_t count) {
-  auto values = memory.readArray<T>(address, count);
-  if (!values) {
-    ADD_FAILURE() << llvm::toString(values.takeError());
-    return std::vector<T>(count);
-  }
-  return *values;
-}
 
 uint32_t bitsOf(float value) {
   uint32_t bits;
@@ -1418,16 +1378,6 @@ TEST(ExecutorTest, CpAsyncFaultsNameTheCopy) {
   EXPECT_NE(message.find("(the copy of the cp.async at PTX line 9)"),
             std::string::npos)
       << message;
-}
-
-std::string readInput(llvm::StringRef name) {
-  auto buffer = llvm::MemoryBuffer::getFile(
-      MIRAGE_SOURCE_DIR "/unittests/GpuEmulator/Inputs/" + name.str());
-  if (!buffer) {
-    ADD_FAILURE() << "cannot read " << name.str();
-    return "";
-  }
-  return (*buffer)->getBuffer().str();
 }
 
 TEST(ExecutorTest, NvccWarpReduce) {

@@ -112,14 +112,14 @@ enum class InstructionClass {
                      // bf16, f16x2, bf16x2
   SpecialFunction,   // ex2, lg2, sqrt, rsqrt, rcp, sin, cos, tanh
   Conversion,        // cvt, cvta
-  Move,              // mov, selp, setp
+  Move,              // mov, selp, setp, activemask
   GlobalMemory,      // ld/st.global
-  SharedMemory,      // ld/st.shared
+  SharedMemory,      // ld/st.shared, ldmatrix
   ParamLoad,         // ld.param
   AsyncCopy,         // cp.async and its commit/wait
   Control,           // bra, ret
-  Barrier,           // bar.sync
-  WarpShuffle,       // shfl.sync
+  Barrier,           // bar.sync, bar.warp.sync
+  WarpShuffle,       // shfl.sync, vote.sync
   TensorCore,        // mma.sync
 };
 inline constexpr unsigned kNumInstructionClasses = 13;
