@@ -687,6 +687,65 @@ bool decodeCpAsync(Modifiers &mods, DecodedInstruction &d) {
              : (d.copyBytes == 4 || d.copyBytes == 8 || d.copyBytes == 16);
 }
 
+/// atom{.sem}{.scope}{.global,.shared}.op.type d, [a], b{, c} and
+/// red{.sem}{.scope}{.global,.shared}.op.type [a], b (§9.7.13.5,
+/// §9.7.13.6): add on .u32, .s32, .u64 and .f32; min and max on the
+/// integers; inc and dec on .u32; and, or and xor on .b32 and .b64; exch on
+/// .b32 and .b64; cas (atom only) on .b32 and .b64. The generic-address
+/// form, the half-precision, vector and f64 forms and .cas.b16 are not
+/// implemented.
+bool decodeAtomic(Modifiers &mods, DecodedInstruction &d) {
+  bool isAtom = d.opcode == Opcode::Atom;
+  if (auto order = mods.take(F::FenceOrder); order && *order == 0)
+    return false; // .sc
+  if (auto scope = mods.take(F::FenceScope); scope && *scope == 1)
+    return false; // .gl
+  if (!mods.takeInto(d, F::Space) || d.space == Space::Param ||
+      !mods.takeInto(d, F::AtomOp))
+    return false;
+  auto type = mods.takeType();
+  if (!type || !mods.allTaken())
+    return false;
+  d.type = *type;
+  using T = ScalarType;
+  T t = *type;
+  bool ok = false;
+  switch (d.atomOp) {
+  case AtomOp::Add:
+    ok = t == T::U32 || t == T::S32 || t == T::U64 || t == T::F32;
+    break;
+  case AtomOp::Min:
+  case AtomOp::Max:
+    ok = t == T::U32 || t == T::S32 || t == T::U64 || t == T::S64;
+    break;
+  case AtomOp::Inc:
+  case AtomOp::Dec:
+    ok = t == T::U32;
+    break;
+  case AtomOp::And:
+  case AtomOp::Or:
+  case AtomOp::Xor:
+  case AtomOp::Exch:
+    ok = t == T::B32 || t == T::B64;
+    break;
+  case AtomOp::Cas:
+    ok = isAtom && (t == T::B32 || t == T::B64);
+    break;
+  }
+  if (!ok)
+    return false;
+  size_t address = isAtom ? 1 : 0;
+  size_t values = d.atomOp == AtomOp::Cas ? 2 : 1;
+  if (d.operands.size() != address + 1 + values ||
+      d.operands[address].kind != OK::Address ||
+      (isAtom && (d.operands[0].kind != OK::Register || d.operands[0].negated)))
+    return false;
+  for (size_t i = address + 1; i < d.operands.size(); ++i)
+    if (!isValue(d.operands[i]))
+      return false;
+  return true;
+}
+
 /// Decodes the opcode and modifiers and checks the operands of one
 /// instruction; false when the combination is not supported.
 bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
@@ -767,6 +826,9 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
   case Opcode::Ld:
   case Opcode::St:
     return decodeLoadStore(mods, d);
+  case Opcode::Atom:
+  case Opcode::Red:
+    return decodeAtomic(mods, d);
   case Opcode::Ex2:
   case Opcode::Lg2:
   case Opcode::Sqrt:
@@ -785,15 +847,19 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
   case Opcode::CpAsyncCommit:
   case Opcode::CpAsyncWaitAll:
     return finish(mods, d.operands.empty());
-  case Opcode::Membar:
-    return finish(mods, mods.takeNext(F::FenceScope).has_value() &&
+  case Opcode::Membar: {
+    // membar.{cta,gl,sys}.
+    auto scope = mods.takeNext(F::FenceScope);
+    return finish(mods, scope && *scope != 2 && d.operands.empty());
+  }
+  case Opcode::Fence: {
+    // fence{.sc,.acq_rel}.{cta,gpu,sys}, .acq_rel by default; fence.proxy.*
+    // and fence.mbarrier_init (TMA and mbarriers) are not implemented.
+    auto order = mods.takeNext(F::FenceOrder);
+    auto scope = mods.takeNext(F::FenceScope);
+    return finish(mods, (!order || *order <= 1) && scope && *scope != 1 &&
                             d.operands.empty());
-  case Opcode::Fence:
-    // fence{.sc,.acq_rel}.scope, .acq_rel by default; fence.proxy.* and
-    // fence.mbarrier_init (TMA and mbarriers) are not implemented.
-    mods.takeNext(F::FenceOrder);
-    return finish(mods, mods.takeNext(F::FenceScope).has_value() &&
-                            d.operands.empty());
+  }
   case Opcode::CpAsyncWait:
     return finish(mods, d.operands.size() == 1 &&
                             d.operands[0].kind == OK::Immediate);
@@ -980,6 +1046,9 @@ llvm::Expected<DecodedKernel> detail::decodeKernel(const PtxModule &module,
     d.rare = isRare(d);
     if (d.opcode == Opcode::Bra)
       d.target = d.operands[0].imm;
+    out.hasGlobalAtomics |=
+        (d.opcode == Opcode::Atom || d.opcode == Opcode::Red) &&
+        d.space == Space::Global;
     out.code.push_back(std::move(d));
   }
   return out;

@@ -158,6 +158,8 @@ enum class SpecialRegister {
 
 enum class VoteMode { All, Any, Uni, Ballot };
 
+enum class AtomOp { Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
+
 struct Operand {
   enum class Kind { Register, Immediate, Special, Address, Vector, Sink };
   Kind kind = Kind::Immediate;
@@ -216,6 +218,7 @@ struct DecodedInstruction {
   unsigned vectorWidth = 1;
   ShflMode shflMode = ShflMode::Bfly;
   VoteMode voteMode = VoteMode::All;
+  AtomOp atomOp = AtomOp::Add;
   MmaInputType mmaType = MmaInputType::F16;
   /// mma: the K of the shape m16n8k<K> (16 or 8).
   unsigned mmaK = kMmaK;
@@ -242,6 +245,9 @@ struct DecodedKernel {
   /// Where the dynamic shared memory starts: after the static `.shared`
   /// variables, aligned.
   uint64_t dynamicSharedOffset = 0;
+  /// Whether an atom or red reaches global memory: then the CTAs run one
+  /// after another in grid order, so that the result is deterministic.
+  bool hasGlobalAtomics = false;
 };
 
 /// Decodes `kernel` of `module`. Fails with "PTX line N: unsupported

@@ -79,6 +79,9 @@ void detail::setModifierField(DecodedInstruction &d, ModifierField field,
   case F::VoteMode:
     d.voteMode = static_cast<VoteMode>(value);
     return;
+  case F::AtomOp:
+    d.atomOp = static_cast<AtomOp>(value);
+    return;
   case F::MmaK:
     d.mmaK = value;
     return;

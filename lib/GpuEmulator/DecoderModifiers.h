@@ -44,6 +44,7 @@ enum class ModifierField {
   NonCoherent,  // nonCoherent
   ShflMode,     // shflMode
   VoteMode,     // voteMode
+  AtomOp,       // atomOp
   MmaK,         // mmaK
   MatrixCount,  // matrixCount
   Transpose,    // transpose

@@ -42,6 +42,11 @@ runGrid(const detail::DecodedKernel &kernel, const LaunchConfig &config,
   unsigned workers = options.threads ? options.threads
                                      : std::thread::hardware_concurrency();
   workers = unsigned(std::clamp<uint64_t>(workers, 1, numCtas));
+  // Global atomics make CTAs see each other's writes: in grid order, one
+  // after another (an order the hardware may choose), the result does not
+  // depend on the host's threads.
+  if (kernel.hasGlobalAtomics)
+    workers = 1;
 
   std::atomic<uint64_t> nextCta{0};
   std::atomic<uint64_t> firstFault{numCtas};

@@ -323,6 +323,7 @@ private:
                          llvm::StringRef what, const TaintOrigin &origin);
 
   llvm::Error load(const DecodedInstruction &inst, unsigned t);
+  llvm::Error atomic(const DecodedInstruction &inst, unsigned t);
   llvm::Error store(const DecodedInstruction &inst, unsigned t);
   llvm::Error issueCopy(const DecodedInstruction &inst, unsigned t);
   llvm::Error waitCopies(const DecodedInstruction &inst, unsigned t,
@@ -1636,6 +1637,9 @@ llvm::Error Cta::executeLane(const DecodedInstruction &inst, unsigned t) {
     return load(inst, t);
   case Opcode::St:
     return store(inst, t);
+  case Opcode::Atom:
+  case Opcode::Red:
+    return atomic(inst, t);
   case Opcode::Ex2:
   case Opcode::Lg2:
   case Opcode::Sqrt:
@@ -1921,6 +1925,14 @@ llvm::Error Cta::taintSources(const DecodedInstruction &inst, unsigned t,
     for (const Operand &op : ops)
       if (llvm::Error err =
               checkUse(t, inst, op, "the cp.async's address or size"))
+        return err;
+    return llvm::Error::success();
+  case Opcode::Atom:
+  case Opcode::Red:
+    // The old value comes from bytes checked written (atomic()).
+    for (size_t i = inst.opcode == Opcode::Atom ? 1 : 0; i < ops.size(); ++i)
+      if (llvm::Error err =
+              checkUse(t, inst, ops[i], "the atomic's address or operand"))
         return err;
     return llvm::Error::success();
   case Opcode::CpAsyncCommit:
@@ -2209,6 +2221,102 @@ llvm::Error Cta::load(const DecodedInstruction &inst, unsigned t) {
       }
       setTaint(t, element.reg, mask, origin);
     }
+  }
+  return llvm::Error::success();
+}
+
+// atom and red (§9.7.13.5, §9.7.13.6): the lanes one after another in
+// lane order (an order the hardware may choose); each reads the old value,
+// writes the new one and, for atom, returns the old. The old value must
+// have been written (initcheck). In shared memory, atomics do not race with
+// each other; a plain access after one in the same epoch by another thread
+// does.
+llvm::Error Cta::atomic(const DecodedInstruction &inst, unsigned t) {
+  bool isAtom = inst.opcode == Opcode::Atom;
+  const auto &ops = inst.operands;
+  const Operand &addr = ops[isAtom ? 1 : 0];
+  uint64_t address = (addr.baseIsRegister ? reg(t, addr.reg) : 0) + addr.imm;
+  unsigned bits = bitWidth(inst.type), size = bits / 8;
+  uint8_t *bytes = nullptr;
+  if (inst.space == Space::Global) {
+    auto read = global(inst, t, address, size, size, false, 0, nullptr);
+    if (!read)
+      return read.takeError();
+    auto write = global(inst, t, address, size, size, true);
+    if (!write)
+      return write.takeError();
+    bytes = *write;
+  } else {
+    auto error = [&](const llvm::Twine &what) {
+      return fault(t, inst,
+                   llvm::formatv("{0}: shared atomic of {1} bytes at {2:x}",
+                                 what.str(), size, address)
+                       .str());
+    };
+    if (address + size > sharedSize || address + size < address)
+      return error(llvm::formatv("memcheck: outside the {0} bytes of shared "
+                                 "memory",
+                                 sharedSize));
+    if (address % size)
+      return error("memcheck: misaligned");
+    if (options.initcheck && shadow.unwrittenMask(address, size))
+      return error("initcheck: reads bytes never written");
+    if (options.initcheck || options.racecheck)
+      (void)shadow.write(address, size, t); // for the plain accesses after
+    bytes = shared.data() + address;
+  }
+  uint64_t old = readBytes(bytes, size);
+  uint64_t b = maskBits(value(ops[isAtom ? 2 : 1], t), bits);
+  uint64_t result = 0;
+  bool isSigned = isSignedInt(inst.type);
+  switch (inst.atomOp) {
+  case AtomOp::Add:
+    // atom.add.f32 rounds to nearest and flushes subnormal inputs and
+    // results to zeros of their sign (§9.7.13.5).
+    if (inst.type == ScalarType::F32) {
+      F32Modifiers ftz;
+      ftz.ftz = true;
+      result = fromF32(addF32(asF32(old), asF32(b), ftz));
+    } else {
+      result = old + b;
+    }
+    break;
+  case AtomOp::Min:
+  case AtomOp::Max: {
+    bool less = isSigned ? signExtend(b, bits) < signExtend(old, bits)
+                         : b < old;
+    bool takeB = inst.atomOp == AtomOp::Min ? less : !less && b != old;
+    result = takeB ? b : old;
+    break;
+  }
+  case AtomOp::Inc:
+    result = old >= b ? 0 : old + 1;
+    break;
+  case AtomOp::Dec:
+    result = old == 0 || old > b ? b : old - 1;
+    break;
+  case AtomOp::And:
+    result = old & b;
+    break;
+  case AtomOp::Or:
+    result = old | b;
+    break;
+  case AtomOp::Xor:
+    result = old ^ b;
+    break;
+  case AtomOp::Exch:
+    result = b;
+    break;
+  case AtomOp::Cas:
+    result = old == b ? maskBits(value(ops[3], t), bits) : old;
+    break;
+  }
+  writeBytes(bytes, maskBits(result, bits), size);
+  if (isAtom) {
+    // A signed old value widens with its sign, as ld does.
+    set(t, ops[0].reg, isSigned ? uint64_t(signExtend(old, bits)) : old);
+    if (LLVM_UNLIKELY(taintLive))
+      setTaint(t, ops[0].reg, 0, TaintOrigin());
   }
   return llvm::Error::success();
 }

@@ -129,6 +129,8 @@ std::optional<unsigned> memberOf(const DecodedInstruction &d,
     return unsigned(d.shflMode);
   case F::VoteMode:
     return unsigned(d.voteMode);
+  case F::AtomOp:
+    return unsigned(d.atomOp);
   case F::MmaK:
     return d.mmaK;
   case F::MatrixCount:
@@ -216,6 +218,16 @@ std::string instructionWith(const ModifierSpelling &row) {
     return "vote.sync." + m +
            (VoteMode(row.value) == VoteMode::Ballot ? ".b32 %r1, %p1, -1"
                                                     : ".pred %p1, %p2, -1");
+  case F::AtomOp: {
+    AtomOp op = AtomOp(row.value);
+    std::string type = op == AtomOp::Min || op == AtomOp::Max ? ".s32"
+                       : op == AtomOp::Add || op == AtomOp::Inc ||
+                               op == AtomOp::Dec
+                           ? ".u32"
+                           : ".b32";
+    return "atom.global." + m + type + " %r1, [%rd1], %r2" +
+           (op == AtomOp::Cas ? ", %r3" : "");
+  }
   case F::MatrixCount:
     return "ldmatrix.sync.aligned.m8n8." + m + ".shared.b16 " +
            (row.value == 1   ? "{%r1}"
