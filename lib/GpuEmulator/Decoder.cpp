@@ -99,7 +99,8 @@ uint64_t typeBytes(llvm::StringRef type) {
 /// Names resolved while decoding one kernel's operands.
 struct Scope {
   llvm::StringMap<unsigned> registers;
-  llvm::StringMap<uint64_t> sharedSymbols; // name -> shared offset
+  llvm::StringMap<uint64_t> sharedSymbols; // name -> offset in its space
+                                           // (shared or local)
   llvm::StringMap<uint64_t> params;        // name -> parameter offset
   const llvm::StringMap<unsigned> *labels = nullptr;
 };
@@ -498,12 +499,13 @@ bool decodeCvt(Modifiers &mods, DecodedInstruction &d) {
          !d.sat;
 }
 
-/// cvta.to.global and cvta.global: generic and global addresses are the
-/// same in the emulator (§6.4.1 lets the implementation choose the window;
-/// we map global memory at its own addresses).
+/// cvta.{global,shared,local} and cvta.to.{global,shared,local}: generic
+/// and global addresses are the same in the emulator; shared and local
+/// memory have windows of their own in the generic space (§6.4.1 lets the
+/// implementation choose them; Executor.cpp).
 bool decodeCvta(Modifiers &mods, DecodedInstruction &d) {
-  mods.take(F::ToGeneric);
-  if (mods.take(F::Space) != unsigned(Space::Global))
+  d.fromGeneric = mods.take(F::ToGeneric).has_value();
+  if (!mods.takeInto(d, F::Space) || d.space == Space::Param)
     return false;
   return decodeTyped(
       mods, d,
@@ -515,7 +517,10 @@ bool decodeCvta(Modifiers &mods, DecodedInstruction &d) {
 /// or .shared; cache hints on global accesses; scalars, .v2 or .v4.
 bool decodeLoadStore(Modifiers &mods, DecodedInstruction &d) {
   bool isLoad = d.opcode == Opcode::Ld;
-  if (!mods.takeInto(d, F::Space) || (!isLoad && d.space == Space::Param))
+  // Without a state space, the address is generic (§6.4.1).
+  if (!mods.takeInto(d, F::Space))
+    d.space = Space::Generic;
+  if (!isLoad && d.space == Space::Param)
     return false;
   if (d.space == Space::Global) {
     if (isLoad)
@@ -700,7 +705,8 @@ bool decodeAtomic(Modifiers &mods, DecodedInstruction &d) {
     return false; // .sc
   if (auto scope = mods.take(F::FenceScope); scope && *scope == 1)
     return false; // .gl
-  if (!mods.takeInto(d, F::Space) || d.space == Space::Param ||
+  if (!mods.takeInto(d, F::Space) ||
+      (d.space != Space::Global && d.space != Space::Shared) ||
       !mods.takeInto(d, F::AtomOp))
     return false;
   auto type = mods.takeType();
@@ -1011,13 +1017,42 @@ llvm::Expected<DecodedKernel> detail::decodeKernel(const PtxModule &module,
   for (const PtxVariable &var : module.variables)
     if (llvm::Error err = layoutShared(var))
       return std::move(err);
-  for (const PtxVariable &var : kernel.variables) {
-    if (var.space != PtxStateSpace::Shared)
+  // The .local variables, per thread, each at its alignment (nvcc's
+  // __local_depot arrays: stack frames and arrays indexed by data).
+  auto layoutLocal = [&](const PtxVariable &var) -> llvm::Error {
+    uint64_t element = typeBytes(var.type) * var.vectorWidth;
+    uint64_t align = var.alignment.value_or(element);
+    uint64_t count = 1;
+    for (const auto &dim : var.dimensions)
+      count *= dim.value_or(0);
+    if (element == 0 || align == 0 || count == 0 || !var.initializer.empty())
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "kernel '%s': unsupported local "
+                                     "variable '%s'",
+                                     kernel.name.c_str(), var.name.c_str());
+    out.localBytes = llvm::alignTo(out.localBytes, align);
+    scope.sharedSymbols[var.name] = out.localBytes;
+    out.localBytes += element * count;
+    // CUDA's limit, checked before the emulator allocates it per thread.
+    constexpr uint64_t kMaxLocalBytes = 512 * 1024;
+    if (out.localBytes > kMaxLocalBytes)
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
-          "kernel '%s': unsupported non-shared variable '%s'",
-          kernel.name.c_str(), var.name.c_str());
-    if (llvm::Error err = layoutShared(var))
+          "kernel '%s': %llu bytes of local memory per thread, more than "
+          "the %llu a GPU has",
+          kernel.name.c_str(), (unsigned long long)out.localBytes,
+          (unsigned long long)kMaxLocalBytes);
+    return llvm::Error::success();
+  };
+  for (const PtxVariable &var : kernel.variables) {
+    llvm::Error err = var.space == PtxStateSpace::Shared ? layoutShared(var)
+                      : var.space == PtxStateSpace::Local
+                          ? layoutLocal(var)
+                          : llvm::createStringError(
+                                llvm::inconvertibleErrorCode(),
+                                "kernel '%s': unsupported variable '%s'",
+                                kernel.name.c_str(), var.name.c_str());
+    if (err)
       return std::move(err);
   }
   out.dynamicSharedOffset = llvm::alignTo(sharedEnd, dynamicAlign);

@@ -102,7 +102,10 @@ inline bool isSignedInt(ScalarType type) {
 }
 
 
-enum class Space { Param, Global, Shared };
+/// The state spaces of ld, st, cvta and atom; Generic is an ld or st
+/// without one (§6.4.1): its address picks global, shared or local memory
+/// at run time (the windows are in Executor.cpp).
+enum class Space { Param, Global, Shared, Local, Generic };
 
 /// The comparison operators of setp (§9.7.3.x "Comparison and Selection"):
 /// the integer ones and the ordered and unordered float ones.
@@ -197,6 +200,8 @@ struct DecodedInstruction {
   bool approx = false;
   /// div.full.f32.
   bool fullRange = false;
+  /// cvta.to.space: from a generic address (else to one).
+  bool fromGeneric = false;
   /// ld.global.nc: the read-only (non-coherent) path, which need not see
   /// writes of the same launch (§9.7.9.8).
   bool nonCoherent = false;
@@ -245,6 +250,8 @@ struct DecodedKernel {
   /// Where the dynamic shared memory starts: after the static `.shared`
   /// variables, aligned.
   uint64_t dynamicSharedOffset = 0;
+  /// Each thread's `.local` memory: the kernel's local variables.
+  uint64_t localBytes = 0;
   /// Whether an atom or red reaches global memory: then the CTAs run one
   /// after another in grid order, so that the result is deterministic.
   bool hasGlobalAtomics = false;

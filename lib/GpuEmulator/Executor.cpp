@@ -29,6 +29,14 @@ using namespace mirage::emulator::detail;
 
 namespace {
 
+// Where shared and local memory appear in the generic address space
+// (§6.4.1 leaves the windows to the implementation): far above every
+// global buffer DeviceMemory hands out, each window larger than any CTA's
+// shared memory or thread's local memory.
+constexpr uint64_t kGenericSharedBase = uint64_t(1) << 48;
+constexpr uint64_t kGenericLocalBase = uint64_t(1) << 49;
+constexpr uint64_t kGenericWindow = uint64_t(1) << 32;
+
 uint64_t maskBits(uint64_t value, unsigned bits) {
   return bits >= 64 ? value : value & ((uint64_t(1) << bits) - 1);
 }
@@ -172,7 +180,9 @@ public:
         warpPc(numWarps, 0),
         registers(uint64_t(numThreads) * kernel.numRegisters, 0),
         sharedSize(kernel.dynamicSharedOffset + config.dynamicSharedBytes),
-        shared(sharedSize, 0), shadow(sharedSize) {
+        shared(sharedSize, 0), shadow(sharedSize),
+        localBytes(kernel.localBytes), local(numThreads * localBytes, 0),
+        localWritten(options.initcheck ? numThreads * localBytes : 0, 0) {
     if (numThreads % kWarpSize)
       liveLanes.back() = (1u << (numThreads % kWarpSize)) - 1;
   }
@@ -323,6 +333,26 @@ private:
                          llvm::StringRef what, const TaintOrigin &origin);
 
   llvm::Error load(const DecodedInstruction &inst, unsigned t);
+  /// The space a generic address lies in, with `address` made an offset
+  /// in it for shared and local memory (global addresses stay).
+  Space resolveGeneric(uint64_t &address) const {
+    if (address - kGenericSharedBase < kGenericWindow) {
+      address -= kGenericSharedBase;
+      return Space::Shared;
+    }
+    if (address - kGenericLocalBase < kGenericWindow) {
+      address -= kGenericLocalBase;
+      return Space::Local;
+    }
+    return Space::Global;
+  }
+  /// Thread t's local bytes at `offset`, checked: inside its local memory,
+  /// aligned; a read reports never-written bytes in `unwrittenBytes`, a
+  /// write marks them written.
+  llvm::Expected<uint8_t *> localBytesAt(const DecodedInstruction &inst,
+                                         unsigned t, uint64_t offset,
+                                         unsigned size, bool isWrite,
+                                         uint32_t *unwrittenBytes);
   llvm::Error atomic(const DecodedInstruction &inst, unsigned t);
   llvm::Error store(const DecodedInstruction &inst, unsigned t);
   llvm::Error issueCopy(const DecodedInstruction &inst, unsigned t);
@@ -411,6 +441,11 @@ private:
   uint64_t sharedSize;
   std::vector<uint8_t> shared;
   SharedShadow shadow;
+  /// Each thread's .local memory, localBytes apiece, and (with initcheck)
+  /// which of its bytes were written.
+  uint64_t localBytes;
+  std::vector<uint8_t> local;
+  std::vector<uint8_t> localWritten;
   /// initcheck's taint, per register slot of each thread: the bytes whose
   /// value came from memory nothing wrote, and from where. Empty, and
   /// nothing tracked, until a load reads such bytes.
@@ -1512,9 +1547,16 @@ llvm::Error Cta::executeMoveLane(const DecodedInstruction &inst, unsigned t) {
                              : maskBits(a, fromBits));
     return llvm::Error::success();
   }
-  case Opcode::Cvta:
-    result(operand(1));
+  case Opcode::Cvta: {
+    // Global addresses are generic ones; shared and local memory have
+    // their windows (kGenericSharedBase, kGenericLocalBase).
+    uint64_t base = inst.space == Space::Shared  ? kGenericSharedBase
+                    : inst.space == Space::Local ? kGenericLocalBase
+                                                 : 0;
+    uint64_t a = operand(1);
+    result(inst.fromGeneric ? a - base : a + base);
     return llvm::Error::success();
+  }
   default:
     break;
   }
@@ -1882,7 +1924,9 @@ uint8_t Cta::operandTaint(const Operand &op, unsigned t,
 llvm::Error Cta::taintedUse(unsigned t, const DecodedInstruction &inst,
                             llvm::StringRef what, const TaintOrigin &origin) {
   const DecodedInstruction &from = kernel.code[origin.pc];
-  llvm::StringRef space = origin.space == Space::Shared ? "shared" : "global";
+  llvm::StringRef space = origin.space == Space::Shared  ? "shared"
+                          : origin.space == Space::Local ? "local"
+                                                         : "global";
   return fault(t, inst,
                llvm::formatv("initcheck: {0} uses bytes never written: {1} "
                              "read of {2} bytes at {3:x} by '{4}' at PTX "
@@ -2160,6 +2204,36 @@ llvm::Error Cta::checkShared(const DecodedInstruction &inst, unsigned t,
   return llvm::Error::success();
 }
 
+llvm::Expected<uint8_t *> Cta::localBytesAt(const DecodedInstruction &inst,
+                                             unsigned t, uint64_t offset,
+                                             unsigned size, bool isWrite,
+                                             uint32_t *unwrittenBytes) {
+  auto error = [&](const llvm::Twine &what) {
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        llvm::formatv("{0} '{1}': {2}: local {3} of {4} bytes at {5:x}",
+                      where(t, inst.line), inst.text, what.str(),
+                      isWrite ? "write" : "read", size, offset)
+            .str());
+  };
+  if (offset + size > localBytes || offset + size < offset)
+    return error(llvm::formatv("memcheck: outside the thread's {0} bytes of "
+                               "local memory",
+                               localBytes));
+  if (offset % size)
+    return error("memcheck: misaligned");
+  uint64_t at = uint64_t(t) * localBytes + offset;
+  if (options.initcheck) {
+    for (unsigned i = 0; i < size; ++i) {
+      if (isWrite)
+        localWritten[at + i] = 1;
+      else if (!localWritten[at + i])
+        *unwrittenBytes |= 1u << i;
+    }
+  }
+  return local.data() + at;
+}
+
 llvm::Error Cta::load(const DecodedInstruction &inst, unsigned t) {
   const Operand &addr = inst.operands[1];
   uint64_t address = (addr.baseIsRegister ? reg(t, addr.reg) : 0) + addr.imm;
@@ -2169,7 +2243,19 @@ llvm::Error Cta::load(const DecodedInstruction &inst, unsigned t) {
   // Bytes never written are no error yet: they taint what they are loaded
   // into, and only a use of that is reported.
   uint32_t unwritten = 0;
-  switch (inst.space) {
+  Space space = inst.space;
+  if (space == Space::Generic)
+    space = resolveGeneric(address);
+  switch (space) {
+  case Space::Generic:
+    llvm_unreachable("resolved above");
+  case Space::Local: {
+    auto data = localBytesAt(inst, t, address, total, false, &unwritten);
+    if (!data)
+      return data.takeError();
+    bytes = *data;
+    break;
+  }
   case Space::Param:
     if (address + total > params.size() || address + total < address)
       return fault(t, inst,
@@ -2214,7 +2300,7 @@ llvm::Error Cta::load(const DecodedInstruction &inst, unsigned t) {
             address + i * elementBytes + llvm::countr_zero(unsigned(mask));
         origin.pc = uint32_t(&inst - kernel.code.data());
         origin.bytes = uint8_t(llvm::popcount(unsigned(mask)));
-        origin.space = inst.space;
+        origin.space = space;
         // A sign extension copies the top byte's taint upwards.
         if (isSignedInt(inst.type) && (mask >> (elementBytes - 1) & 1))
           mask |= uint8_t(0xff << elementBytes);
@@ -2327,8 +2413,16 @@ llvm::Error Cta::store(const DecodedInstruction &inst, unsigned t) {
   unsigned elementBytes = bitWidth(inst.type) / 8;
   unsigned total = elementBytes * inst.vectorWidth;
   uint8_t *bytes = nullptr;
-  if (inst.space == Space::Global) {
+  Space space = inst.space;
+  if (space == Space::Generic)
+    space = resolveGeneric(address);
+  if (space == Space::Global) {
     auto data = global(inst, t, address, total, total, true);
+    if (!data)
+      return data.takeError();
+    bytes = *data;
+  } else if (space == Space::Local) {
+    auto data = localBytesAt(inst, t, address, total, true, nullptr);
     if (!data)
       return data.takeError();
     bytes = *data;
@@ -2442,7 +2536,15 @@ void Cta::profileAccess(const DecodedInstruction &inst,
   // not counted) at its first.
   const Operand &addr = inst.operands[isStore ? 0 : 1];
   Space space = isCopy ? Space::Global : inst.space;
-  if (space == Space::Param)
+  if (space == Space::Generic) {
+    // Counted in the space of the first lane's address.
+    uint64_t first = (addr.baseIsRegister ? reg(lanes.front(), addr.reg) : 0) +
+                     addr.imm;
+    space = resolveGeneric(first);
+  }
+  // Local memory is interleaved across threads by the hardware, so its
+  // sectors are not the threads' offsets: not counted yet.
+  if (space == Space::Param || space == Space::Local)
     return;
   unsigned size = isCopy ? inst.copyBytes
                          : bitWidth(inst.type) / 8 * inst.vectorWidth;

@@ -90,6 +90,11 @@ static InstructionClass memoryClass(const DecodedInstruction &inst) {
     return InstructionClass::SharedMemory;
   case Space::Param:
     return InstructionClass::ParamLoad;
+  // Local memory is device memory, and a generic access's space is only
+  // known per lane at run time.
+  case Space::Local:
+  case Space::Generic:
+    return InstructionClass::GlobalMemory;
   }
   llvm_unreachable("unknown state space");
 }
