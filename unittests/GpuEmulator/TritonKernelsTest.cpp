@@ -2,11 +2,13 @@
 //
 // Kernels written in Triton and compiled by Triton 3.9 for sm_80 without a
 // GPU (Inputs/triton_kernels.py): a row softmax (shuffles, ex2.approx,
-// div.full), an RMSNorm with an f16 output, and a tiled f16 matmul whose
-// tl.dot is ldmatrix and mma.sync. Each runs as Triton compiled it, with
-// every checker on, against a host reference in double: the softmax within
-// the error the ISA allows its approximations, the matmul exactly (small
-// integers, exact in f16 and f32). Triton adds two scratch pointers to
+// div.full), an RMSNorm with an f16 output, a LayerNorm, a tiled f16
+// matmul whose tl.dot is ldmatrix and mma.sync, and a fused attention
+// forward pass (online softmax, two tl.dot per key block). Each runs as
+// Triton compiled it, with every checker on, against a host reference in
+// double: within the error of the ISA's approximations and of the f16
+// roundings the kernel makes, the matmul exactly (small integers, exact in
+// f16 and f32). Triton adds two scratch pointers to
 // every kernel's parameters; these kernels do not use them.
 //
 //===----------------------------------------------------------------------===//
@@ -179,6 +181,106 @@ TEST(TritonKernelsTest, MatmulWithLdmatrixAndMmaIsExact) {
             uint64_t(M / 16) * (N / 8) * (K / 16));
   EXPECT_EQ(p.sharedWavefronts, p.sharedIdealWavefronts);
   EXPECT_GT(p.sharedIdealWavefronts, 0u);
+}
+
+TEST(TritonKernelsTest, LayerNormMatchesHost) {
+  auto module = parsePtx(readInput("triton_layernorm.sm_80.ptx"));
+  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
+  const unsigned rows = 3, cols = 1000;
+  std::vector<float> in(rows * cols), w(cols), b(cols);
+  for (unsigned i = 0; i < in.size(); ++i)
+    in[i] = 3.0f + float(int(i * 2654435761u % 1001) - 500) / 64.0f;
+  for (unsigned c = 0; c < cols; ++c) {
+    w[c] = 1.0f + float(c % 9) / 16.0f;
+    b[c] = float(int(c % 5) - 2) / 4.0f;
+  }
+  DeviceMemory memory;
+  uint64_t inAddr = memory.allocate(in.size() * 4),
+           wAddr = memory.allocate(cols * 4), bAddr = memory.allocate(cols * 4),
+           out = memory.allocate(in.size() * 4);
+  expectSuccess(memory.writeArray<float>(inAddr, in));
+  expectSuccess(memory.writeArray<float>(wAddr, w));
+  expectSuccess(memory.writeArray<float>(bAddr, b));
+  const float eps = 1e-5f;
+  auto report = launchKernel(
+      *module, "layernorm_kernel", launch(rows, 1, 16),
+      {out, inAddr, wAddr, bAddr, cols, bitsOfFloat(eps), 0, 0}, memory);
+  ASSERT_TRUE(bool(report)) << llvm::toString(report.takeError());
+  std::vector<float> got = readBack<float>(memory, out, in.size());
+  for (unsigned r = 0; r < rows; ++r) {
+    double mean = 0, var = 0;
+    for (unsigned c = 0; c < cols; ++c)
+      mean += in[r * cols + c];
+    mean /= cols;
+    for (unsigned c = 0; c < cols; ++c)
+      var += (in[r * cols + c] - mean) * (in[r * cols + c] - mean);
+    var /= cols;
+    for (unsigned c = 0; c < cols; ++c) {
+      double expected =
+          (in[r * cols + c] - mean) / std::sqrt(var + eps) * w[c] + b[c];
+      // f32 sums over 1000 values and rsqrt.approx (2^-22.9 relative).
+      EXPECT_NEAR(got[r * cols + c], expected, 1e-5 * (std::fabs(expected) + 1))
+          << r << " " << c;
+    }
+  }
+}
+
+TEST(TritonKernelsTest, FusedAttentionMatchesHost) {
+  auto module = parsePtx(readInput("triton_attention.sm_80.ptx"));
+  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
+  const unsigned seq = 192, D = 64;
+  std::vector<uint16_t> q(seq * D), k(seq * D), v(seq * D);
+  std::vector<float> qf(seq * D), kf(seq * D), vf(seq * D);
+  auto fill = [](std::vector<uint16_t> &h, std::vector<float> &f,
+                 uint32_t seed) {
+    for (unsigned i = 0; i < h.size(); ++i) {
+      h[i] = halfOf(float(int((i * 2654435761u + seed) % 33) - 16) / 16.0f);
+      f[i] = floatOfHalf(h[i]);
+    }
+  };
+  fill(q, qf, 1);
+  fill(k, kf, 7);
+  fill(v, vf, 13);
+  DeviceMemory memory;
+  uint64_t qAddr = memory.allocate(q.size() * 2),
+           kAddr = memory.allocate(k.size() * 2),
+           vAddr = memory.allocate(v.size() * 2),
+           out = memory.allocate(seq * D * 2);
+  expectSuccess(memory.writeArray<uint16_t>(qAddr, q));
+  expectSuccess(memory.writeArray<uint16_t>(kAddr, k));
+  expectSuccess(memory.writeArray<uint16_t>(vAddr, v));
+  const float scale = 0.125f;
+  EmulatorOptions options;
+  options.profile = true;
+  auto report = launchKernel(
+      *module, "attention_kernel", launch(seq / 64, 1, 16384),
+      {qAddr, kAddr, vAddr, out, seq, bitsOfFloat(scale), 0, 0}, memory,
+      options);
+  ASSERT_TRUE(bool(report)) << llvm::toString(report.takeError());
+  std::vector<uint16_t> o = readBack<uint16_t>(memory, out, seq * D);
+  for (unsigned i = 0; i < seq; ++i) {
+    std::vector<double> s(seq);
+    double max = -INFINITY, sum = 0;
+    for (unsigned j = 0; j < seq; ++j) {
+      double dot = 0;
+      for (unsigned d = 0; d < D; ++d)
+        dot += double(qf[i * D + d]) * kf[j * D + d];
+      s[j] = dot * scale;
+      max = std::max(max, s[j]);
+    }
+    for (unsigned j = 0; j < seq; ++j)
+      sum += s[j] = std::exp(s[j] - max);
+    for (unsigned d = 0; d < D; ++d) {
+      double expected = 0;
+      for (unsigned j = 0; j < seq; ++j)
+        expected += s[j] / sum * vf[j * D + d];
+      // P in f16 before the second dot (2^-11 relative per weight, on
+      // values below 1) and the f16 output: 2^-10 of the largest |v|.
+      EXPECT_NEAR(floatOfHalf(o[i * D + d]), expected, 1.0 / 1024)
+          << i << " " << d;
+    }
+  }
+  EXPECT_EQ(report->profile.tensorCoreFlops, 2ull * 2 * seq * seq * D);
 }
 
 } // namespace

@@ -1,11 +1,12 @@
 """Triton kernels compiled without a GPU, for the emulator's tests.
 
-Writes triton_softmax.sm_80.ptx, triton_rmsnorm.sm_80.ptx and
-triton_matmul.sm_80.ptx next to this file with Triton's own compiler (PyPI
-`triton`, 3.9.0 when they were made), for an explicit target, as a user
-would run them: a row softmax, an RMSNorm with an f16 output, and a tiled
-f16 matmul with tl.dot (mma.sync and ldmatrix). TritonKernelsTest runs
-them in the emulator.
+Writes triton_<name>.sm_80.ptx next to this file with Triton's own
+compiler (PyPI `triton`, 3.9.0 when they were made), for an explicit
+target, as a user would run them: a row softmax, an RMSNorm with an f16
+output, a LayerNorm, a tiled f16 matmul with tl.dot (mma.sync and
+ldmatrix), and a fused attention forward pass (online softmax over key
+blocks, two tl.dot per block). TritonKernelsTest runs them in the
+emulator.
 
     TRITON_DEFAULT_FP_FUSION=1 .venv/bin/python triton_kernels.py
 """
@@ -57,6 +58,46 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr,
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16))
 
 
+@triton.jit
+def layernorm_kernel(out_ptr, in_ptr, w_ptr, b_ptr, n_cols, eps,
+                     BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    m = cols < n_cols
+    x = tl.load(in_ptr + row * n_cols + cols, mask=m, other=0.0)
+    mean = tl.sum(x, axis=0) / n_cols
+    d = tl.where(m, x - mean, 0.0)
+    var = tl.sum(d * d, axis=0) / n_cols
+    y = d * tl.rsqrt(var + eps) * tl.load(w_ptr + cols, mask=m) + \
+        tl.load(b_ptr + cols, mask=m)
+    tl.store(out_ptr + row * n_cols + cols, y, mask=m)
+
+
+@triton.jit
+def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, seq, scale,
+                     D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    pid = tl.program_id(0)
+    rm = pid * BM + tl.arange(0, BM)
+    rd = tl.arange(0, D)
+    q = tl.load(q_ptr + rm[:, None] * D + rd[None, :])
+    m_i = tl.full((BM,), -float("inf"), tl.float32)
+    l_i = tl.zeros((BM,), tl.float32)
+    acc = tl.zeros((BM, D), tl.float32)
+    for start in range(0, seq, BN):
+        rn = start + tl.arange(0, BN)
+        k = tl.load(k_ptr + rn[None, :] * D + rd[:, None])
+        s = tl.dot(q, k) * scale
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        p = tl.exp(s - m_new[:, None])
+        alpha = tl.exp(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(v_ptr + rn[:, None] * D + rd[None, :])
+        acc = acc * alpha[:, None] + tl.dot(p.to(tl.float16), v)
+        m_i = m_new
+    tl.store(o_ptr + rm[:, None] * D + rd[None, :],
+             (acc / l_i[:, None]).to(tl.float16))
+
+
 def build(fn, signature, constexprs, name, arch=80, **options):
     source = ASTSource(fn=fn, signature=signature, constexprs=constexprs)
     kernel = triton.compile(source, target=GPUTarget("cuda", arch, 32),
@@ -80,3 +121,12 @@ build(matmul_kernel,
        "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr",
        "BK": "constexpr"},
       {"BM": 64, "BN": 64, "BK": 32}, "matmul", num_stages=3)
+build(layernorm_kernel,
+      {"out_ptr": "*fp32", "in_ptr": "*fp32", "w_ptr": "*fp32",
+       "b_ptr": "*fp32", "n_cols": "i32", "eps": "fp32", "BLOCK": "constexpr"},
+      {"BLOCK": 1024}, "layernorm")
+build(attention_kernel,
+      {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "o_ptr": "*fp16",
+       "seq": "i32", "scale": "fp32", "D": "constexpr", "BM": "constexpr",
+       "BN": "constexpr"},
+      {"D": 64, "BM": 64, "BN": 64}, "attention", num_stages=2)
