@@ -676,6 +676,9 @@ bool decodeLdmatrix(Modifiers &mods, DecodedInstruction &d) {
 /// cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size}.
 bool decodeCpAsync(Modifiers &mods, DecodedInstruction &d) {
   auto cacheGlobal = mods.take(F::CopyCacheGlobal);
+  // The L2 prefetch size (.L2::64B, ::128B, ::256B): where data is cached,
+  // not what is copied (as on ld).
+  mods.takeEach(F::CacheHint);
   if (!cacheGlobal || !mods.take("shared") || !mods.take("global") ||
       !mods.allTaken())
     return false;
