@@ -650,7 +650,10 @@ bool decodeMma(Modifiers &mods, DecodedInstruction &d) {
 /// matrix, a vector (of one element for .x1, or the register alone). The
 /// generic-address
 /// form and the sm_100 shapes (.m16n16, .m8n16, .b8) are not implemented.
-bool decodeLdmatrix(Modifiers &mods, DecodedInstruction &d) {
+/// ldmatrix, and stmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared.b16
+/// [a], r (the ISA's "stmatrix"), with the address first.
+bool decodeMatrixLoadStore(Modifiers &mods, DecodedInstruction &d) {
+  bool isLoad = d.opcode == Opcode::Ldmatrix;
   bool ok = mods.take(F::Sync) && mods.take(F::Aligned) &&
             mods.take(F::MatrixShape) && mods.takeInto(d, F::MatrixCount);
   mods.takeInto(d, F::Transpose);
@@ -658,10 +661,11 @@ bool decodeLdmatrix(Modifiers &mods, DecodedInstruction &d) {
     return false;
   auto type = mods.takeType();
   if (!type || *type != ScalarType::B16 || !mods.allTaken() ||
-      d.operands.size() != 2 || d.operands[1].kind != OK::Address)
+      d.operands.size() != 2 ||
+      d.operands[isLoad ? 1 : 0].kind != OK::Address)
     return false;
-  d.type = ScalarType::B32; // the registers it writes
-  Operand &dst = d.operands[0];
+  d.type = ScalarType::B32; // the registers it reads or writes
+  Operand &dst = d.operands[isLoad ? 0 : 1];
   if (dst.kind == OK::Register && d.matrixCount == 1) {
     Operand vector;
     vector.kind = OK::Vector;
@@ -888,7 +892,8 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
   case Opcode::Mma:
     return decodeMma(mods, d);
   case Opcode::Ldmatrix:
-    return decodeLdmatrix(mods, d);
+  case Opcode::Stmatrix:
+    return decodeMatrixLoadStore(mods, d);
   case Opcode::CpAsync:
     return decodeCpAsync(mods, d);
   }

@@ -263,6 +263,9 @@ private:
   llvm::Error executeLdmatrix(const DecodedInstruction &inst,
                               llvm::ArrayRef<unsigned> lanes, unsigned warp,
                               uint32_t executing);
+  llvm::Error executeStmatrix(const DecodedInstruction &inst,
+                              llvm::ArrayRef<unsigned> lanes, unsigned warp,
+                              uint32_t executing);
   /// Whether `other` is a lane of the current st that ran before lane `t`
   /// and stored the same bytes at the same address: several lanes of one
   /// store writing one value to one place is no race (CUDA defines the
@@ -731,7 +734,8 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
     }
   }
   if ((inst.opcode == Opcode::Shfl || inst.opcode == Opcode::Mma ||
-       inst.opcode == Opcode::Ldmatrix || inst.opcode == Opcode::Vote ||
+       inst.opcode == Opcode::Ldmatrix || inst.opcode == Opcode::Stmatrix ||
+       inst.opcode == Opcode::Vote ||
        inst.opcode == Opcode::BarWarpSync) &&
       !lanes.empty() &&
       waitForCollective(inst, pc, first, last, lanes, executing))
@@ -783,6 +787,8 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
     return executeMma(inst, lanes, warp, executing);
   case Opcode::Ldmatrix:
     return executeLdmatrix(inst, lanes, warp, executing);
+  case Opcode::Stmatrix:
+    return executeStmatrix(inst, lanes, warp, executing);
   case Opcode::Vote:
     return executeVote(inst, lanes, warp, executing);
   case Opcode::BarWarpSync:
@@ -900,6 +906,56 @@ llvm::Error Cta::executeShfl(const DecodedInstruction &inst,
 }
 
 // mma.sync.aligned (§9.7.15.5.14): all 32 lanes execute it together.
+// stmatrix.sync.aligned.m8n8 (the ISA's "stmatrix"): the inverse of
+// ldmatrix. Lane 8m + r gives the address of row r of matrix m (16 bytes,
+// 16-byte aligned) and writes that row, for the checkers; lane 4r + w
+// provides, per matrix, word w of row r (with .trans: elements r of rows
+// 2w and 2w + 1). Data that uses never-written bytes is initcheck's error.
+llvm::Error Cta::executeStmatrix(const DecodedInstruction &inst,
+                                 llvm::ArrayRef<unsigned> lanes, unsigned warp,
+                                 uint32_t executing) {
+  if (executing != ~0u)
+    return fault(lanes.empty() ? warp * kWarpSize : lanes.front(), inst,
+                 llvm::formatv("stmatrix.sync.aligned needs all 32 lanes but "
+                               "lanes {0:x8} execute together",
+                               executing));
+  constexpr unsigned kRows = 8, kRowBytes = 16;
+  const Operand &addr = inst.operands[0];
+  const auto &src = inst.operands[1].elements;
+  unsigned count = inst.matrixCount;
+  std::array<std::array<std::array<uint8_t, kRowBytes>, kRows>, 4> rows{};
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    unsigned t = lanes[lane], r = lane / 4, w = lane % 4;
+    for (unsigned m = 0; m < count; ++m) {
+      if (LLVM_UNLIKELY(taintLive))
+        if (llvm::Error err = checkUse(t, inst, src[m], "the stored data"))
+          return err;
+      uint32_t word = uint32_t(reg(t, src[m].reg));
+      unsigned loRow = inst.transpose ? 2 * w : r,
+               hiRow = inst.transpose ? 2 * w + 1 : r;
+      unsigned loByte = inst.transpose ? 2 * r : 4 * w,
+               hiByte = inst.transpose ? 2 * r : 4 * w + 2;
+      rows[m][loRow][loByte] = uint8_t(word);
+      rows[m][loRow][loByte + 1] = uint8_t(word >> 8);
+      rows[m][hiRow][hiByte] = uint8_t(word >> 16);
+      rows[m][hiRow][hiByte + 1] = uint8_t(word >> 24);
+    }
+  }
+  for (unsigned m = 0; m < count; ++m)
+    for (unsigned r = 0; r < kRows; ++r) {
+      unsigned t = lanes[8 * m + r];
+      if (LLVM_UNLIKELY(taintLive))
+        if (llvm::Error err = checkUse(t, inst, addr, "the row's address"))
+          return err;
+      uint64_t address =
+          (addr.baseIsRegister ? reg(t, addr.reg) : 0) + addr.imm;
+      if (llvm::Error err = checkShared(inst, t, address, kRowBytes, true))
+        return err;
+      std::memcpy(shared.data() + address, rows[m][r].data(), kRowBytes);
+    }
+  return llvm::Error::success();
+}
+
 // vote.sync (the ISA's "vote.sync"): every lane of membermask executes it
 // together; .ballot gives each the bits of the lanes whose predicate holds,
 // .all, .any and .uni whether it holds in all, any, or all or none of them.
@@ -992,6 +1048,9 @@ llvm::Error Cta::executeLdmatrix(const DecodedInstruction &inst,
   for (unsigned m = 0; m < count; ++m)
     for (unsigned r = 0; r < kRows; ++r) {
       unsigned t = lanes[8 * m + r];
+      if (LLVM_UNLIKELY(taintLive))
+        if (llvm::Error err = checkUse(t, inst, addr, "the row's address"))
+          return err;
       uint64_t address =
           (addr.baseIsRegister ? reg(t, addr.reg) : 0) + addr.imm;
       if (llvm::Error err = checkShared(inst, t, address, kRowBytes, false, 0,
@@ -2513,9 +2572,10 @@ void Cta::profileAccess(const DecodedInstruction &inst,
                         llvm::ArrayRef<unsigned> lanes, unsigned firstThread) {
   bool isLoad = inst.opcode == Opcode::Ld, isStore = inst.opcode == Opcode::St;
   bool isCopy = inst.opcode == Opcode::CpAsync;
-  if (inst.opcode == Opcode::Ldmatrix) {
+  if (inst.opcode == Opcode::Ldmatrix || inst.opcode == Opcode::Stmatrix) {
     // 16 bytes per row address: one phase (wavefront at best) per matrix.
-    const Operand &addr = inst.operands[1];
+    const Operand &addr =
+        inst.operands[inst.opcode == Opcode::Ldmatrix ? 1 : 0];
     llvm::SmallVector<LaneAccess, kWarpSize> rows;
     for (unsigned lane = 0; lane < 8 * inst.matrixCount; ++lane) {
       unsigned t = lanes[lane];

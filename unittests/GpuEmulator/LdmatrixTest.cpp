@@ -1,7 +1,7 @@
 //===- LdmatrixTest.cpp - ldmatrix against the PTX ISA's layout -----------===//
 //
 // ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared.b16, as the ISA's
-// "warp-level matrix load" defines it: lane 8m + r gives the address of row
+// "warp-level matrix load" defines it (and stmatrix, its inverse): lane 8m + r gives the address of row
 // r of matrix m; lane 4r + w receives word w of row r of each matrix (with
 // .trans, elements r of rows 2w and 2w + 1). The rows are 32 rows of 16
 // bytes in shared memory, each lane naming one through a table the host
@@ -221,6 +221,82 @@ TEST(LdmatrixTest, WavefrontsCountBankConflictsPerMatrix) {
   ASSERT_EQ(r.error, "");
   EXPECT_EQ(r.report.profile.sharedIdealWavefronts, 8u);
   EXPECT_EQ(r.report.profile.sharedWavefronts, 4u + 4 * 8);
+}
+
+/// Each lane puts (m << 24 | lane << 16 | m << 8 | lane) in its register
+/// of matrix m and stores them with `stmatrix`, row r of matrix m at the
+/// shared offset addrs[8m + r]; thread 0 then copies the 512 bytes out.
+std::string storeKernel(llvm::StringRef modifiers) {
+  return llvm::formatv(R"(
+.visible .entry k(.param .u64 addrs, .param .u64 out) {{
+  .shared .align 16 .b8 sm[512];
+  .reg .pred %p<2>;
+  .reg .b32 %r<24>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [addrs];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.u32 %r2, [%rd4];
+  mov.u32 %r3, sm;
+  add.u32 %r2, %r3, %r2;
+  shl.b32 %r4, %r1, 16;
+  or.b32 %r4, %r4, %r1;
+  or.b32 %r10, %r4, 0;
+  or.b32 %r11, %r4, 0x01000100;
+  or.b32 %r12, %r4, 0x02000200;
+  or.b32 %r13, %r4, 0x03000300;
+  stmatrix.sync.aligned.m8n8.{0}.b16 [%r2], {{%r10, %r11, %r12, %r13};
+  bar.sync 0;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra DONE;
+  mov.u32 %r5, 0;
+LOOP:
+  add.u32 %r6, %r3, %r5;
+  ld.shared.v4.b32 {{%r7, %r8, %r9, %r14}, [%r6];
+  cvt.u64.u32 %rd5, %r5;
+  add.s64 %rd6, %rd2, %rd5;
+  st.global.v4.b32 [%rd6], {{%r7, %r8, %r9, %r14};
+  add.u32 %r5, %r5, 16;
+  setp.lt.u32 %p1, %r5, 512;
+  @%p1 bra LOOP;
+DONE:
+  ret;
+}
+)",
+                       modifiers)
+      .str();
+}
+
+TEST(LdmatrixTest, StmatrixIsItsInverse) {
+  for (bool transpose : {false, true}) {
+    SCOPED_TRACE(transpose ? "trans" : "plain");
+    std::vector<uint32_t> addrs(32);
+    for (unsigned lane = 0; lane < 32; ++lane)
+      addrs[lane] = permuted(lane) * 16;
+    DeviceMemory memory;
+    uint64_t addrsAddr = memory.allocate(128), out = memory.allocate(512);
+    expectSuccess(memory.writeArray<uint32_t>(addrsAddr, addrs));
+    std::string ptx =
+        storeKernel(transpose ? "x4.trans.shared" : "x4.shared::cta");
+    ASSERT_EQ(failure(run(ptx, threads(32), {addrsAddr, out}, memory)), "");
+    std::vector<uint16_t> got = readBack<uint16_t>(memory, out, 256);
+    auto value = [](unsigned lane, unsigned m) {
+      return m << 24 | lane << 16 | m << 8 | lane;
+    };
+    for (unsigned m = 0; m < 4; ++m)
+      for (unsigned r = 0; r < 8; ++r)
+        for (unsigned c = 0; c < 8; ++c) {
+          // Element c of row r of matrix m, where addrs put that row.
+          uint16_t stored = got[permuted(8 * m + r) * 8 + c];
+          uint32_t word = transpose ? value(4 * c + r / 2, m)
+                                    : value(4 * r + c / 2, m);
+          unsigned half = transpose ? r % 2 : c % 2;
+          EXPECT_EQ(stored, uint16_t(word >> (16 * half)))
+              << m << " " << r << " " << c;
+        }
+  }
 }
 
 } // namespace
