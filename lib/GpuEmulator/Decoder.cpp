@@ -36,8 +36,10 @@ bool isUnsignedOrSigned(ScalarType t) { return isInt(t) && !isBits(t); }
 bool isF32OrF16(ScalarType t) {
   return t == ScalarType::F32 || t == ScalarType::F16;
 }
-/// f32 and the half-precision types (scalar and packed).
-bool isFloat(ScalarType t) { return t == ScalarType::F32 || isHalfFamily(t); }
+/// f32, f64 and the half-precision types (scalar and packed).
+bool isFloat(ScalarType t) {
+  return t == ScalarType::F32 || t == ScalarType::F64 || isHalfFamily(t);
+}
 bool isBF16OrBF16x2(ScalarType t) {
   return t == ScalarType::BF16 || t == ScalarType::BF16x2;
 }
@@ -137,11 +139,11 @@ llvm::Expected<Operand> decodeOperand(const PtxInstruction &inst,
     out.imm = static_cast<uint64_t>(in.intValue);
     return out;
   case K::Float:
-    // Only f32 immediates (0fXXXXXXXX): the executor has no f64 type.
-    if (in.isDouble)
-      return unsupported(inst, "f64 immediate");
+    // f32 immediates (0fXXXXXXXX) and f64 ones (0dXXXXXXXXXXXXXXXX and
+    // decimals), which only f64 instructions take (decodeKernel).
     out.kind = Operand::Kind::Immediate;
     out.imm = in.floatBits;
+    out.isDouble = in.isDouble;
     return out;
   case K::Address:
     out.kind = Operand::Kind::Address;
@@ -311,6 +313,14 @@ bool decodeArithmetic(Modifiers &mods, DecodedInstruction &d) {
                               !d.approx &&
                               (!d.rounding || *d.rounding == Rounding::Rn) &&
                               !(isBF16OrBF16x2(d.type) && (d.ftz || d.sat)));
+    if (d.type == ScalarType::F64)
+      // add, sub, mul{.rnd}.f64; fma, mad and div need the rounding
+      // (§9.7.3); no .ftz, .sat, .approx or .full.
+      return finish(mods, !d.ftz && !d.sat && !d.approx && !d.fullRange &&
+                              (d.rounding.has_value() ||
+                               (d.opcode != Opcode::Fma &&
+                                d.opcode != Opcode::Mad &&
+                                d.opcode != Opcode::Div)));
     if (d.opcode == Opcode::Div)
       return finish(mods, int(d.approx) + int(d.rounding.has_value()) +
                                   int(d.fullRange) ==
@@ -355,7 +365,8 @@ bool decodeMinMax(Modifiers &mods, DecodedInstruction &d) {
         return isFloat(t) || isUnsignedOrSigned(t);
       }))
     return false;
-  if ((d.ftz && !hasFtz(d.type)) || (d.propagateNan && !isFloat(d.type)))
+  if ((d.ftz && !hasFtz(d.type)) ||
+      (d.propagateNan && (!isFloat(d.type) || d.type == ScalarType::F64)))
     return false;
   return finish(mods, shapeIs(d, "dvv"));
 }
@@ -413,10 +424,12 @@ bool decodeSetp(Modifiers &mods, DecodedInstruction &d) {
   // setp.bf16 (sm_90): LLVM compares a bf16 value there without first
   // widening it to f32 (the select of sigmoid's two branches).
   if (!takeTypeIf(mods, d, [](ScalarType t) {
-        return isInt(t) || isF32OrF16(t) || t == ScalarType::BF16;
+        return isInt(t) || isF32OrF16(t) || t == ScalarType::BF16 ||
+               t == ScalarType::F64;
       }))
     return false;
-  bool isFloat = isF32OrF16(d.type) || d.type == ScalarType::BF16;
+  bool isFloat = isF32OrF16(d.type) || d.type == ScalarType::BF16 ||
+                 d.type == ScalarType::F64;
   if (d.ftz && !hasFtz(d.type))
     return false;
   bool intCompare = d.compare <= Compare::Hs;
@@ -478,6 +491,22 @@ bool decodeCvt(Modifiers &mods, DecodedInstruction &d) {
            !d.sat && shapeIs(d, "dvv");
   if (!shapeIs(d, "dv"))
     return false;
+  // f64 (§9.7.9.21): widening from f32 is exact, narrowing to f32 rounds;
+  // to and from the 32- and 64-bit integers as f32's are.
+  if (d.type == T::F64 || d.sourceType == T::F64) {
+    if (d.type == T::F64 && d.sourceType == T::F64)
+      return false;
+    if (d.type == T::F64 && d.sourceType == T::F32)
+      return !anyRounding && !d.sat;
+    if (d.type == T::F32)
+      return d.rounding && !d.intRounding;
+    if (d.type == T::F64) // from an integer
+      return isUnsignedOrSigned(d.sourceType) &&
+             bitWidth(d.sourceType) >= 32 && d.rounding && !d.intRounding &&
+             !d.ftz && !d.sat;
+    return isUnsignedOrSigned(d.type) && bitWidth(d.type) >= 32 &&
+           d.intRounding && !d.rounding && !d.ftz && !d.sat;
+  }
   if (dstFloat && srcFloat) {
     if (d.type == T::F32 && d.sourceType == T::F32)
       // cvt.sat.f32.f32 or cvt.rni.f32.f32 (integral rounding).
@@ -566,8 +595,15 @@ bool decodeLoadStore(Modifiers &mods, DecodedInstruction &d) {
 bool decodeSpecialFunction(Modifiers &mods, DecodedInstruction &d) {
   for (F field : {F::Approx, F::Rounding, F::Ftz})
     mods.takeInto(d, field);
-  if (!takeTypeIf(mods, d, [](ScalarType t) { return t == ScalarType::F32; }))
+  if (!takeTypeIf(mods, d, [](ScalarType t) {
+        return t == ScalarType::F32 || t == ScalarType::F64;
+      }))
     return false;
+  // sqrt.rnd.f64 and rcp.rnd.f64, IEEE (the .approx f64 forms are not).
+  if (d.type == ScalarType::F64)
+    return finish(mods, (d.opcode == Opcode::Sqrt || d.opcode == Opcode::Rcp) &&
+                            d.rounding && !d.approx && !d.ftz &&
+                            shapeIs(d, "dv"));
   bool hasIeee = d.opcode == Opcode::Sqrt || d.opcode == Opcode::Rcp;
   bool ok = d.approx ? !d.rounding : (hasIeee && d.rounding);
   if (d.opcode == Opcode::Tanh && d.ftz)
@@ -829,7 +865,8 @@ bool decodeModifiers(const PtxInstruction &inst, DecodedInstruction &d) {
     return decodeSetp(mods, d);
   case Opcode::Selp:
     return decodeTyped(
-        mods, d, [](T t) { return isInt(t) || isF32OrF16(t); }, "dvvv");
+        mods, d, [](T t) { return isInt(t) || isF32OrF16(t) || t == T::F64; },
+        "dvvv");
   case Opcode::Mov:
     return decodeMov(mods, d);
   case Opcode::Cvt:
@@ -1086,6 +1123,15 @@ llvm::Expected<DecodedKernel> detail::decodeKernel(const PtxModule &module,
     }
     if (!decodeModifiers(inst, d))
       return unsupported(inst);
+    // An f64 literal in an instruction of another type would be read as
+    // that type's bits.
+    bool wantsDouble = d.type == ScalarType::F64 ||
+                       (d.opcode == Opcode::Cvt &&
+                        d.sourceType == ScalarType::F64) ||
+                       (d.opcode == Opcode::Mov && d.type == ScalarType::B64);
+    for (const Operand &op : d.operands)
+      if (op.kind == Operand::Kind::Immediate && op.isDouble && !wantsDouble)
+        return unsupported(inst, "f64 immediate in a non-f64 instruction");
     d.rare = isRare(d);
     if (d.opcode == Opcode::Bra)
       d.target = d.operands[0].imm;

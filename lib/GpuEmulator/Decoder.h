@@ -57,6 +57,7 @@ enum class ScalarType {
   F32,
   F16x2,
   BF16x2,
+  F64,
 };
 
 // Inline: the executor asks for every lane of every instruction.
@@ -84,6 +85,7 @@ inline unsigned bitWidth(ScalarType type) {
   case ScalarType::B64:
   case ScalarType::U64:
   case ScalarType::S64:
+  case ScalarType::F64:
     return 64;
   }
   llvm_unreachable("unknown type");
@@ -175,6 +177,8 @@ struct Operand {
   /// Immediate: the raw bits; Address: the symbol's address (or 0) plus the
   /// offset.
   uint64_t imm = 0;
+  /// Immediate: an f64 literal (0d or decimal), for f64 instructions only.
+  bool isDouble = false;
   bool baseIsRegister = false;
   SpecialRegister special = SpecialRegister::TidX;
   /// Vector: Register, Immediate or Sink elements.

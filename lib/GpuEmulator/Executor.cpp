@@ -96,9 +96,11 @@ void writeBytes(uint8_t *p, uint64_t v, unsigned size) {
 float asF32(uint64_t bits) { return f32FromBits(static_cast<uint32_t>(bits)); }
 uint64_t fromF32(float value) { return f32Bits(value); }
 
-/// A float operand for setp: NaN-aware comparison in double, exact for f32,
-/// f16 and bf16.
+/// A float operand for setp: NaN-aware comparison in double, exact for f64,
+/// f32, f16 and bf16.
 double compareValue(uint64_t bits, ScalarType type, bool ftz) {
+  if (type == ScalarType::F64)
+    return f64FromBits(bits);
   if (type == ScalarType::F16)
     return cvtF16ToF32(static_cast<uint16_t>(bits));
   if (type == ScalarType::BF16)
@@ -149,7 +151,8 @@ struct TaintUpdate {
 };
 
 bool isFloatType(ScalarType type) {
-  return type == ScalarType::F32 || isHalfFamily(type);
+  return type == ScalarType::F32 || type == ScalarType::F64 ||
+         isHalfFamily(type);
 }
 
 /// A thread's state besides its PC and ThreadState, which Cta keeps in
@@ -1194,7 +1197,10 @@ llvm::Error Cta::executeArithmeticLane(const DecodedInstruction &inst,
   unsigned bits = bitWidth(type);
   bool isSigned = isSignedInt(type);
   bool isF32 = type == ScalarType::F32, isF16 = type == ScalarType::F16;
+  bool isF64 = type == ScalarType::F64;
   auto operand = [&](unsigned i) { return value(ops[i], t); };
+  auto d64 = [&](unsigned i) { return f64FromBits(operand(i)); };
+  Rounding rounding = inst.rounding.value_or(Rounding::Rn);
   auto result = [&](uint64_t v) { set(t, ops[0].reg, maskBits(v, bits)); };
   F32Modifiers f32Mods{inst.rounding.value_or(Rounding::Rn), inst.ftz,
                        inst.sat};
@@ -1206,6 +1212,10 @@ llvm::Error Cta::executeArithmeticLane(const DecodedInstruction &inst,
   case Opcode::Sub: {
     uint64_t a = operand(1), b = operand(2);
     bool add = inst.opcode == Opcode::Add;
+    if (isF64)
+      return result(f64Bits(add ? addF64(d64(1), d64(2), rounding)
+                                : subF64(d64(1), d64(2), rounding))),
+             llvm::Error::success();
     if (isF32)
       return result(fromF32(add ? addF32(asF32(a), asF32(b), f32Mods)
                                 : subF32(asF32(a), asF32(b), f32Mods))),
@@ -1221,6 +1231,12 @@ llvm::Error Cta::executeArithmeticLane(const DecodedInstruction &inst,
   case Opcode::Mad: {
     uint64_t a = operand(1), b = operand(2);
     bool mad = inst.opcode == Opcode::Mad;
+    if (isF64) {
+      // mad.rnd.f64 is fma (§9.7.3.7).
+      result(f64Bits(mad ? fmaF64(d64(1), d64(2), d64(3), rounding)
+                         : mulF64(d64(1), d64(2), rounding)));
+      return llvm::Error::success();
+    }
     if (isF32) {
       float r = mad ? fmaF32(asF32(a), asF32(b), asF32(operand(3)), f32Mods)
                     : mulF32(asF32(a), asF32(b), f32Mods);
@@ -1268,7 +1284,9 @@ llvm::Error Cta::executeArithmeticLane(const DecodedInstruction &inst,
     return llvm::Error::success();
   }
   case Opcode::Fma:
-    if (isF32)
+    if (isF64)
+      result(f64Bits(fmaF64(d64(1), d64(2), d64(3), rounding)));
+    else if (isF32)
       result(fromF32(fmaF32(asF32(operand(1)), asF32(operand(2)),
                             asF32(operand(3)), f32Mods)));
     else
@@ -1277,6 +1295,10 @@ llvm::Error Cta::executeArithmeticLane(const DecodedInstruction &inst,
   case Opcode::Div:
   case Opcode::Rem: {
     uint64_t a = operand(1), b = operand(2);
+    if (isF64) {
+      result(f64Bits(divF64(d64(1), d64(2), rounding)));
+      return llvm::Error::success();
+    }
     if (isF32) {
       // div.full.f32 is within 2 ulp of the quotient (§9.7.3.8): the
       // correctly rounded quotient is one such result (the runtime's
@@ -1308,7 +1330,7 @@ llvm::Error Cta::executeArithmeticLane(const DecodedInstruction &inst,
     uint64_t a = operand(1);
     bool neg = inst.opcode == Opcode::Neg;
     // Float neg and abs act on the sign bit alone (§9.7.3.9, §9.7.3.10).
-    if (isF32 || isF16) {
+    if (isF32 || isF16 || isF64) {
       uint64_t sign = uint64_t(1) << (bits - 1);
       result(neg ? a ^ sign : a & ~sign);
     } else {
@@ -1321,7 +1343,9 @@ llvm::Error Cta::executeArithmeticLane(const DecodedInstruction &inst,
   case Opcode::Max: {
     uint64_t a = operand(1), b = operand(2);
     bool isMin = inst.opcode == Opcode::Min;
-    if (isF32) {
+    if (isF64) {
+      result(f64Bits(isMin ? minF64(d64(1), d64(2)) : maxF64(d64(1), d64(2))));
+    } else if (isF32) {
       result(fromF32(
           isMin ? minF32(asF32(a), asF32(b), inst.propagateNan, inst.ftz)
                 : maxF32(asF32(a), asF32(b), inst.propagateNan, inst.ftz)));
@@ -1418,7 +1442,8 @@ llvm::Error Cta::executeSetpLane(const DecodedInstruction &inst, unsigned t) {
   case Opcode::Setp: {
     uint64_t a = operand(1), b = operand(2);
     bool r = false;
-    if (isF32 || isF16 || type == ScalarType::BF16) {
+    if (isF32 || isF16 || type == ScalarType::BF16 ||
+        type == ScalarType::F64) {
       double x = compareValue(a, type, inst.ftz),
              y = compareValue(b, type, inst.ftz);
       bool unordered = std::isnan(x) || std::isnan(y);
@@ -1557,6 +1582,23 @@ llvm::Error Cta::executeMoveLane(const DecodedInstruction &inst, unsigned t) {
                               : cvtF32PairToBF16x2(x, y, *inst.rounding));
       return llvm::Error::success();
     }
+    if (type == T::F64 || from == T::F64) {
+      // f64 (§9.7.9.21): exact widening from f32, rounded narrowing, and
+      // the integer conversions in their rounding modes.
+      if (type == T::F64 && from == T::F32)
+        result(f64Bits(cvtF32ToF64(asF32(a), inst.ftz)));
+      else if (type == T::F32)
+        result(fromF32(cvtF64ToF32(f64FromBits(a), *inst.rounding, inst.ftz,
+                                   inst.sat)));
+      else if (type == T::F64)
+        result(f64Bits(cvtIntToF64(maskBits(a, bitWidth(from)),
+                                   bitWidth(from), isSignedInt(from),
+                                   *inst.rounding)));
+      else
+        result(uint64_t(cvtF64ToInt(f64FromBits(a), *inst.intRounding, bits,
+                                    isSigned)));
+      return llvm::Error::success();
+    }
     if (type == T::F32 && from == T::F32) {
       float x = asF32(a);
       result(fromF32(
@@ -1653,12 +1695,20 @@ llvm::Error Cta::executeSpecialFunctionLane(const DecodedInstruction &inst,
     result(fromF32(tanhApproxF32(asF32(operand(1)))));
     return llvm::Error::success();
   case Opcode::Sqrt: {
+    if (type == ScalarType::F64) {
+      result(f64Bits(sqrtF64(f64FromBits(operand(1)), *inst.rounding)));
+      return llvm::Error::success();
+    }
     float x = asF32(operand(1));
     result(fromF32(inst.approx ? sqrtApproxF32(x, inst.ftz)
                                : sqrtF32(x, *inst.rounding, inst.ftz)));
     return llvm::Error::success();
   }
   case Opcode::Rcp: {
+    if (type == ScalarType::F64) {
+      result(f64Bits(rcpF64(f64FromBits(operand(1)), *inst.rounding)));
+      return llvm::Error::success();
+    }
     float x = asF32(operand(1));
     result(fromF32(inst.approx ? rcpApproxF32(x, inst.ftz)
                                : rcpF32(x, *inst.rounding, inst.ftz)));

@@ -69,6 +69,7 @@ static bool isFloat(ScalarType type) {
   case ScalarType::F32:
   case ScalarType::F16x2:
   case ScalarType::BF16x2:
+  case ScalarType::F64:
     return true;
   default:
     return false;

@@ -523,6 +523,138 @@ float maxF32(float a, float b, bool propagateNan, bool ftz) {
 }
 
 //===----------------------------------------------------------------------===//
+// f64
+//===----------------------------------------------------------------------===//
+
+double f64FromBits(uint64_t bits) {
+  return llvm::bit_cast<double>(bits);
+}
+uint64_t f64Bits(double value) {
+  return llvm::bit_cast<uint64_t>(value);
+}
+
+namespace {
+double canonicalF64(double result) {
+  return std::isnan(result) ? f64FromBits(kCanonicalNanF64) : result;
+}
+
+/// The host's round-to-nearest operation, or APFloat's in a directed mode.
+double binaryF64(double a, double b, Rounding rounding,
+                 APFloat::opStatus (APFloat::*op)(const APFloat &,
+                                                  APFloat::roundingMode),
+                 double (*hostRn)(double, double)) {
+  if (rounding == Rounding::Rn)
+    return canonicalF64(hostRn(a, b));
+  APFloat x(a);
+  (x.*op)(APFloat(b), toApMode(rounding));
+  return canonicalF64(x.convertToDouble());
+}
+} // namespace
+
+double addF64(double a, double b, Rounding rounding) {
+  return binaryF64(a, b, rounding, &APFloat::add,
+                   [](double x, double y) { return x + y; });
+}
+double subF64(double a, double b, Rounding rounding) {
+  return binaryF64(a, b, rounding, &APFloat::subtract,
+                   [](double x, double y) { return x - y; });
+}
+double mulF64(double a, double b, Rounding rounding) {
+  return binaryF64(a, b, rounding, &APFloat::multiply,
+                   [](double x, double y) { return x * y; });
+}
+double divF64(double a, double b, Rounding rounding) {
+  return binaryF64(a, b, rounding, &APFloat::divide,
+                   [](double x, double y) { return x / y; });
+}
+double rcpF64(double a, Rounding rounding) {
+  return divF64(1.0, a, rounding);
+}
+double fmaF64(double a, double b, double c,
+                                Rounding rounding) {
+  if (rounding == Rounding::Rn)
+    return canonicalF64(std::fma(a, b, c));
+  APFloat x(a);
+  x.fusedMultiplyAdd(APFloat(b), APFloat(c), toApMode(rounding));
+  return canonicalF64(x.convertToDouble());
+}
+double sqrtF64(double a, Rounding rounding) {
+  if (std::isnan(a) || a < 0)
+    return f64FromBits(kCanonicalNanF64);
+  double nearest = std::sqrt(a); // correctly rounded (IEEE 754)
+  if (rounding == Rounding::Rn || a == 0 || std::isinf(a))
+    return nearest;
+  // The exact root is above `nearest` when nearest^2 < a: the sign of the
+  // exactly computed residual a - nearest^2 (one fma) tells. The root is
+  // positive, so .rz is .rm.
+  double residual = std::fma(-nearest, nearest, a);
+  if (rounding == Rounding::Rp)
+    return residual > 0 ? std::nextafter(nearest, INFINITY) : nearest;
+  return residual < 0 ? std::nextafter(nearest, 0.0) : nearest;
+}
+double minF64(double a, double b) {
+  if (std::isnan(a) && std::isnan(b))
+    return f64FromBits(kCanonicalNanF64);
+  if (std::isnan(a))
+    return b;
+  if (std::isnan(b))
+    return a;
+  return orderedLess(a, b) ? a : b;
+}
+double maxF64(double a, double b) {
+  if (std::isnan(a) && std::isnan(b))
+    return f64FromBits(kCanonicalNanF64);
+  if (std::isnan(a))
+    return b;
+  if (std::isnan(b))
+    return a;
+  return orderedLess(a, b) ? b : a;
+}
+
+float cvtF64ToF32(double value, Rounding rounding, bool ftz,
+                                    bool sat) {
+  float result;
+  if (std::isnan(value)) {
+    result = canonicalNanF32();
+  } else {
+    APFloat x(value);
+    bool lost;
+    x.convert(APFloat::IEEEsingle(), toApMode(rounding), &lost);
+    result = x.convertToFloat();
+  }
+  return finishF32(result, ftz, sat);
+}
+double cvtF32ToF64(float value, bool ftz) {
+  value = flushIf(ftz, value);
+  return std::isnan(value) ? f64FromBits(kCanonicalNanF64) : double(value);
+}
+int64_t cvtF64ToInt(double value, IntRounding rounding,
+                                      unsigned bits, bool isSigned) {
+  if (std::isnan(value))
+    return 0;
+  APFloat integral(value);
+  integral.roundToIntegral(toApMode(rounding));
+  double rounded = integral.convertToDouble();
+  // The bounds are powers of two, exact in double; saturate to them.
+  double lowest = isSigned ? -std::ldexp(1.0, bits - 1) : 0.0;
+  double pastMax = std::ldexp(1.0, isSigned ? bits - 1 : bits);
+  if (rounded < lowest)
+    return isSigned ? int64_t(-(uint64_t(1) << (bits - 1))) : 0;
+  if (rounded >= pastMax)
+    return isSigned ? int64_t((uint64_t(1) << (bits - 1)) - 1)
+                    : int64_t(bits == 64 ? ~uint64_t(0)
+                                         : (uint64_t(1) << bits) - 1);
+  return isSigned ? int64_t(rounded) : int64_t(uint64_t(rounded));
+}
+double cvtIntToF64(uint64_t value, unsigned bits,
+                                     bool isSigned, Rounding rounding) {
+  APFloat result(APFloat::IEEEdouble());
+  result.convertFromAPInt(APInt(bits, value, isSigned), isSigned,
+                          toApMode(rounding));
+  return result.convertToDouble();
+}
+
+//===----------------------------------------------------------------------===//
 // Half precision
 //===----------------------------------------------------------------------===//
 

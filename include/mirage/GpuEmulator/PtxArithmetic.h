@@ -146,6 +146,38 @@ float minF32(float a, float b, bool propagateNan = false, bool ftz = false);
 float maxF32(float a, float b, bool propagateNan = false, bool ftz = false);
 
 //===----------------------------------------------------------------------===//
+// f64 arithmetic (§9.7.3): IEEE 754 binary64 in the four rounding modes, no
+// .ftz or .sat (the ISA has none for f64); NaN results are the canonical
+// NaN 0x7fffffffffffffff, as the f32 ones are 0x7fffffff.
+//===----------------------------------------------------------------------===//
+
+inline constexpr uint64_t kCanonicalNanF64 = 0x7fffffffffffffffull;
+double f64FromBits(uint64_t bits);
+uint64_t f64Bits(double value);
+
+double addF64(double a, double b, Rounding rounding = Rounding::Rn);
+double subF64(double a, double b, Rounding rounding = Rounding::Rn);
+double mulF64(double a, double b, Rounding rounding = Rounding::Rn);
+double fmaF64(double a, double b, double c, Rounding rounding = Rounding::Rn);
+double divF64(double a, double b, Rounding rounding = Rounding::Rn);
+double rcpF64(double a, Rounding rounding = Rounding::Rn);
+double sqrtF64(double a, Rounding rounding = Rounding::Rn);
+/// min/max.f64: a NaN operand is ignored (NaN only if both are); -0 < +0.
+double minF64(double a, double b);
+double maxF64(double a, double b);
+
+/// cvt.rnd{.ftz}{.sat}.f32.f64 and cvt{.ftz}.f64.f32 (exact).
+float cvtF64ToF32(double value, Rounding rounding, bool ftz = false,
+                  bool sat = false);
+double cvtF32ToF64(float value, bool ftz = false);
+/// cvt.irnd.{s32,u32,s64,u64}.f64 (saturating, NaN to 0) and
+/// cvt.rnd.f64.{s32,u32,s64,u64}.
+int64_t cvtF64ToInt(double value, IntRounding rounding, unsigned bits,
+                    bool isSigned);
+double cvtIntToF64(uint64_t value, unsigned bits, bool isSigned,
+                   Rounding rounding);
+
+//===----------------------------------------------------------------------===//
 // Half-precision arithmetic on f16 bit patterns (§9.7.4), .rn only
 //===----------------------------------------------------------------------===//
 
