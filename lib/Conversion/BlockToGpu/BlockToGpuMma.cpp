@@ -111,6 +111,35 @@ SmallVector<Value> KernelEmitter::emitMmaLoop(const MmaOperands &o,
   auto add = [&](Value v, int64_t c) -> Value {
     return c ? Value(arith::AddIOp::create(b, loc, v, idx(c))) : v;
   };
+  // Fragments in shared memory with rows 16-byte aligned: each is one
+  // ldmatrix (the ISA's "warp-level matrix load"), x4 for A and x2.trans
+  // for B, instead of eight and four pairs of 16-bit loads. An A tile of
+  // 8 rows past a multiple of 16 (a batch of 8 tokens) loads clamped rows
+  // and zeroes a1 and a3 of its last fragment row; other partial tiles keep
+  // the element loads, which pad.
+  auto inShared = [](Value v) {
+    auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+        cast<MemRefType>(v.getType()).getMemorySpace());
+    return space && space.getValue() == gpu::AddressSpace::Workgroup;
+  };
+  bool useLdmatrix = (s.m % 16 == 0 || s.m % 16 == 8) && s.k % 16 == 0 &&
+                     s.n % 8 == 0 && inShared(A) && inShared(B);
+  Value ldRow, ldCol, ldKRow;
+  if (useLdmatrix) {
+    // Lane l names row l % 8 of matrix l / 8: for A, matrices 0-3 are
+    // (rows 0-7, cols 0-7), (8-15, 0-7), (0-7, 8-15), (8-15, 8-15), the
+    // registers a0-a3; for B (x2, transposed), lanes 0-15 name the 16 k
+    // rows of the n-column block, b0 and b1.
+    Value matrix = arith::DivUIOp::create(b, loc, lane, idx(8));
+    Value row8 = arith::RemUIOp::create(b, loc, lane, idx(8));
+    ldRow = arith::AddIOp::create(
+        b, loc, row8,
+        arith::MulIOp::create(
+            b, loc, arith::RemUIOp::create(b, loc, matrix, idx(2)), idx(8)));
+    ldCol = arith::MulIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, matrix, idx(2)), idx(8));
+    ldKRow = arith::RemUIOp::create(b, loc, lane, idx(16));
+  }
 
   auto loop = scf::ForOp::create(b, loc, idx(0), idx(s.kTiles), idx(1), acc);
   OpBuilder::InsertionGuard guard(b);
@@ -122,23 +151,57 @@ SmallVector<Value> KernelEmitter::emitMmaLoop(const MmaOperands &o,
   // One k step of the warp's j-th fragment: its A and B elements, then the
   // mma; returns the fragment's four new accumulators.
   auto step = [&](const FragmentPlace &p, ValueRange c) -> SmallVector<Value> {
-    Value r0 = arith::AddIOp::create(b, loc, p.row, group);
-    Value r8 = add(r0, 8);
-    // A fragment (row-major 16x16): a0 (g, 2t..), a1 (g+8, 2t..),
-    // a2 (g, 2t+8..), a3 (g+8, 2t+8..).
-    SmallVector<Value> aFrag;
-    for (auto [r, dc] : {std::pair{r0, 0}, {r8, 0}, {r0, 8}, {r8, 8}}) {
-      Value c = add(kq, dc);
-      aFrag.push_back(vector::FromElementsOp::create(
-          b, loc, pair, ValueRange{loadA(p, r, c), loadA(p, r, add(c, 1))}));
-    }
-    // B fragment (column-major 16x8): b0 (k 2t.., n g), b1 (k 2t+8.., n g).
-    Value n = arith::AddIOp::create(b, loc, p.col, group);
-    SmallVector<Value> bFrag;
-    for (int64_t dk : {0, 8}) {
-      Value k = add(kq, dk);
-      bFrag.push_back(vector::FromElementsOp::create(
-          b, loc, pair, ValueRange{loadB(p, k, n), loadB(p, add(k, 1), n)}));
+    SmallVector<Value> aFrag, bFrag;
+    if (useLdmatrix) {
+      auto at = [&](int64_t rank, Value r, Value col) {
+        SmallVector<Value> idxs;
+        if (rank == 3)
+          idxs.push_back(p.batch);
+        idxs.append({r, col});
+        return idxs;
+      };
+      Value aRow = arith::AddIOp::create(b, loc, p.row, ldRow);
+      if (s.m % 16)
+        aRow = minIdx(aRow, s.m - 1);
+      Value aLoad = nvgpu::LdMatrixOp::create(
+          b, loc, VectorType::get({4, 2}, f16), A,
+          at(aRank, aRow, arith::AddIOp::create(b, loc, k0, ldCol)),
+          /*transpose=*/false, /*numTiles=*/4);
+      Value bLoad = nvgpu::LdMatrixOp::create(
+          b, loc, VectorType::get({2, 2}, f16), B,
+          at(bRank, arith::AddIOp::create(b, loc, k0, ldKRow), p.col),
+          /*transpose=*/true, /*numTiles=*/2);
+      for (int64_t i = 0; i < 4; ++i)
+        aFrag.push_back(vector::ExtractOp::create(b, loc, aLoad, i));
+      if (s.m % 16) {
+        // Rows 8-15 (a1, a3) past M are zero; the condition is the
+        // fragment's, the same for the whole warp.
+        Value rowsValid = less(add(p.row, 8), s.m);
+        Value zeros = arith::ConstantOp::create(
+            b, loc, DenseElementsAttr::get(pair, b.getF16FloatAttr(0.0)));
+        for (int64_t i : {1, 3})
+          aFrag[i] = arith::SelectOp::create(b, loc, rowsValid, aFrag[i], zeros);
+      }
+      for (int64_t i = 0; i < 2; ++i)
+        bFrag.push_back(vector::ExtractOp::create(b, loc, bLoad, i));
+    } else {
+      Value r0 = arith::AddIOp::create(b, loc, p.row, group);
+      Value r8 = add(r0, 8);
+      // A fragment (row-major 16x16): a0 (g, 2t..), a1 (g+8, 2t..),
+      // a2 (g, 2t+8..), a3 (g+8, 2t+8..).
+      for (auto [r, dc] : {std::pair{r0, 0}, {r8, 0}, {r0, 8}, {r8, 8}}) {
+        Value c = add(kq, dc);
+        aFrag.push_back(vector::FromElementsOp::create(
+            b, loc, pair, ValueRange{loadA(p, r, c), loadA(p, r, add(c, 1))}));
+      }
+      // B fragment (column-major 16x8): b0 (k 2t.., n g), b1 (k 2t+8.., n
+      // g).
+      Value n = arith::AddIOp::create(b, loc, p.col, group);
+      for (int64_t dk : {0, 8}) {
+        Value k = add(kq, dk);
+        bFrag.push_back(vector::FromElementsOp::create(
+            b, loc, pair, ValueRange{loadB(p, k, n), loadB(p, add(k, 1), n)}));
+      }
     }
     auto mma = [&](ValueRange a, ValueRange bb, ValueRange acc, int64_t k) {
       auto op = NVVM::MmaOp::create(

@@ -31,9 +31,9 @@ func.func @mm(%A: tensor<16x64xf16>, %B: tensor<64x32xf16>) -> tensor<16x32xf16>
   return %c : tensor<16x32xf16>
 }
 
-// RACE: mirage-gpu-run: error: launch 0: kernel 'mm_0' CTA (0,0,0) thread ({{[0-9]+}},0,0) PTX line {{[0-9]+}} 'ld.shared.{{.*}}': racecheck: thread {{[0-9]+}} wrote these bytes since the last barrier: shared read of {{[0-9]+}} bytes at 0x{{[0-9a-f]+}}
+// RACE: mirage-gpu-run: error: launch 0: kernel 'mm_0' CTA (0,0,0) thread ({{[0-9]+}},0,0) PTX line {{[0-9]+}} '{{ld.shared|ldmatrix}}.{{.*}}': racecheck: thread {{[0-9]+}} wrote these bytes since the last barrier: shared read of {{[0-9]+}} bytes at 0x{{[0-9a-f]+}}
 // RACE-NOT: output 0
-// INIT: mirage-gpu-run: error: launch 0: kernel 'mm_0' {{.*}} initcheck: {{.*}} uses bytes never written: shared read of {{[0-9]+}} bytes at 0x{{[0-9a-f]+}} by 'ld.shared.{{.*}}' at PTX line {{[0-9]+}}
+// INIT: mirage-gpu-run: error: launch 0: kernel 'mm_0' {{.*}} initcheck: {{.*}} uses bytes never written: shared read of {{[0-9]+}} bytes at 0x{{[0-9a-f]+}} by '{{ld.shared|ldmatrix}}.{{.*}}' at PTX line {{[0-9]+}}
 // WRONG: output 0 "result0" [16, 32] f16: {{.*}}: FAIL
 // WRONG: FAIL: against the fp64 reference
 // PASS: PASS: against the fp64 reference
