@@ -23,6 +23,7 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -95,6 +96,10 @@ void mirage::buildMirageToPtxPipeline(OpPassManager &pm,
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createSCFToControlFlowPass());
+  // Padded tiles are subviews of their rows (block-to-gpu): their strided
+  // layouts become plain address arithmetic before the LLVM conversion.
+  kernels.addPass(memref::createExpandStridedMetadataPass());
+  kernels.addPass(createLowerAffinePass());
   kernels.addPass(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;
@@ -118,6 +123,8 @@ void mirage::registerMirageToPtxPipeline() {
   registerCanonicalizerPass();
   registerCSEPass();
   registerSCFToControlFlowPass();
+  memref::registerExpandStridedMetadataPass();
+  registerLowerAffinePass();
   registerConvertNVGPUToNVVMPass();
   registerConvertGpuOpsToNVVMOps();
   registerReconcileUnrealizedCastsPass();

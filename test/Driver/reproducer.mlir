@@ -21,7 +21,7 @@
 // FAIL: reproducer generated at `{{.*}}repro.mlir`
 // REPRO: func.func @f(
 // REPRO: graph.max_pool2d
-// REPRO: pipeline: "builtin.module(graph-to-kernel, kernel-to-block{target=sm_80}, thread-to-arith, block-to-gpu{target=sm_80 threads=128}, kernel-to-gpu, gpu.module(canonicalize{{.*}},cse,convert-scf-to-cf{{.*}},convert-nvgpu-to-nvvm,convert-gpu-to-nvvm{{.*}},extern-dynamic-shared-memory), reconcile-unrealized-casts, attach-gpu-target{target=sm_80}, emit-gpu-artifacts{{.*}})"
+// REPRO: pipeline: "builtin.module(graph-to-kernel, kernel-to-block{target=sm_80}, thread-to-arith, block-to-gpu{target=sm_80 threads=128}, kernel-to-gpu, gpu.module(canonicalize{{.*}},cse,convert-scf-to-cf{{.*}},expand-strided-metadata,lower-affine,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm{{.*}},extern-dynamic-shared-memory), reconcile-unrealized-casts, attach-gpu-target{target=sm_80}, emit-gpu-artifacts{{.*}})"
 // REPLAY: repro.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'kernel.pool2d' op has no block-graph form
 
 // FAIL-LOCAL: error: emit-gpu-artifacts: the CUDA toolkit '{{.*}}no-toolkit' has no

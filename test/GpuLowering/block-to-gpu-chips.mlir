@@ -26,9 +26,9 @@
 // SM75-NOT: nvgpu.device_async_copy
 // SM75-NOT: cp.async
 // SM75: vector.load %arg0[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<16x64xf16>, vector<8xf16>
-// SM75: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<16x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-// SM75: %[[LA:.*]] = nvgpu.ldmatrix %{{.*}}[%{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<16x32xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
-// SM75: %[[LB:.*]] = nvgpu.ldmatrix %{{.*}}[%{{.*}}, %{{.*}}] {numTiles = 2 : i32, transpose = true} : memref<32x16xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// SM75: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<16x32xf16, strided<[40, 1]>, #gpu.address_space<workgroup>>, vector<8xf16>
+// SM75: %[[LA:.*]] = nvgpu.ldmatrix %{{.*}}[%{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<16x32xf16, strided<[40, 1]>, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// SM75: %[[LB:.*]] = nvgpu.ldmatrix %{{.*}}[%{{.*}}, %{{.*}}] {numTiles = 2 : i32, transpose = true} : memref<32x16xf16, strided<[24, 1]>, #gpu.address_space<workgroup>> -> vector<2x2xf16>
 // SM75: %[[A0:.*]] = vector.extract %[[LA]][0]
 // SM75: %[[A1:.*]] = vector.extract %[[LA]][1]
 // SM75: %[[A2:.*]] = vector.extract %[[LA]][2]

@@ -1,13 +1,15 @@
 // --block-to-gpu loads whole mma fragments from shared memory with one
-// ldmatrix each: x4 for A, x2 transposed for B. An A tile of 8 rows (a
+// ldmatrix each: x4 for A, x2 transposed for B, from tiles whose rows are
+// padded by 16 bytes (8 halves) to an odd number of 16-byte units, so that
+// eight consecutive rows take distinct banks. An A tile of 8 rows (a
 // batch of 8 tokens) reads clamped rows and zeroes the fragment's rows
 // 8-15 (a1, a3) with a warp-uniform select; a K that is no multiple of 16
 // keeps the element loads, which pad with zeros.
 // RUN: mirage-opt %s --split-input-file --block-to-gpu=target=sm_80 | FileCheck %s
 
 // CHECK-LABEL: gpu.func @eight_rows_0
-// CHECK: %[[LA:.*]] = nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<8x32xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
-// CHECK: %[[LB:.*]] = nvgpu.ldmatrix %{{.*}} {numTiles = 2 : i32, transpose = true} : memref<32x16xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// CHECK: %[[LA:.*]] = nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<8x32xf16, strided<[40, 1]>, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: %[[LB:.*]] = nvgpu.ldmatrix %{{.*}} {numTiles = 2 : i32, transpose = true} : memref<32x16xf16, strided<[24, 1]>, #gpu.address_space<workgroup>> -> vector<2x2xf16>
 // CHECK: %[[A0:.*]] = vector.extract %[[LA]][0]
 // CHECK: %[[A1:.*]] = vector.extract %[[LA]][1]
 // CHECK: %[[A2:.*]] = vector.extract %[[LA]][2]

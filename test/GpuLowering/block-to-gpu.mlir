@@ -6,13 +6,14 @@
 // 16 columns, 2 iterations of 32 along K.
 //
 // Memory plan (bytes): accumulators first (16x16 f32 = 1024, 16x1 f32 = 64),
-// then the loop-body tiles (X 16x32 f16 = 1024, W 32x16 f16 = 1024, the
+// then the loop-body tiles (the matmul's operands with padded rows: X
+// 16x32 f16 in rows of 40 = 1280, W 32x16 f16 in rows of 24 = 1536; the
 // square 1024, the row sums 16x1 f16 = 32; the matmul's tile stays in
 // registers) or the post-loop tile (16x16 f16), whichever is larger:
-// 1088 + 3104 = 4192.
+// 1088 + 3872 = 4960.
 // CHECK-LABEL: func.func @rms_norm_matmul
 // CHECK-SAME: mirage.reference = "module {
-// CHECK: kernel.launch @mirage_kernels::@rms_norm_matmul_0(%{{.*}}, %{{.*}}) grid = [2, 1, 1] block = [128, 1, 1] dynamic_shared_memory = 4192
+// CHECK: kernel.launch @mirage_kernels::@rms_norm_matmul_0(%{{.*}}, %{{.*}}) grid = [2, 1, 1] block = [128, 1, 1] dynamic_shared_memory = 4960
 // CHECK-LABEL: func.func @batched_f32
 // CHECK: kernel.launch @mirage_kernels::@batched_f32_0
 func.func @rms_norm_matmul(%X: tensor<16x64xf16>, %W: tensor<64x32xf16>) -> tensor<16x32xf16> {
@@ -51,7 +52,7 @@ func.func @rms_norm_matmul(%X: tensor<16x64xf16>, %W: tensor<64x32xf16>) -> tens
 // CHECK: %[[LOOP:.*]]:4 = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, f32, f32, f32) {
 // X's tile rows are 64 bytes: 16-byte cp.async copies, 8 f16 each, one
 // group per input, waited for before the barrier that publishes them.
-// CHECK: nvgpu.device_async_copy %[[X]][%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}], 8 {bypassL1} : memref<16x64xf16> to memref<16x32xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy %[[X]][%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}], 8 {bypassL1} : memref<16x64xf16> to memref<16x32xf16, strided<[40, 1]>, #gpu.address_space<workgroup>>
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvgpu.device_async_copy %[[W]]
 // CHECK: nvvm.cp.async.commit.group

@@ -10,7 +10,7 @@
 // RUN:   | mirage-opt --thread-to-arith \
 // RUN:   | mirage-opt --block-to-gpu=target=sm_80 \
 // RUN:   | mirage-opt --kernel-to-gpu \
-// RUN:   | mirage-opt --pass-pipeline='builtin.module(gpu.module(canonicalize,cse,convert-scf-to-cf,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},extern-dynamic-shared-memory),reconcile-unrealized-casts)' \
+// RUN:   | mirage-opt --pass-pipeline='builtin.module(gpu.module(canonicalize,cse,convert-scf-to-cf,expand-strided-metadata,lower-affine,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},extern-dynamic-shared-memory),reconcile-unrealized-casts)' \
 // RUN:   | mirage-opt --attach-gpu-target \
 // RUN:   | mirage-opt --emit-gpu-artifacts='output=%t/stages cubin=false' \
 // RUN:   | mirage-opt | FileCheck %s

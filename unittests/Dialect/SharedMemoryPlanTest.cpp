@@ -96,13 +96,18 @@ TEST_F(SharedMemoryPlanTest, TensorCoreSumStaysInRegisters) {
   EXPECT_EQ(plan.persistentBytes, 16 * 64 * 4);
   EXPECT_EQ(plan.offsets.lookup(accum), 0);
   EXPECT_EQ(plan.offsets.lookup(x), 4096);
-  EXPECT_EQ(plan.offsets.lookup(w), 4096 + 16 * 256 * 2);
+  // The matmul's operands have rows of 32 and 8 sixteen-byte units: 16
+  // bytes more per row (an odd number of units, conflict-free rows).
+  EXPECT_EQ(plan.rowPitch.lookup(x), 264);
+  EXPECT_EQ(plan.rowPitch.lookup(w), 72);
+  EXPECT_FALSE(plan.rowPitch.count(exp));
+  EXPECT_EQ(plan.offsets.lookup(w), 4096 + 16 * 264 * 2);
   EXPECT_FALSE(plan.offsets.count(product));
   ASSERT_EQ(plan.registerMatmuls.size(), 1u);
   EXPECT_EQ(plan.registerMatmuls.front().first, product.getDefiningOp());
   // The post-loop exp reuses the loop body's space.
   EXPECT_EQ(plan.offsets.lookup(exp), 4096);
-  EXPECT_EQ(plan.bytes, 4096 + 16 * 256 * 2 + 256 * 64 * 2);
+  EXPECT_EQ(plan.bytes, 4096 + 16 * 264 * 2 + 256 * 72 * 2);
   EXPECT_EQ(plan.loopBody.size(), 3u);
   EXPECT_EQ(plan.postLoop.size(), 1u);
   EXPECT_EQ(plan.savers.size(), 1u);
@@ -116,6 +121,8 @@ TEST_F(SharedMemoryPlanTest, WithoutTensorCoresTheProductIsATile) {
   EXPECT_EQ(plan.offsets.lookup(resultOf(graph, "block.matmul")),
             4096 + 16 * 256 * 2 + 256 * 64 * 2);
   EXPECT_EQ(plan.bytes, 4096 + 16 * 256 * 2 + 256 * 64 * 2 + 16 * 64 * 2);
+  // Without tensor cores no operand row is padded.
+  EXPECT_TRUE(plan.rowPitch.empty());
 }
 
 TEST_F(SharedMemoryPlanTest, TilesAreSixteenByteAligned) {

@@ -293,8 +293,10 @@ TEST_F(CostModelTest, FusedRmsNormMatmulBeatsOneKernelPerOp) {
     // The code generator's plan: loop tiles X 16x256, W 256x64, X^2,
     // X^2 / 4096 and its row sums (XW is summed in registers, on tensor
     // cores); accumulators XW and mean(X^2) in f32 (post-loop tiles are
-    // smaller than the loop's and reuse it). Each is 16-byte aligned.
-    int64_t body = (16 * 256 + 256 * 64 + 16 * 256 + 16 * 256 + 16) * 2;
+    // smaller than the loop's and reuse it). Each is 16-byte aligned; the
+    // matmul's operands X and W have rows 16 bytes longer (conflict-free
+    // fragment loads).
+    int64_t body = (16 * 264 + 256 * 72 + 16 * 256 + 16 * 256 + 16) * 2;
     int64_t accums = (16 * 64 + 16) * 4;
     EXPECT_EQ(k.smemFootprint, body + accums);
   }

@@ -135,6 +135,7 @@ LogicalResult KernelEmitter::plan() {
   savers = std::move(memory.savers);
   registerMatmuls = std::move(memory.registerMatmuls);
   offsets = std::move(memory.offsets);
+  rowPitch = std::move(memory.rowPitch);
   scratchOffsets = std::move(memory.softmaxScratch);
   planBytes = memory.bytes;
   if (planBytes > chip.maxSharedMemoryPerBlock)
@@ -303,11 +304,24 @@ LogicalResult KernelEmitter::emit(gpu::GPUModuleOp gpuModule, StringRef name) {
       MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                       MemRefLayoutAttrInterface{}, workgroup));
   for (auto [tile, offset] : offsets) {
-    auto type = MemRefType::get(cast<ShapedType>(tile.getType()).getShape(),
-                                storageType(tile), MemRefLayoutAttrInterface{},
-                                workgroup);
-    views[tile] = memref::ViewOp::create(b, loc, type, smem, idx(offset),
-                                         ValueRange{});
+    ArrayRef<int64_t> shape = cast<ShapedType>(tile.getType()).getShape();
+    auto pitch = rowPitch.find(tile);
+    SmallVector<int64_t> stored(shape);
+    if (pitch != rowPitch.end())
+      stored.back() = pitch->second;
+    auto type = MemRefType::get(stored, storageType(tile),
+                                MemRefLayoutAttrInterface{}, workgroup);
+    Value view = memref::ViewOp::create(b, loc, type, smem, idx(offset),
+                                        ValueRange{});
+    if (pitch != rowPitch.end()) {
+      // The tile is the first columns of its padded rows.
+      SmallVector<OpFoldResult> zeros(shape.size(), b.getIndexAttr(0)),
+          ones(shape.size(), b.getIndexAttr(1)), sizes;
+      for (int64_t d : shape)
+        sizes.push_back(b.getIndexAttr(d));
+      view = memref::SubViewOp::create(b, loc, view, zeros, sizes, ones);
+    }
+    views[tile] = view;
   }
 
   for (auto [sm, off] : scratchOffsets) {

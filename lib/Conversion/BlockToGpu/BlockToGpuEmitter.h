@@ -184,6 +184,7 @@ private:
   llvm::MapVector<Operation *, block::AccumOp> registerMatmuls;
 
   DenseMap<Value, int64_t> offsets; // tile -> byte offset in shared memory
+  DenseMap<Value, int64_t> rowPitch; // padded tiles -> row pitch (elements)
   int64_t planBytes = 0;
 
   // Values of the kernel being built.

@@ -416,13 +416,14 @@ public:
 
 private:
   /// Shared memory of the graph in the code generator's plan
-  /// (SharedMemoryPlan.h), planned as for a chip without tensor cores: every
-  /// matmul's result in shared memory, an upper bound of the plan on any
-  /// chip.
+  /// (SharedMemoryPlan.h), the larger of the plans with and without tensor
+  /// cores (without: every matmul's result in shared memory; with: its
+  /// operands' rows padded): an upper bound of the plan on any chip.
   int64_t footprint() {
-    return block::planSharedMemory(graphDef.getBody().front(),
-                                   /*chipHasF16Mma=*/false)
-        .bytes;
+    Block &graph = graphDef.getBody().front();
+    return std::max(
+        block::planSharedMemory(graph, /*chipHasF16Mma=*/false).bytes,
+        block::planSharedMemory(graph, /*chipHasF16Mma=*/true).bytes);
   }
 
   Operation *op;

@@ -82,11 +82,31 @@ SharedMemoryPlan block::planSharedMemory(Block &graph, bool chipHasF16Mma) {
       plan.registerMatmuls.insert({mm, acc});
   }
 
+  // Operand tiles of tensor-core matmuls: rows of 2k 16-byte units put
+  // rows r and r + 8 / gcd in the same banks; 16 bytes more per row make
+  // the pitch an odd number of units, and any eight consecutive rows then
+  // take distinct 16-byte bank groups.
+  graph.walk([&](MatmulOp mm) {
+    if (!runsOnTensorCores(mm, chipHasF16Mma))
+      return;
+    for (Value operand : {mm.getLhs(), mm.getRhs()}) {
+      int64_t cols = cast<ShapedType>(operand.getType()).getShape().back();
+      int64_t rowBytes = saturatingMul(cols, 2);
+      if (rowBytes % 16 == 0 && (rowBytes / 16) % 2 == 0)
+        plan.rowPitch[operand] = cols + 8;
+    }
+  });
   // Accumulators live throughout; loop-body tiles die with the loop, so the
   // post-loop tiles reuse their space.
-  auto bytesOf = [](Value tile) {
-    return aligned16(saturatingMul(elementCount(tile.getType()),
-                                   storageBytes(tileStorageType(tile))));
+  auto bytesOf = [&](Value tile) {
+    int64_t elements = elementCount(tile.getType());
+    if (auto it = plan.rowPitch.find(tile); it != plan.rowPitch.end()) {
+      int64_t cols = cast<ShapedType>(tile.getType()).getShape().back();
+      elements = saturatingMul(elements / std::max<int64_t>(cols, 1),
+                               it->second);
+    }
+    return aligned16(
+        saturatingMul(elements, storageBytes(tileStorageType(tile))));
   };
   int64_t persistent = 0;
   for (AccumOp acc : plan.accums) {

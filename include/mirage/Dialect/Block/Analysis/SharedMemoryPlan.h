@@ -5,7 +5,8 @@
 // loop body's tiles, whose space the post-loop tiles reuse; each online
 // softmax's scratch (P and the per-row rescale) in the loop; a tensor-core
 // matmul summed by its only user keeps its accumulation in registers and
-// takes no shared memory. kernel-to-block (does a default block graph fit?)
+// takes no shared memory; a tensor-core matmul's operand tiles have padded
+// rows (rowPitch). kernel-to-block (does a default block graph fit?)
 // and the cost model (does a candidate fit, how many blocks per SM?) read
 // the same plan, so the three cannot disagree about a kernel's footprint.
 //
@@ -45,6 +46,11 @@ struct SharedMemoryPlan {
   llvm::MapVector<mlir::Operation *, AccumOp> registerMatmuls;
   /// Each tile's byte offset (16-byte aligned) in the dynamic shared memory.
   llvm::DenseMap<mlir::Value, int64_t> offsets;
+  /// The row pitch, in elements, of the tiles stored with padded rows: the
+  /// f16 operands of tensor-core matmuls whose rows are an even number of
+  /// 16-byte units get one more, so that eight consecutive rows (an
+  /// ldmatrix phase, or a fragment's rows) fall in distinct banks.
+  llvm::DenseMap<mlir::Value, int64_t> rowPitch;
   /// Each online softmax's scratch: the offsets of P and of the rescale.
   llvm::DenseMap<mlir::Operation *, std::pair<int64_t, int64_t>>
       softmaxScratch;
