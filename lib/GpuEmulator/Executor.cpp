@@ -112,6 +112,20 @@ double compareValue(uint64_t bits, ScalarType type, bool ftz) {
   return value;
 }
 
+/// Where lane `lane`'s 32-bit word of an 8x8 matrix of ldmatrix/stmatrix
+/// lies in the matrix's rows of 16 bytes: its low half at (loRow, loByte),
+/// its high half at (hiRow, hiByte). Lane 4r + w holds word w of row r, or
+/// with .trans elements r of rows 2w and 2w + 1.
+struct MatrixWordPlace {
+  unsigned loRow, loByte, hiRow, hiByte;
+};
+MatrixWordPlace matrixWordPlace(unsigned lane, bool transpose) {
+  unsigned r = lane / 4, w = lane % 4;
+  if (transpose)
+    return {2 * w, 2 * r, 2 * w + 1, 2 * r};
+  return {r, 4 * w, r, 4 * w + 2};
+}
+
 /// AtCollective: at a shfl.sync or mma.sync, waiting for the rest of its
 /// member lanes (its pc stays at the collective).
 enum class ThreadState : uint8_t { Running, AtBarrier, AtCollective, Finished };
@@ -245,6 +259,17 @@ private:
     default:
       return ~0u;
     }
+  }
+  /// The fault of a `.sync.aligned` collective (mma, ldmatrix, stmatrix)
+  /// that only the lanes `executing` reach together.
+  llvm::Error wholeWarpFault(const DecodedInstruction &inst,
+                             llvm::StringRef mnemonic,
+                             llvm::ArrayRef<unsigned> lanes, unsigned warp,
+                             uint32_t executing) {
+    return fault(lanes.empty() ? warp * kWarpSize : lanes.front(), inst,
+                 llvm::formatv("{0}.sync.aligned needs all 32 lanes but "
+                               "lanes {1:x8} execute together",
+                               mnemonic, executing));
   }
   /// A collective whose membermask `mask` (of lane t) is not exactly met
   /// by the lanes `executing` together.
@@ -918,26 +943,22 @@ llvm::Error Cta::executeStmatrix(const DecodedInstruction &inst,
                                  llvm::ArrayRef<unsigned> lanes, unsigned warp,
                                  uint32_t executing) {
   if (executing != ~0u)
-    return fault(lanes.empty() ? warp * kWarpSize : lanes.front(), inst,
-                 llvm::formatv("stmatrix.sync.aligned needs all 32 lanes but "
-                               "lanes {0:x8} execute together",
-                               executing));
+    return wholeWarpFault(inst, "stmatrix", lanes, warp, executing);
   constexpr unsigned kRows = 8, kRowBytes = 16;
   const Operand &addr = inst.operands[0];
   const auto &src = inst.operands[1].elements;
   unsigned count = inst.matrixCount;
   std::array<std::array<std::array<uint8_t, kRowBytes>, kRows>, 4> rows{};
   for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-    unsigned t = lanes[lane], r = lane / 4, w = lane % 4;
+    unsigned t = lanes[lane];
     for (unsigned m = 0; m < count; ++m) {
       if (LLVM_UNLIKELY(taintLive))
         if (llvm::Error err = checkUse(t, inst, src[m], "the stored data"))
           return err;
       uint32_t word = uint32_t(reg(t, src[m].reg));
-      unsigned loRow = inst.transpose ? 2 * w : r,
-               hiRow = inst.transpose ? 2 * w + 1 : r;
-      unsigned loByte = inst.transpose ? 2 * r : 4 * w,
-               hiByte = inst.transpose ? 2 * r : 4 * w + 2;
+      MatrixWordPlace at = matrixWordPlace(lane, inst.transpose);
+      unsigned loRow = at.loRow, hiRow = at.hiRow, loByte = at.loByte,
+               hiByte = at.hiByte;
       rows[m][loRow][loByte] = uint8_t(word);
       rows[m][loRow][loByte + 1] = uint8_t(word >> 8);
       rows[m][hiRow][hiByte] = uint8_t(word >> 16);
@@ -1036,10 +1057,7 @@ llvm::Error Cta::executeLdmatrix(const DecodedInstruction &inst,
                                  llvm::ArrayRef<unsigned> lanes, unsigned warp,
                                  uint32_t executing) {
   if (executing != ~0u)
-    return fault(lanes.empty() ? warp * kWarpSize : lanes.front(), inst,
-                 llvm::formatv("ldmatrix.sync.aligned needs all 32 lanes but "
-                               "lanes {0:x8} execute together",
-                               executing));
+    return wholeWarpFault(inst, "ldmatrix", lanes, warp, executing);
   constexpr unsigned kRows = 8, kRowBytes = 16;
   const Operand &addr = inst.operands[1];
   unsigned count = inst.matrixCount;
@@ -1067,13 +1085,11 @@ llvm::Error Cta::executeLdmatrix(const DecodedInstruction &inst,
     startTaint();
   const auto &dst = inst.operands[0].elements;
   for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-    unsigned t = lanes[lane], r = lane / 4, w = lane % 4;
+    unsigned t = lanes[lane];
     for (unsigned m = 0; m < count; ++m) {
-      // The (row, byte) of the word's two halves.
-      unsigned loRow = inst.transpose ? 2 * w : r,
-               hiRow = inst.transpose ? 2 * w + 1 : r;
-      unsigned loByte = inst.transpose ? 2 * r : 4 * w,
-               hiByte = inst.transpose ? 2 * r : 4 * w + 2;
+      MatrixWordPlace at = matrixWordPlace(lane, inst.transpose);
+      unsigned loRow = at.loRow, hiRow = at.hiRow, loByte = at.loByte,
+               hiByte = at.hiByte;
       const auto &lo = rows[m][loRow], &hi = rows[m][hiRow];
       uint32_t word = uint32_t(lo[loByte]) | uint32_t(lo[loByte + 1]) << 8 |
                       uint32_t(hi[hiByte]) << 16 |
@@ -1104,10 +1120,7 @@ llvm::Error Cta::executeMma(const DecodedInstruction &inst,
                             llvm::ArrayRef<unsigned> lanes, unsigned warp,
                             uint32_t executing) {
   if (executing != ~0u)
-    return fault(lanes.empty() ? warp * kWarpSize : lanes.front(), inst,
-                 llvm::formatv("mma.sync.aligned needs all 32 lanes but "
-                               "lanes {0:x8} execute together",
-                               executing));
+    return wholeWarpFault(inst, "mma", lanes, warp, executing);
   MmaCRegisters c;
   const auto &dOps = inst.operands[0].elements,
              &aOps = inst.operands[1].elements,

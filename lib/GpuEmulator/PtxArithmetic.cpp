@@ -243,21 +243,31 @@ bool orderedLess(double x, double y) {
   return x < y;
 }
 
+/// `op` of a and b in `rounding`: the host's IEEE operation for .rn,
+/// APFloat's in the directed modes (f32 and f64 alike).
+template <typename T>
+T roundedBinary(T a, T b, Rounding rounding,
+                APFloat::opStatus (APFloat::*op)(const APFloat &,
+                                                 APFloat::roundingMode),
+                T (*hostRn)(T, T)) {
+  if (rounding == Rounding::Rn)
+    return hostRn(a, b);
+  APFloat x(a);
+  (x.*op)(APFloat(b), toApMode(rounding));
+  if constexpr (std::is_same_v<T, float>)
+    return x.convertToFloat();
+  else
+    return x.convertToDouble();
+}
+
 float binaryF32(float a, float b, F32Modifiers modifiers,
                 APFloat::opStatus (APFloat::*op)(const APFloat &,
                                                  APFloat::roundingMode),
                 float (*hostRn)(float, float)) {
   a = flushIf(modifiers.ftz, a);
   b = flushIf(modifiers.ftz, b);
-  float result;
-  if (modifiers.rounding == Rounding::Rn) {
-    result = hostRn(a, b);
-  } else {
-    APFloat x(a);
-    (x.*op)(APFloat(b), toApMode(modifiers.rounding));
-    result = x.convertToFloat();
-  }
-  return finishF32(result, modifiers.ftz, modifiers.sat);
+  return finishF32(roundedBinary(a, b, modifiers.rounding, op, hostRn),
+                   modifiers.ftz, modifiers.sat);
 }
 
 template <typename Int>
@@ -538,16 +548,11 @@ double canonicalF64(double result) {
   return std::isnan(result) ? f64FromBits(kCanonicalNanF64) : result;
 }
 
-/// The host's round-to-nearest operation, or APFloat's in a directed mode.
 double binaryF64(double a, double b, Rounding rounding,
                  APFloat::opStatus (APFloat::*op)(const APFloat &,
                                                   APFloat::roundingMode),
                  double (*hostRn)(double, double)) {
-  if (rounding == Rounding::Rn)
-    return canonicalF64(hostRn(a, b));
-  APFloat x(a);
-  (x.*op)(APFloat(b), toApMode(rounding));
-  return canonicalF64(x.convertToDouble());
+  return canonicalF64(roundedBinary(a, b, rounding, op, hostRn));
 }
 } // namespace
 

@@ -17,17 +17,6 @@ using namespace mirage::emulator::testing;
 
 namespace {
 
-/// binary16 of a small integer (exact).
-uint16_t halfOfInt(int v) {
-  if (v == 0)
-    return 0;
-  uint16_t sign = v < 0 ? 0x8000 : 0;
-  unsigned m = unsigned(v < 0 ? -v : v);
-  int exponent = 31 - __builtin_clz(m); // m = 1.f * 2^exponent
-  uint16_t fraction = uint16_t((m << (10 - exponent)) & 0x3ff);
-  return sign | uint16_t((exponent + 15) << 10) | fraction;
-}
-
 TEST(CutlassKernelsTest, TensorCoreGemmIsExact) {
   auto module = parsePtx(readInput("cutlass_gemm.sm_80.ptx"));
   ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
@@ -46,12 +35,12 @@ TEST(CutlassKernelsTest, TensorCoreGemmIsExact) {
   std::vector<uint16_t> a(M * K), bColumns(N * K);
   for (unsigned i = 0; i < M * K; ++i) {
     ai[i] = int(i * 2654435761u % 5) - 2;
-    a[i] = halfOfInt(ai[i]);
+    a[i] = hostHalfOf(float(ai[i]));
   }
   for (unsigned kk = 0; kk < K; ++kk)
     for (unsigned j = 0; j < N; ++j) {
       bi[kk * N + j] = int((kk * N + j) * 40503u % 7) - 3;
-      bColumns[j * K + kk] = halfOfInt(bi[kk * N + j]); // column-major B
+      bColumns[j * K + kk] = hostHalfOf(float(bi[kk * N + j])); // column-major B
     }
   uint64_t aAddr = memory.allocate(a.size() * 2),
            bAddr = memory.allocate(bColumns.size() * 2),

@@ -2,7 +2,8 @@
 //
 // What the emulator's tests share: a PTX header, a launch of kernel `k`
 // from PTX text, a one-dimensional launch configuration, a launch's failure
-// message, reading a device buffer back, and reading a file of Inputs/.
+// message, reading a device buffer back, binary16 conversions on the host,
+// and reading a file of Inputs/.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,8 @@
 #include "mirage/GpuEmulator/PtxParser.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
+#include <cmath>
+#include <cstring>
 
 namespace mirage::emulator::testing {
 
@@ -56,6 +59,38 @@ std::vector<T> readBack(DeviceMemory &memory, uint64_t address, size_t count) {
     return std::vector<T>(count);
   }
   return *values;
+}
+
+/// IEEE binary16 to float, every encoding, computed on the host without
+/// the emulator's arithmetic (the tests' references stay independent).
+inline float hostFloatOfHalf(uint16_t h) {
+  int sign = h >> 15, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+  float magnitude =
+      exponent == 0    ? std::ldexp(float(mantissa), -24)
+      : exponent == 31 ? (mantissa ? NAN : INFINITY)
+                       : std::ldexp(float(mantissa | 0x400), exponent - 25);
+  return sign ? -magnitude : magnitude;
+}
+
+/// Float to binary16 rounded to nearest even (normal range and zero; the
+/// tests stay there).
+inline uint16_t hostHalfOf(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  uint16_t sign = (bits >> 16) & 0x8000;
+  float magnitude = std::fabs(value);
+  if (magnitude == 0)
+    return sign;
+  int exponent;
+  float fraction = std::frexp(magnitude, &exponent); // [0.5, 1)
+  // 11 significant bits, rounded to nearest even by the host.
+  float scaled = std::nearbyint(std::ldexp(fraction, 11));
+  if (scaled == 2048) {
+    scaled = 1024;
+    ++exponent;
+  }
+  return sign | uint16_t((exponent + 14) << 10) |
+         uint16_t(uint32_t(scaled) & 0x3ff);
 }
 
 /// A file of unittests/GpuEmulator/Inputs (nvcc's PTX and its sources).

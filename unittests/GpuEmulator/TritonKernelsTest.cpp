@@ -22,37 +22,6 @@ using namespace mirage::emulator::testing;
 
 namespace {
 
-/// IEEE binary16 to float, every encoding.
-float floatOfHalf(uint16_t h) {
-  int sign = h >> 15, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
-  float magnitude =
-      exponent == 0    ? std::ldexp(float(mantissa), -24)
-      : exponent == 31 ? (mantissa ? NAN : INFINITY)
-                       : std::ldexp(float(mantissa | 0x400), exponent - 25);
-  return sign ? -magnitude : magnitude;
-}
-
-/// Float to binary16 rounded to nearest even (normal range and zero; the
-/// tests stay there).
-uint16_t halfOf(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  uint16_t sign = (bits >> 16) & 0x8000;
-  float magnitude = std::fabs(value);
-  if (magnitude == 0)
-    return sign;
-  int exponent;
-  float fraction = std::frexp(magnitude, &exponent); // [0.5, 1)
-  // 11 significant bits, rounded to nearest even by the host.
-  float scaled = std::nearbyint(std::ldexp(fraction, 11));
-  if (scaled == 2048) {
-    scaled = 1024;
-    ++exponent;
-  }
-  return sign | uint16_t((exponent + 14) << 10) |
-         uint16_t(uint32_t(scaled) & 0x3ff);
-}
-
 LaunchConfig launch(unsigned x, unsigned y, unsigned sharedBytes) {
   LaunchConfig config;
   config.grid = {x, y, 1};
@@ -105,7 +74,7 @@ TEST(TritonKernelsTest, RmsNormMatchesHost) {
   std::vector<uint16_t> in(rows * cols);
   std::vector<float> w(cols);
   for (unsigned i = 0; i < in.size(); ++i)
-    in[i] = halfOf(float(int(i * 40503u % 257) - 128) / 16.0f);
+    in[i] = hostHalfOf(float(int(i * 40503u % 257) - 128) / 16.0f);
   for (unsigned c = 0; c < cols; ++c)
     w[c] = 0.5f + float(c % 13) / 8.0f;
   DeviceMemory memory;
@@ -124,14 +93,14 @@ TEST(TritonKernelsTest, RmsNormMatchesHost) {
   for (unsigned r = 0; r < rows; ++r) {
     double squares = 0;
     for (unsigned c = 0; c < cols; ++c) {
-      double x = floatOfHalf(in[r * cols + c]);
+      double x = hostFloatOfHalf(in[r * cols + c]);
       squares += x * x;
     }
     double scale = 1 / std::sqrt(squares / cols + eps);
     for (unsigned c = 0; c < cols; ++c) {
-      double expected = floatOfHalf(in[r * cols + c]) * scale * w[c];
+      double expected = hostFloatOfHalf(in[r * cols + c]) * scale * w[c];
       // The f16 rounding of the result (2^-11 relative) and rsqrt.approx.
-      EXPECT_NEAR(floatOfHalf(got[r * cols + c]), expected,
+      EXPECT_NEAR(hostFloatOfHalf(got[r * cols + c]), expected,
                   std::fabs(expected) * 0x1p-10 + 1e-7)
           << r << " " << c;
     }
@@ -146,11 +115,11 @@ TEST(TritonKernelsTest, MatmulWithLdmatrixAndMmaIsExact) {
   std::vector<int> ai(M * K), bi(K * N);
   for (unsigned i = 0; i < M * K; ++i) {
     ai[i] = int(i * 2654435761u % 5) - 2;
-    a[i] = halfOf(float(ai[i]));
+    a[i] = hostHalfOf(float(ai[i]));
   }
   for (unsigned i = 0; i < K * N; ++i) {
     bi[i] = int(i * 40503u % 7) - 3;
-    b[i] = halfOf(float(bi[i]));
+    b[i] = hostHalfOf(float(bi[i]));
   }
   DeviceMemory memory;
   uint64_t aAddr = memory.allocate(a.size() * 2),
@@ -170,7 +139,7 @@ TEST(TritonKernelsTest, MatmulWithLdmatrixAndMmaIsExact) {
       int sum = 0;
       for (unsigned k = 0; k < K; ++k)
         sum += ai[i * K + k] * bi[k * N + j];
-      ASSERT_EQ(floatOfHalf(c[i * N + j]), float(sum)) << i << " " << j;
+      ASSERT_EQ(hostFloatOfHalf(c[i * N + j]), float(sum)) << i << " " << j;
     }
   // Every multiply-add on the tensor cores; Triton's shared layouts are
   // swizzled, so its stores and ldmatrix reads take the fewest wavefronts
@@ -234,8 +203,8 @@ TEST(TritonKernelsTest, FusedAttentionMatchesHost) {
   auto fill = [](std::vector<uint16_t> &h, std::vector<float> &f,
                  uint32_t seed) {
     for (unsigned i = 0; i < h.size(); ++i) {
-      h[i] = halfOf(float(int((i * 2654435761u + seed) % 33) - 16) / 16.0f);
-      f[i] = floatOfHalf(h[i]);
+      h[i] = hostHalfOf(float(int((i * 2654435761u + seed) % 33) - 16) / 16.0f);
+      f[i] = hostFloatOfHalf(h[i]);
     }
   };
   fill(q, qf, 1);
@@ -276,7 +245,7 @@ TEST(TritonKernelsTest, FusedAttentionMatchesHost) {
         expected += s[j] / sum * vf[j * D + d];
       // P in f16 before the second dot (2^-11 relative per weight, on
       // values below 1) and the f16 output: 2^-10 of the largest |v|.
-      EXPECT_NEAR(floatOfHalf(o[i * D + d]), expected, 1.0 / 1024)
+      EXPECT_NEAR(hostFloatOfHalf(o[i * D + d]), expected, 1.0 / 1024)
           << i << " " << d;
     }
   }
