@@ -554,6 +554,10 @@ bool decodeLoadStore(Modifiers &mods, DecodedInstruction &d) {
   if (d.space == Space::Global) {
     if (isLoad)
       mods.takeInto(d, F::NonCoherent);
+    // .cg caches in L2 only, .cv fetches again (§9.7.9.8, "Cache
+    // operators"): neither keeps the line in L1 (what a timing model asks).
+    if (isLoad && (mods.take("cg") || mods.take("cv")))
+      d.bypassL1 = true;
     mods.takeEach(F::CacheHint);
   }
   // .volatile on global and shared accesses, without .nc (§9.7.9.8).
@@ -729,6 +733,7 @@ bool decodeCpAsync(Modifiers &mods, DecodedInstruction &d) {
       (d.operands.size() == 4 && !isValue(d.operands[3])))
     return false;
   d.copyBytes = d.operands[2].imm;
+  d.copyCachesL1 = !*cacheGlobal;
   // .cg copies 16 bytes only; .ca 4, 8 or 16 (§9.7.9.25.3.1).
   return *cacheGlobal
              ? d.copyBytes == 16

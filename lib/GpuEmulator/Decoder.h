@@ -209,6 +209,8 @@ struct DecodedInstruction {
   /// ld.global.nc: the read-only (non-coherent) path, which need not see
   /// writes of the same launch (§9.7.9.8).
   bool nonCoherent = false;
+  /// ld.global.cg and .cv: not cached in L1.
+  bool bypassL1 = false;
   /// fma.relu on the half-precision types.
   bool relu = false;
   /// bfind.shiftamt.
@@ -234,8 +236,10 @@ struct DecodedInstruction {
   /// ldmatrix: the matrices loaded (.x1, .x2, .x4) and .trans.
   unsigned matrixCount = 1;
   bool transpose = false;
-  /// cp.async: the bytes copied (cp-size).
+  /// cp.async: the bytes copied (cp-size), and .ca (cached in L1; .cg
+  /// only in L2).
   unsigned copyBytes = 0;
+  bool copyCachesL1 = false;
   /// bra: the instruction index of the target.
   unsigned target = 0;
   std::vector<Operand> operands;

@@ -70,8 +70,12 @@ runGrid(const detail::DecodedKernel &kernel, const LaunchConfig &config,
           unsigned(index % config.grid[0]),
           unsigned(index / config.grid[0] % config.grid[1]),
           unsigned(index / (uint64_t(config.grid[0]) * config.grid[1]))};
+      std::unique_ptr<CtaTracer> tracer =
+          options.tracer ? options.tracer->beginCta(index) : nullptr;
       llvm::Error err = detail::runCta(kernel, config, ctaid, params, memory,
-                                       options, local, ctaWrites);
+                                       options, local, ctaWrites, tracer.get());
+      if (tracer && !err)
+        options.tracer->endCta(index, std::move(tracer));
       if (err) {
         std::lock_guard<std::mutex> lock(faultMutex);
         if (index < firstFault.load()) {

@@ -186,10 +186,10 @@ public:
   Cta(const DecodedKernel &kernel, const LaunchConfig &config,
       std::array<unsigned, 3> ctaid, llvm::ArrayRef<uint8_t> params,
       DeviceMemory &memory, const EmulatorOptions &options,
-      KernelReport &report, GlobalWrites &globalWrites)
+      KernelReport &report, GlobalWrites &globalWrites, CtaTracer *tracer)
       : kernel(kernel), config(config), ctaid(ctaid), params(params),
         memory(memory), options(options), report(report),
-        globalWrites(globalWrites),
+        globalWrites(globalWrites), tracer(tracer),
         numThreads(config.block[0] * config.block[1] * config.block[2]),
         numWarps((numThreads + kWarpSize - 1) / kWarpSize), threads(numThreads),
         threadPc(numThreads, 0), threadState(numThreads, ThreadState::Running),
@@ -389,10 +389,13 @@ private:
   llvm::Error issueCopy(const DecodedInstruction &inst, unsigned t);
   llvm::Error waitCopies(const DecodedInstruction &inst, unsigned t,
                          uint64_t keep);
-  /// Adds the warp-level request of the memory instruction `inst` by
-  /// `lanes` to the profile, before it executes.
-  void profileAccess(const DecodedInstruction &inst,
-                     llvm::ArrayRef<unsigned> lanes, unsigned firstThread);
+  /// The warp-level request of the memory instruction `inst` by `lanes`
+  /// (none for other instructions), before it executes.
+  void describeAccess(const DecodedInstruction &inst,
+                      llvm::ArrayRef<unsigned> lanes, unsigned firstThread,
+                      WarpAccess &access);
+  /// Adds it to the profile.
+  void profileAccess(const WarpAccess &access);
 
   /// Checks a global access of `size` bytes and returns the buffer bytes.
   /// `copyLine` is the line of the cp.async whose copy a wait performs, 0
@@ -459,6 +462,7 @@ private:
   const EmulatorOptions &options;
   KernelReport &report;
   GlobalWrites &globalWrites;
+  CtaTracer *tracer;
   unsigned numThreads, numWarps;
   std::vector<Thread> threads;
   std::vector<unsigned> threadPc;
@@ -774,8 +778,17 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
   ++report.profile.instructions[unsigned(classify(inst))];
   if (inst.opcode == Opcode::Mma)
     report.profile.tensorCoreFlops += 2 * kMmaM * kMmaN * inst.mmaK;
-  if (options.profile && !lanes.empty())
-    profileAccess(inst, lanes, first);
+  if (LLVM_UNLIKELY(options.profile || tracer)) {
+    WarpAccess access;
+    if (!lanes.empty())
+      describeAccess(inst, lanes, first, access);
+    if (options.profile)
+      profileAccess(access);
+    if (tracer)
+      tracer->issue({pc, warp, executing, access.kind, access.sectors,
+                     unsigned(access.wavefronts),
+                     unsigned(access.idealWavefronts)});
+  }
 
   switch (inst.opcode) {
   case Opcode::Bra:
@@ -2631,66 +2644,130 @@ llvm::Error Cta::waitCopies(const DecodedInstruction &inst, unsigned t,
   return llvm::Error::success();
 }
 
-void Cta::profileAccess(const DecodedInstruction &inst,
-                        llvm::ArrayRef<unsigned> lanes, unsigned firstThread) {
-  bool isLoad = inst.opcode == Opcode::Ld, isStore = inst.opcode == Opcode::St;
-  bool isCopy = inst.opcode == Opcode::CpAsync;
+void Cta::describeAccess(const DecodedInstruction &inst,
+                         llvm::ArrayRef<unsigned> lanes, unsigned firstThread,
+                         WarpAccess &access) {
+  auto addressOf = [&](const Operand &addr, unsigned t) {
+    return (addr.baseIsRegister ? reg(t, addr.reg) : 0) + addr.imm;
+  };
   if (inst.opcode == Opcode::Ldmatrix || inst.opcode == Opcode::Stmatrix) {
     // 16 bytes per row address: one phase (wavefront at best) per matrix.
     const Operand &addr =
         inst.operands[inst.opcode == Opcode::Ldmatrix ? 1 : 0];
     llvm::SmallVector<LaneAccess, kWarpSize> rows;
-    for (unsigned lane = 0; lane < 8 * inst.matrixCount; ++lane) {
-      unsigned t = lanes[lane];
-      rows.push_back(
-          {lane, (addr.baseIsRegister ? reg(t, addr.reg) : 0) + addr.imm});
-    }
-    ProfileCounters &counters = report.profile;
-    counters.sharedBytes += 16 * rows.size();
-    uint64_t ideal;
-    counters.sharedWavefronts += sharedWavefronts(rows, 16, ideal);
-    counters.sharedIdealWavefronts += ideal;
+    for (unsigned lane = 0; lane < 8 * inst.matrixCount; ++lane)
+      rows.push_back({lane, addressOf(addr, lanes[lane])});
+    access.kind = inst.opcode == Opcode::Ldmatrix ? MemoryKind::SharedLoad
+                                                  : MemoryKind::SharedStore;
+    access.sharedBytes = 16 * rows.size();
+    access.wavefronts = sharedWavefronts(rows, 16, access.idealWavefronts);
     return;
   }
-  if (!isLoad && !isStore && !isCopy)
+  bool isLoad = inst.opcode == Opcode::Ld, isStore = inst.opcode == Opcode::St;
+  bool isCopy = inst.opcode == Opcode::CpAsync;
+  bool isAtomic = inst.opcode == Opcode::Atom || inst.opcode == Opcode::Red;
+  if (!isLoad && !isStore && !isCopy && !isAtomic)
     return;
-  // ld's address is its second operand, st's its first; cp.async reads
-  // global memory at its second and writes shared memory (asynchronously,
-  // not counted) at its first.
-  const Operand &addr = inst.operands[isStore ? 0 : 1];
+  access.atomic = isAtomic;
+  // ld's and atom's address is their second operand, st's and red's their
+  // first; cp.async reads global memory at its second and writes shared
+  // memory at its first.
+  bool addressFirst = isStore || inst.opcode == Opcode::Red;
+  const Operand &addr = inst.operands[addressFirst ? 0 : 1];
   Space space = isCopy ? Space::Global : inst.space;
   if (space == Space::Generic) {
     // Counted in the space of the first lane's address.
-    uint64_t first = (addr.baseIsRegister ? reg(lanes.front(), addr.reg) : 0) +
-                     addr.imm;
+    uint64_t first = addressOf(addr, lanes.front());
     space = resolveGeneric(first);
   }
-  // Local memory is interleaved across threads by the hardware, so its
-  // sectors are not the threads' offsets: not counted yet.
-  if (space == Space::Param || space == Space::Local)
-    return;
-  unsigned size = isCopy ? inst.copyBytes
-                         : bitWidth(inst.type) / 8 * inst.vectorWidth;
-  llvm::SmallVector<LaneAccess, kWarpSize> accesses;
-  for (unsigned t : lanes)
-    accesses.push_back(
-        {t - firstThread,
-         (addr.baseIsRegister ? reg(t, addr.reg) : 0) + addr.imm});
-  ProfileCounters &counters = report.profile;
-  if (isCopy)
-    counters.sharedBytes += uint64_t(size) * accesses.size();
-  if (space == Space::Shared) {
-    counters.sharedBytes += uint64_t(size) * accesses.size();
-    uint64_t ideal;
-    counters.sharedWavefronts += sharedWavefronts(accesses, size, ideal);
-    counters.sharedIdealWavefronts += ideal;
+  if (space == Space::Param) {
+    access.kind = MemoryKind::ParamLoad;
     return;
   }
-  uint64_t sectors = globalSectors(accesses, size);
-  (isStore ? counters.globalStoreBytes : counters.globalLoadBytes) +=
-      uint64_t(size) * accesses.size();
-  (isStore ? counters.globalStoreSectors : counters.globalLoadSectors) +=
-      sectors;
+  unsigned size = isCopy     ? inst.copyBytes
+                  : isAtomic ? bitWidth(inst.type) / 8
+                             : bitWidth(inst.type) / 8 * inst.vectorWidth;
+  llvm::SmallVector<LaneAccess, kWarpSize> accesses;
+  for (unsigned t : lanes) {
+    uint64_t address = addressOf(addr, t);
+    if (inst.space == Space::Generic && !isCopy)
+      resolveGeneric(address);
+    accesses.push_back({t - firstThread, address});
+  }
+  if (space == Space::Local) {
+    // The hardware interleaves local memory across a warp's lanes in
+    // 4-byte words (word w of lane l at w * 128 + l * 4 in the warp's
+    // region), so a warp reading one offset touches 128 contiguous bytes.
+    access.kind = isStore ? MemoryKind::LocalStore : MemoryKind::LocalLoad;
+    uint64_t ctaIndex =
+        ctaid[0] + uint64_t(config.grid[0]) *
+                       (ctaid[1] + uint64_t(config.grid[1]) * ctaid[2]);
+    uint64_t region = (uint64_t(1) << 56) +
+                      (ctaIndex * numWarps + firstThread / kWarpSize) *
+                          kernel.localBytes * kWarpSize;
+    for (const LaneAccess &a : accesses)
+      for (uint64_t w = a.address / 4; w <= (a.address + size - 1) / 4; ++w)
+        access.sectors.push_back((region + w * 128 + a.lane * 4) / 32);
+    llvm::sort(access.sectors);
+    access.sectors.erase(
+        std::unique(access.sectors.begin(), access.sectors.end()),
+        access.sectors.end());
+    return;
+  }
+  if (isCopy)
+    access.sharedBytes += uint64_t(size) * accesses.size();
+  if (space == Space::Shared) {
+    access.kind = isLoad || isAtomic ? MemoryKind::SharedLoad
+                                     : MemoryKind::SharedStore;
+    access.sharedBytes += uint64_t(size) * accesses.size();
+    access.wavefronts =
+        sharedWavefronts(accesses, size, access.idealWavefronts);
+    return;
+  }
+  access.kind = isCopy     ? MemoryKind::CopyToShared
+                : isAtomic ? MemoryKind::GlobalAtomic
+                : isStore  ? MemoryKind::GlobalStore
+                           : MemoryKind::GlobalLoad;
+  access.globalBytes = uint64_t(size) * accesses.size();
+  globalSectorList(accesses, size, access.sectors);
+  if (isCopy) {
+    // The shared side: each lane writes its `size` bytes; the hardware
+    // groups them in wavefronts as for a store of that size.
+    llvm::SmallVector<LaneAccess, kWarpSize> targets;
+    for (unsigned t : lanes)
+      targets.push_back({t - firstThread, addressOf(inst.operands[0], t)});
+    access.wavefronts =
+        sharedWavefronts(targets, size, access.idealWavefronts);
+  }
+}
+
+void Cta::profileAccess(const WarpAccess &access) {
+  if (access.atomic)
+    return;
+  ProfileCounters &counters = report.profile;
+  counters.sharedBytes += access.sharedBytes;
+  switch (access.kind) {
+  case MemoryKind::SharedLoad:
+  case MemoryKind::SharedStore:
+    counters.sharedWavefronts += access.wavefronts;
+    counters.sharedIdealWavefronts += access.idealWavefronts;
+    return;
+  case MemoryKind::GlobalLoad:
+  case MemoryKind::CopyToShared:
+    // cp.async's shared side is asynchronous: not among the ld/st.shared
+    // wavefronts.
+    counters.globalLoadBytes += access.globalBytes;
+    counters.globalLoadSectors += access.sectors.size();
+    return;
+  case MemoryKind::GlobalStore:
+    counters.globalStoreBytes += access.globalBytes;
+    counters.globalStoreSectors += access.sectors.size();
+    return;
+  // Local memory (interleaved across threads by the hardware:
+  // its sectors are not the threads' offsets), are not counted.
+  default:
+    return;
+  }
 }
 
 } // namespace
@@ -2700,8 +2777,8 @@ llvm::Error detail::runCta(const DecodedKernel &kernel,
                            std::array<unsigned, 3> ctaid,
                            llvm::ArrayRef<uint8_t> params, DeviceMemory &memory,
                            const EmulatorOptions &options, KernelReport &report,
-                           GlobalWrites &globalWrites) {
+                           GlobalWrites &globalWrites, CtaTracer *tracer) {
   Cta cta(kernel, config, ctaid, params, memory, options, report,
-          globalWrites);
+          globalWrites, tracer);
   return cta.run();
 }

@@ -5,6 +5,7 @@
 
 #include "Decoder.h"
 #include "mirage/GpuEmulator/Emulator.h"
+#include "mirage/GpuEmulator/Trace.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace mirage::emulator::detail {
@@ -30,13 +31,14 @@ private:
 };
 
 /// Runs the CTA `ctaid` of `kernel` to completion, adding to `report` and
-/// recording its global writes in `globalWrites`. `params` is the parameter
-/// buffer laid out per kernel.paramOffsets.
+/// recording its global writes in `globalWrites` and, with a `tracer`, its
+/// warp-level issues there. `params` is the parameter buffer laid out per
+/// kernel.paramOffsets.
 llvm::Error runCta(const DecodedKernel &kernel, const LaunchConfig &config,
                    std::array<unsigned, 3> ctaid,
                    llvm::ArrayRef<uint8_t> params, DeviceMemory &memory,
                    const EmulatorOptions &options, KernelReport &report,
-                   GlobalWrites &globalWrites);
+                   GlobalWrites &globalWrites, CtaTracer *tracer = nullptr);
 
 } // namespace mirage::emulator::detail
 

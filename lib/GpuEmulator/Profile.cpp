@@ -116,16 +116,24 @@ InstructionClass detail::classify(const DecodedInstruction &inst) {
   llvm_unreachable("unknown opcode");
 }
 
-uint64_t detail::globalSectors(llvm::ArrayRef<LaneAccess> accesses,
-                               unsigned size) {
-  llvm::SmallVector<uint64_t, 64> sectors;
+void detail::globalSectorList(llvm::ArrayRef<LaneAccess> accesses,
+                              unsigned size,
+                              llvm::SmallVectorImpl<uint64_t> &sectors) {
+  sectors.clear();
   for (const LaneAccess &access : accesses)
     for (uint64_t s = access.address / 32,
                   last = (access.address + size - 1) / 32;
          s <= last; ++s)
       sectors.push_back(s);
   llvm::sort(sectors);
-  return std::unique(sectors.begin(), sectors.end()) - sectors.begin();
+  sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+}
+
+uint64_t detail::globalSectors(llvm::ArrayRef<LaneAccess> accesses,
+                               unsigned size) {
+  llvm::SmallVector<uint64_t, 64> sectors;
+  globalSectorList(accesses, size, sectors);
+  return sectors.size();
 }
 
 uint64_t detail::sharedWavefronts(llvm::ArrayRef<LaneAccess> accesses,

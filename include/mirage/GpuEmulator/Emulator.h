@@ -85,6 +85,8 @@ private:
   uint64_t next = 0x100000000; // above any shared-memory offset
 };
 
+class LaunchTracer;
+
 struct EmulatorOptions {
   /// Using a value read from global or shared bytes that were never
   /// written is an error: storing it, taking it as an address, or branching
@@ -102,6 +104,9 @@ struct EmulatorOptions {
   /// Collect the memory counters of KernelReport::profile (the instruction
   /// classes are always counted).
   bool profile = false;
+  /// Sees the warp-level issues of the CTAs it asks for (Trace.h), for a
+  /// timing model; the launch's result does not depend on it.
+  LaunchTracer *tracer = nullptr;
 };
 
 /// The classes the profile counts warp-level instructions in.
