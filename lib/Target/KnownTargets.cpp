@@ -66,6 +66,38 @@ void setMma(TargetInfo &t, MmaType type, MmaShape shape, double tflops) {
   t.tensorCores[static_cast<unsigned>(type)] = {shape, tflops};
 }
 
+// The timing model's SM parameters (docs/TimingModel.md has the table with
+// each source). [PG-T] is the Programming Guide's "Arithmetic
+// Instructions" throughput table (results per clock per SM); [MB-A]
+// Abdelkhalik et al. 2022, "Demystifying the Nvidia Ampere Architecture
+// through Microbenchmarking and Instruction-level Analysis" (arXiv
+// 2208.11174); [MB-H] Luo et al. 2024/2025, "Benchmarking and Dissecting
+// the Nvidia Hopper GPU Architecture" (arXiv 2402.13499) and "Dissecting
+// the NVIDIA Hopper Architecture through Microbenchmarking and Multiple
+// Level Analysis" (arXiv 2501.12084). "assumed" marks what nothing
+// published measures; the calibration file of bench/gpu replaces them.
+void setSmTiming(TargetInfo &t, unsigned fp32Lanes, unsigned fp64Lanes) {
+  SmTimingInfo &m = t.timing;
+  m.schedulersPerSM = 4; // [WP] four SM sub-partitions since Volta
+  m.fp32Lanes = fp32Lanes;      // [PG-T] 32-bit fp add/mul/fma
+  m.fp16x2Lanes = 128;          // [PG-T] 16-bit fp: 256 results = 128 x2
+  m.fp64Lanes = fp64Lanes;      // [PG-T]
+  m.integerLanes = 64;          // [PG-T] 32-bit int add/sub/mad, shifts
+  m.specialFunctionLanes = 16;  // [PG-T] rcp, rsqrt, lg2, ex2, sin, cos
+  m.conversionLanes = 16;       // [PG-T] type conversions
+  m.moveLanes = 64;             // [PG-T] compare, min, max
+  m.shuffleLanes = 32;          // [PG-T] warp shuffle
+  m.memoryLanes = 64;           // assumed: one memory instruction per 2 cycles per scheduler
+  m.divideLatency = 40;         // assumed: div.rn.f32 is ~10 dependent ops
+  m.divideIssueCycles = 20;     // assumed
+  m.barrierLatency = 20;        // assumed
+  m.paramLatency = 4;           // assumed: a constant-bank operand
+  m.ctaLaunchCycles = 200;      // assumed
+  m.kernelRampCycles = 500;     // assumed
+  m.graphLaunchOverheadUs = 1.0; // assumed
+  m.sharedBytesPerCycle = 128;  // [WP] 32 banks x 4 bytes
+}
+
 std::vector<TargetInfo> buildTargets() {
   std::vector<TargetInfo> all;
 
@@ -125,6 +157,26 @@ std::vector<TargetInfo> buildTargets() {
     t.tensorCores[unsigned(MmaType::INT8)].denseTflops = 624; // [DS]
     t.l2BandwidthGBs = 5000;  // [MB] approximate (docs/CostModel.md)
     t.launchOverheadUs = 3.0; // assumed (docs/CostModel.md)
+    setSmTiming(t, /*fp32Lanes=*/64, /*fp64Lanes=*/32); // [PG-T] CC 8.0
+    SmTimingInfo &m = t.timing;
+    m.fp32Latency = 4;             // [MB-A] Table II, add/fma.f32 dependent
+    m.fp16Latency = 3;             // [MB-A] Table II, add.f16 dependent
+    m.fp64Latency = 5;             // [MB-A] Table II, add.f64 dependent
+    m.integerLatency = 4;          // [MB-A] Table II, add.u32 dependent
+    m.specialFunctionLatency = 18; // [MB-A] Table V: lg2/rsqrt 18, ex2 14
+    m.conversionLatency = 6;       // [MB-A] Table V, cvt.rzi.s32.f32
+    m.moveLatency = 4;             // [MB-A] Table II (ALU dependent)
+    m.shuffleLatency = 24;         // assumed: not measured in [MB-A]
+    m.mmaLatency = 25;             // assumed: Accel-Sim's SM80 prior
+    m.mmaSyncPeakFraction = 1.0;   // [MB-A] Table III: 310-312 of 312 TF
+    m.mmaMacsPerCyclePerSM = 1024; // [WP] 4 tensor cores x 256 FMA
+    m.sharedLatency = 23;          // [MB-A] Table IV
+    m.l1HitLatency = 33;           // [MB-A] Table IV
+    m.l2HitLatency = 262;          // [MB-H] 2402.13499 Table IV, A100 PCIe
+    m.dramLatency = 466;           // [MB-H] 2402.13499 Table IV, A100 PCIe
+    m.l2BytesPerCyclePerSM = 64;   // [WP] L2 to SM
+    m.dramAchievableFraction = 0.87; // [MB] BabelStream triad 1774 GB/s
+    m.sustainedClockGHz = 1.41;    // [WP] the boost clock, held under load
     all.push_back(t);
   }
   // Ampere GA102: GeForce RTX 3090 [WP "NVIDIA Ampere GA102 GPU
@@ -227,6 +279,27 @@ std::vector<TargetInfo> buildTargets() {
     t.hasClusters = true; // [PG] thread block clusters, CC 9.0
     t.l2BandwidthGBs = 10000; // [MB] approximate (docs/CostModel.md)
     t.launchOverheadUs = 2.5; // assumed (docs/CostModel.md)
+    setSmTiming(t, /*fp32Lanes=*/128, /*fp64Lanes=*/64); // [PG-T] CC 9.0
+    SmTimingInfo &m = t.timing;
+    // Hopper's ALU latencies are not published; Ampere's are taken.
+    m.fp32Latency = 4;             // as sm_80 [MB-A]
+    m.fp16Latency = 3;             // as sm_80 [MB-A]
+    m.fp64Latency = 5;             // as sm_80 [MB-A]
+    m.integerLatency = 4;          // as sm_80 [MB-A]
+    m.specialFunctionLatency = 18; // as sm_80 [MB-A]
+    m.conversionLatency = 6;       // as sm_80 [MB-A]
+    m.moveLatency = 4;             // as sm_80 [MB-A]
+    m.shuffleLatency = 24;         // assumed
+    m.mmaLatency = 24;             // [MB-H] 2402.13499 Table VII, H800
+    m.mmaSyncPeakFraction = 0.649; // [MB-H] Table VII: 490.7 of 756.5 TF
+    m.mmaMacsPerCyclePerSM = 2048; // [WP] 4 tensor cores x 512 FMA
+    m.sharedLatency = 29;          // [MB-H] 2402.13499 Table IV, H800
+    m.l1HitLatency = 41;           // [MB-H] 2402.13499 Table IV, H800
+    m.l2HitLatency = 263;          // [MB-H] 2402.13499 Table IV, H800
+    m.dramLatency = 479;           // [MB-H] 2402.13499 Table IV, H800
+    m.l2BytesPerCyclePerSM = 64;   // [WP] L2 to SM
+    m.dramAchievableFraction = 0.89; // [MB] STREAM triad 2.97 TB/s, SXM5
+    m.sustainedClockGHz = 1.755;   // [MB-H] H800's clock in 2402.13499
   };
   {
     TargetInfo t;
@@ -362,6 +435,14 @@ struct DoubleKey {
   const char *key;
   double TargetInfo::*field;
 };
+struct TimingUnsignedKey {
+  const char *key;
+  unsigned SmTimingInfo::*field;
+};
+struct TimingDoubleKey {
+  const char *key;
+  double SmTimingInfo::*field;
+};
 } // namespace
 
 // Only what a measurement can refine: capacities and rates. Names, ISA
@@ -381,6 +462,32 @@ static const DoubleKey kDoubleKeys[] = {
     {"fp32Tflops", &TargetInfo::fp32Tflops},
     {"l2BandwidthGBs", &TargetInfo::l2BandwidthGBs},
     {"launchOverheadUs", &TargetInfo::launchOverheadUs},
+};
+
+// The timing model's measured values, as "timing.<field>" (bench/gpu
+// measures latencies, the achieved DRAM fraction, the clock and the launch
+// overheads).
+static const TimingUnsignedKey kTimingUnsignedKeys[] = {
+    {"timing.fp32Latency", &SmTimingInfo::fp32Latency},
+    {"timing.fp16Latency", &SmTimingInfo::fp16Latency},
+    {"timing.integerLatency", &SmTimingInfo::integerLatency},
+    {"timing.specialFunctionLatency", &SmTimingInfo::specialFunctionLatency},
+    {"timing.shuffleLatency", &SmTimingInfo::shuffleLatency},
+    {"timing.mmaLatency", &SmTimingInfo::mmaLatency},
+    {"timing.sharedLatency", &SmTimingInfo::sharedLatency},
+    {"timing.l1HitLatency", &SmTimingInfo::l1HitLatency},
+    {"timing.l2HitLatency", &SmTimingInfo::l2HitLatency},
+    {"timing.dramLatency", &SmTimingInfo::dramLatency},
+    {"timing.barrierLatency", &SmTimingInfo::barrierLatency},
+    {"timing.ctaLaunchCycles", &SmTimingInfo::ctaLaunchCycles},
+    {"timing.kernelRampCycles", &SmTimingInfo::kernelRampCycles},
+};
+static const TimingDoubleKey kTimingDoubleKeys[] = {
+    {"timing.mmaSyncPeakFraction", &SmTimingInfo::mmaSyncPeakFraction},
+    {"timing.dramAchievableFraction", &SmTimingInfo::dramAchievableFraction},
+    {"timing.l2BytesPerCyclePerSM", &SmTimingInfo::l2BytesPerCyclePerSM},
+    {"timing.graphLaunchOverheadUs", &SmTimingInfo::graphLaunchOverheadUs},
+    {"timing.sustainedClockGHz", &SmTimingInfo::sustainedClockGHz},
 };
 
 Error target::applyTargetCalibrationJSON(TargetInfo &info, StringRef json) {
@@ -412,6 +519,28 @@ Error target::applyTargetCalibrationJSON(TargetInfo &info, StringRef json) {
         return llvm::createStringError("target calibration: '" + k.str() +
                                        "' must be a positive number");
       result.*(dk->field) = *v;
+      continue;
+    }
+    if (const TimingUnsignedKey *tk = llvm::find_if(
+            kTimingUnsignedKeys,
+            [&](const TimingUnsignedKey &e) { return k == e.key; });
+        tk != std::end(kTimingUnsignedKeys)) {
+      std::optional<int64_t> v = value.getAsInteger();
+      if (!v || *v <= 0 || *v > int64_t(1) << 30)
+        return llvm::createStringError("target calibration: '" + k.str() +
+                                       "' must be a positive integer");
+      result.timing.*(tk->field) = unsigned(*v);
+      continue;
+    }
+    if (const TimingDoubleKey *tk = llvm::find_if(
+            kTimingDoubleKeys,
+            [&](const TimingDoubleKey &e) { return k == e.key; });
+        tk != std::end(kTimingDoubleKeys)) {
+      std::optional<double> v = value.getAsNumber();
+      if (!v || !(*v > 0))
+        return llvm::createStringError("target calibration: '" + k.str() +
+                                       "' must be a positive number");
+      result.timing.*(tk->field) = *v;
       continue;
     }
     return llvm::createStringError("target calibration: unknown key '" +

@@ -62,6 +62,60 @@ struct TensorCoreInfo {
   double denseTflops = 0;
 };
 
+/// What the timing model (lib/GpuTiming, docs/TimingModel.md) needs of an
+/// SM beyond the product's peaks: issue rates, dependent latencies and the
+/// memory path, per arch. All zero for an arch nothing published has been
+/// checked for: the timing model then refuses the target.
+struct SmTimingInfo {
+  /// Warp schedulers (SM sub-partitions), each issuing one warp-level
+  /// instruction per cycle [WP].
+  unsigned schedulersPerSM = 0;
+  /// Lanes per cycle per SM (the [PG] "Arithmetic Instructions" throughput
+  /// table): a warp-level instruction takes 32 / (lanes / schedulers)
+  /// cycles of its sub-partition's pipe.
+  unsigned fp32Lanes = 0, fp16x2Lanes = 0, fp64Lanes = 0, integerLanes = 0,
+           specialFunctionLanes = 0, conversionLanes = 0, moveLanes = 0,
+           shuffleLanes = 0, memoryLanes = 0;
+  /// Dependent-issue latencies, cycles [MB].
+  unsigned fp32Latency = 0, fp16Latency = 0, fp64Latency = 0,
+           integerLatency = 0, specialFunctionLatency = 0,
+           conversionLatency = 0, moveLatency = 0, shuffleLatency = 0;
+  /// div.rn / rem / integer division: the instruction sequence ptxas
+  /// expands them into, as one latency and an issue cost in cycles.
+  unsigned divideLatency = 0, divideIssueCycles = 0;
+  /// mma.sync m16n8k16 (f16 in, f32 accumulate): dependent latency, and the
+  /// fraction of the tensor-core peak mma.sync reaches (below 1 on Hopper,
+  /// whose peak needs wgmma) [MB].
+  unsigned mmaLatency = 0;
+  double mmaSyncPeakFraction = 0;
+  /// Dense f16 multiply-adds per cycle per SM of the tensor cores [WP].
+  unsigned mmaMacsPerCyclePerSM = 0;
+  /// The memory path, cycles [MB]: ld.shared, an L1 hit, an L2 hit, a miss
+  /// to device memory, ld.param (constant cache hit).
+  unsigned sharedLatency = 0, l1HitLatency = 0, l2HitLatency = 0,
+           dramLatency = 0, paramLatency = 0;
+  /// Bytes per cycle per SM: shared memory / L1 (one 128-byte wavefront a
+  /// cycle) and the SM's link to L2 [WP, MB].
+  double sharedBytesPerCycle = 0, l2BytesPerCyclePerSM = 0;
+  /// The fraction of the datasheet's DRAM bandwidth a streaming kernel
+  /// reaches (STREAM triad) [MB].
+  double dramAchievableFraction = 0;
+  /// bar.sync: cycles from the last arrival to the release [MB].
+  unsigned barrierLatency = 0;
+  /// Cycles from a CTA's exit to the next CTA's first issue on that SM, and
+  /// from a kernel's launch to its first CTA's issue (assumed; docs/
+  /// TimingModel.md).
+  unsigned ctaLaunchCycles = 0, kernelRampCycles = 0;
+  /// Launch overhead of one kernel in a CUDA graph, microseconds (the
+  /// stream launch overhead is TargetInfo::launchOverheadUs).
+  double graphLaunchOverheadUs = 0;
+  /// The clock the SMs run at under load, GHz [MB]: below the boost clock
+  /// on H100 SXM (power-limited), equal to it on A100.
+  double sustainedClockGHz = 0;
+
+  bool isKnown() const { return schedulersPerSM != 0; }
+};
+
 /// One GPU product.
 struct TargetInfo {
   /// The product: "H100-SXM5-80GB".
@@ -111,6 +165,9 @@ struct TargetInfo {
   // refuses the target until a calibration file gives them.
   double l2BandwidthGBs = 0;   // L2 read bandwidth, 1e9 bytes/s
   double launchOverheadUs = 0; // one launch, back to back in a stream
+
+  // The timing model's parameters.
+  SmTimingInfo timing;
 
   // Instructions [PTX].
   bool hasCpAsync = false;  // cp.async, sm_80+
