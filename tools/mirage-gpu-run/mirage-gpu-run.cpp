@@ -22,6 +22,7 @@
 #include "mirage/Runtime/Dtype.h"
 #include "mirage/Runtime/EmulatorProfile.h"
 #include "mirage/GpuEmulator/GpuEmulator.h"
+#include "mirage/GpuTiming/TimingModel.h"
 #include "mirage/Runtime/GpuProgram.h"
 #include "mirage/Runtime/Manifest.h"
 #include "mirage/Runtime/Npy.h"
@@ -153,6 +154,33 @@ static cl::opt<bool>
                             "global sectors, shared-memory bank conflicts "
                             "and occupancy (from ptxas -v) per launch"),
                    cl::cat(runCategory));
+static cl::opt<bool> timingModel(
+    "timing",
+    cl::desc("With --emulate: predict each launch's time with the timing "
+             "model (docs/TimingModel.md): bound, fractions of peak, stalls; "
+             "--cuda-graph charges a graph's launch overhead"),
+    cl::cat(runCategory));
+static cl::opt<std::string> timingTarget(
+    "timing-target",
+    cl::desc("With --timing: the GPU to model, a product of the target "
+             "database (default: the manifest's chip, e.g. sm_90 is the "
+             "H100-SXM5-80GB)"),
+    cl::value_desc("name"), cl::cat(runCategory));
+static cl::opt<unsigned> timingSMs(
+    "timing-sms",
+    cl::desc("With --timing: SMs simulated in detail (default 1); the "
+             "kernel takes the slowest"),
+    cl::init(1), cl::cat(runCategory));
+static cl::opt<std::string> timingCalibration(
+    "timing-calibration",
+    cl::desc("With --timing: a calibration file (bench/gpu writes one) "
+             "whose measured values replace the target database's"),
+    cl::value_desc("file.json"), cl::cat(runCategory));
+static cl::opt<std::string> timingTrace(
+    "timing-trace",
+    cl::desc("With --timing: write a Chrome/Perfetto trace of the sampled "
+             "SMs' CTAs here"),
+    cl::value_desc("file.json"), cl::cat(runCategory));
 static cl::opt<int> deviceOrdinal("device",
                                   cl::desc("CUDA device to use (default 0)"),
                                   cl::init(0), cl::cat(runCategory));
@@ -740,6 +768,38 @@ static int runOnEmulator(const Manifest &manifest, const Function &function,
     memory.markInitialized(addresses[position]);
   }
 
+  // The timing model: its chip, and ptxas's registers for the occupancy.
+  std::optional<timing::ChipModel> chip;
+  StringMap<KernelResources> kernelResources;
+  timing::ProgramTiming programTiming;
+  if (timingModel) {
+    Expected<const target::TargetInfo &> info = target::lookupTarget(
+        timingTarget.empty() ? StringRef(manifest.chip) : StringRef(timingTarget));
+    if (!info)
+      return fail(info.takeError());
+    target::TargetInfo modeled = *info;
+    if (!timingCalibration.empty())
+      if (Error e = target::applyTargetCalibration(modeled, timingCalibration))
+        return fail(std::move(e));
+    Expected<timing::ChipModel> model = timing::ChipModel::get(modeled);
+    if (!model)
+      return fail(model.takeError());
+    chip.emplace(*model);
+    programTiming.cudaGraph = cudaGraph;
+    programTiming.launchOverheadUs = cudaGraph
+                                         ? modeled.timing.graphLaunchOverheadUs
+                                         : modeled.launchOverheadUs;
+    Expected<std::string> ptxas = findPtxas();
+    Expected<StringMap<KernelResources>> resources =
+        ptxas ? readKernelResources(*ptxas, images.ptxPath, manifest.chip)
+              : Expected<StringMap<KernelResources>>(ptxas.takeError());
+    if (resources)
+      kernelResources = std::move(*resources);
+    else
+      log << "timing: no registers per thread: "
+          << toString(resources.takeError()) << "\n";
+  }
+
   emulator::EmulatorOptions options;
   options.initcheck = !noInitcheck;
   options.racecheck = !noRacecheck;
@@ -757,9 +817,27 @@ static int runOnEmulator(const Manifest &manifest, const Function &function,
     SmallVector<uint64_t> args;
     for (unsigned position : launch.args)
       args.push_back(addresses[position]);
+    std::optional<timing::KernelTimer> timer;
+    if (chip) {
+      Expected<emulator::KernelDescription> description =
+          emulator::describeKernel(*module, launch.kernel);
+      if (!description)
+        return fail(description.takeError());
+      timing::TimingOptions timingOptions;
+      timingOptions.sampledSMs = timingSMs;
+      auto it = kernelResources.find(launch.kernel);
+      if (it != kernelResources.end())
+        timingOptions.registersPerThread = it->second.registers;
+      timer.emplace(*chip, std::move(*description),
+                    timing::LaunchShape{launch.grid, launch.block,
+                                        launch.dynamicSharedMemory},
+                    timingOptions);
+      options.tracer = &*timer;
+    }
     auto start = std::chrono::steady_clock::now();
     Expected<emulator::KernelReport> report = emulator::launchKernel(
         *module, launch.kernel, config, args, memory, options);
+    options.tracer = nullptr;
     double seconds = std::chrono::duration<double>(
                          std::chrono::steady_clock::now() - start)
                          .count();
@@ -789,6 +867,16 @@ static int runOnEmulator(const Manifest &manifest, const Function &function,
         {"barriers", int64_t(report->barriers)},
         {"seconds", seconds}});
     profiles.push_back({launch.kernel, *report, std::nullopt, std::nullopt});
+    if (timer) {
+      Expected<timing::KernelTiming> kernelTiming =
+          timer->finish(double(report->profile.tensorCoreFlops));
+      if (!kernelTiming) {
+        error() << "launch " << i << ": "
+                << toString(kernelTiming.takeError()) << "\n";
+        return kError;
+      }
+      programTiming.kernels.push_back(std::move(*kernelTiming));
+    }
   }
   log << formatv("emulated {0} thread-instructions in {1:f2} s ({2:f1} M/s)\n",
                  totalThreadInstructions, totalSeconds,
@@ -808,6 +896,22 @@ static int runOnEmulator(const Manifest &manifest, const Function &function,
         return kError;
       }
     }
+
+  json::Value timingJsonValue = nullptr;
+  if (chip) {
+    printTimingTable(log, *chip, programTiming);
+    timingJsonValue = timingJson(*chip, programTiming);
+    if (!timingTrace.empty()) {
+      std::error_code ec;
+      raw_fd_ostream os(timingTrace, ec);
+      if (ec) {
+        error() << "cannot write '" << timingTrace << "': " << ec.message()
+                << "\n";
+        return kError;
+      }
+      os << formatv("{0:2}", chromeTrace(*chip, programTiming)) << "\n";
+    }
+  }
 
   if (profileKernels) {
     addOccupancy(manifest, images, function, profiles, log);
@@ -832,6 +936,8 @@ static int runOnEmulator(const Manifest &manifest, const Function &function,
                              {"initcheck", !noInitcheck},
                              {"racecheck", !noRacecheck},
                              {"approx_instructions", std::move(approxJson)}};
+  if (chip)
+    result.json["timing"] = std::move(timingJsonValue);
   return kPass;
 }
 
@@ -984,9 +1090,21 @@ int main(int argc, char **argv) {
   if (emulate)
     for (cl::Option *timingOption : std::initializer_list<cl::Option *>{
              &warmup, &iterations, &cudaGraph, &preferPtx, &deviceOrdinal})
-      if (timingOption->getNumOccurrences())
+      if (timingOption->getNumOccurrences() &&
+          !(timingOption == &cudaGraph && timingModel))
         errs() << "mirage-gpu-run: warning: --" << timingOption->ArgStr
                << " has no effect with --emulate (no timing, no device)\n";
+  for (cl::Option *option : std::initializer_list<cl::Option *>{
+           &timingTarget, &timingSMs, &timingCalibration, &timingTrace})
+    if (option->getNumOccurrences() && !timingModel)
+      errs() << "mirage-gpu-run: warning: --" << option->ArgStr
+             << " has no effect without --timing\n";
+  if (timingModel && !emulate) {
+    WithColor::error(errs(), "mirage-gpu-run")
+        << "--timing needs --emulate: the timing model replays what the "
+           "emulator executes (on a GPU, the launches are timed)\n";
+    return kError;
+  }
 
   Expected<Manifest> manifest = loadManifest(manifestPath);
   if (!manifest)
