@@ -140,6 +140,51 @@ TEST(KnownTargets, CalibrationErrorsLeaveTheEntryUnchanged) {
   }
 }
 
+TEST(KnownTargets, TimingParametersForTheCheckedArchs) {
+  // The timing model knows the archs whose figures are published (sm_80,
+  // sm_90 and its H200), and nothing else pretends to be known.
+  for (const TargetInfo &t : getKnownTargets()) {
+    SCOPED_TRACE(t.product);
+    bool checked = t.arch == "sm_80" || t.arch == "sm_90";
+    EXPECT_EQ(t.timing.isKnown(), checked);
+    if (!checked)
+      continue;
+    const SmTimingInfo &m = t.timing;
+    EXPECT_EQ(m.schedulersPerSM, 4u);
+    // The memory hierarchy's latencies grow outward.
+    EXPECT_LT(m.sharedLatency, m.l1HitLatency);
+    EXPECT_LT(m.l1HitLatency, m.l2HitLatency);
+    EXPECT_LT(m.l2HitLatency, m.dramLatency);
+    EXPECT_GT(m.dramAchievableFraction, 0.5);
+    EXPECT_LE(m.dramAchievableFraction, 1.0);
+    EXPECT_GT(m.mmaSyncPeakFraction, 0);
+    EXPECT_LE(m.mmaSyncPeakFraction, 1.0);
+    // The tensor cores' rate and the datasheet's peak agree within the
+    // clock the peak is quoted at (H100's at ~1.83 GHz, below boost).
+    double peakMacsPerCycle = t.getTensorCores(MmaType::F16).denseTflops *
+                              1e12 / 2 / (t.boostClockGHz * 1e9) / t.numSMs;
+    EXPECT_NEAR(m.mmaMacsPerCyclePerSM, peakMacsPerCycle,
+                0.1 * m.mmaMacsPerCyclePerSM);
+  }
+}
+
+TEST(KnownTargets, CalibrationGivesTimingParameters) {
+  TargetInfo t = *lookupTarget("sm_90");
+  ASSERT_FALSE(static_cast<bool>(applyTargetCalibrationJSON(
+      t, R"({"timing.dramLatency": 600, "timing.dramAchievableFraction": 0.8})")));
+  EXPECT_EQ(t.timing.dramLatency, 600u);
+  EXPECT_DOUBLE_EQ(t.timing.dramAchievableFraction, 0.8);
+  for (const char *bad : {R"({"timing.dramLatency": 0})",
+                          R"({"timing.dramLatency": 1.5})",
+                          R"({"timing.unknown": 1})"}) {
+    SCOPED_TRACE(bad);
+    llvm::Error err = applyTargetCalibrationJSON(t, bad);
+    EXPECT_TRUE(static_cast<bool>(err));
+    llvm::consumeError(std::move(err));
+    EXPECT_EQ(t.timing.dramLatency, 600u);
+  }
+}
+
 TEST(KnownTargets, CalibrationFromFile) {
   llvm::SmallString<128> path;
   int fd;
