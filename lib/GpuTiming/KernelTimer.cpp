@@ -55,6 +55,18 @@ double ChipModel::mmaMacsPerCyclePerScheduler() const {
 // Recording
 //===----------------------------------------------------------------------===//
 
+namespace {
+struct OccupancyResult {
+  unsigned ctasPerSM = 0;
+  std::string limit;
+  uint64_t sharedPerCta = 0;
+};
+} // namespace
+
+static OccupancyResult occupancy(const target::TargetInfo &info,
+                                 unsigned threads, uint64_t sharedBytes,
+                                 unsigned registers);
+
 KernelTimer::KernelTimer(const ChipModel &chip,
                          emulator::KernelDescription kernel,
                          const LaunchShape &shape, const TimingOptions &options)
@@ -63,6 +75,13 @@ KernelTimer::KernelTimer(const ChipModel &chip,
       sectors(std::make_unique<llvm::DenseMap<uint64_t, SectorUse>>()) {
   this->options.sampledSMs = unsigned(std::clamp<uint64_t>(
       options.sampledSMs, 1, uint64_t(chip.info().numSMs)));
+  unsigned threads = shape.block[0] * shape.block[1] * shape.block[2];
+  ctasPerWave =
+      uint64_t(chip.info().numSMs) *
+      occupancy(chip.info(), threads,
+                this->kernel.staticSharedBytes + shape.dynamicSharedBytes,
+                options.registersPerThread)
+          .ctasPerSM;
 }
 
 KernelTimer::~KernelTimer() = default;
@@ -84,8 +103,14 @@ void KernelTimer::endCta(uint64_t linearIndex,
   std::lock_guard<std::mutex> lock(mutex);
   // Counts and flags only: the result does not depend on the order in
   // which worker threads finish CTAs.
-  for (uint64_t s : recorder->loaded)
-    ++(*sectors)[s].ctas;
+  uint32_t wave =
+      uint32_t(ctasPerWave ? linearIndex / ctasPerWave : 0);
+  for (uint64_t s : recorder->loaded) {
+    SectorUse &use = (*sectors)[s];
+    ++use.ctas;
+    use.firstWave = std::min(use.firstWave, wave);
+    use.lastWave = std::max(use.lastWave, wave);
+  }
   for (uint64_t s : recorder->stored)
     (*sectors)[s].stored = true;
   ctaSectorLoads += recorder->loaded.size();
@@ -97,14 +122,6 @@ void KernelTimer::endCta(uint64_t linearIndex,
 //===----------------------------------------------------------------------===//
 // Occupancy
 //===----------------------------------------------------------------------===//
-
-namespace {
-struct OccupancyResult {
-  unsigned ctasPerSM = 0;
-  std::string limit;
-  uint64_t sharedPerCta = 0;
-};
-} // namespace
 
 static OccupancyResult occupancy(const target::TargetInfo &info,
                                  unsigned threads, uint64_t sharedBytes,
@@ -161,17 +178,26 @@ llvm::Expected<KernelTiming> KernelTimer::finish(double tensorFlops) {
   timing.waves = (numCtas + perWave - 1) / perWave;
   timing.tensorFlops = tensorFlops;
 
-  // The grid's footprint against the L2: a sector that n CTAs load comes
-  // from HBM once while the footprint fits, so each of its L2 requests
-  // misses with probability 1/n; beyond the L2's capacity, reuse between
-  // CTAs misses in proportion to the excess.
+  // The L2 against the grid's reuse: a sector that n CTAs load comes from
+  // HBM once while the L2 keeps it between their requests, so each of the
+  // n requests misses with probability 1/n. CTAs run in waves; between two
+  // waves' requests for a sector the L2 sees about one wave's live data:
+  // the sectors loaded in that wave, estimated as each loaded sector
+  // counted for every wave between its first and its last (stores stream
+  // through and are not kept). Beyond the L2's capacity, that reuse misses
+  // in proportion to the excess.
   uint64_t uniqueStores = 0;
-  for (const auto &[sector, use] : *sectors)
+  double liveSectorWaves = 0;
+  for (const auto &[sector, use] : *sectors) {
     uniqueStores += use.stored;
-  double footprint = 32.0 * double(sectors->size());
+    if (use.ctas)
+      liveSectorWaves += double(use.lastWave - use.firstWave + 1);
+  }
+  double liveBytesPerWave =
+      32.0 * liveSectorWaves / double(std::max<uint64_t>(1, timing.waves));
   double overflow =
-      footprint > double(info.l2Bytes)
-          ? (footprint - double(info.l2Bytes)) / footprint
+      liveBytesPerWave > double(info.l2Bytes)
+          ? (liveBytesPerWave - double(info.l2Bytes)) / liveBytesPerWave
           : 0.0;
   auto missFraction = [&](uint64_t sector) {
     auto it = sectors->find(sector);
@@ -207,6 +233,7 @@ llvm::Expected<KernelTiming> KernelTimer::finish(double tensorFlops) {
   double l2BytesSampled = 0;
   uint64_t memoryBusy = 0, tensorBusy = 0, issued = 0, busiestPipe = 0;
   std::array<uint64_t, kNumStalls> stalls{};
+  std::array<uint64_t, emulator::kNumTimingUnits> pipeStalls{};
   for (unsigned s = 0; s < options.sampledSMs; ++s) {
     std::vector<const CtaTrace *> ctas;
     std::vector<uint64_t> indices;
@@ -225,6 +252,10 @@ llvm::Expected<KernelTiming> KernelTimer::finish(double tensorFlops) {
       memoryBusy = r.memoryPipeBusy;
       tensorBusy = r.tensorBusy;
       issued = r.issued;
+      for (unsigned u = 0; u < emulator::kNumTimingUnits; ++u)
+        timing.pipeUtilization[u] =
+            double(r.unitBusy[u]) / (double(r.cycles ? r.cycles : 1) *
+                                     sm.schedulersPerSM);
       busiestPipe = 0;
       for (unsigned u = 0; u < emulator::kNumTimingUnits; ++u)
         if (emulator::TimingUnit(u) != emulator::TimingUnit::TensorCore &&
@@ -235,6 +266,8 @@ llvm::Expected<KernelTiming> KernelTimer::finish(double tensorFlops) {
     l2BytesSampled += r.l2Bytes;
     for (unsigned i = 0; i < kNumStalls; ++i)
       stalls[i] += r.stallCycles[i];
+    for (unsigned u = 0; u < emulator::kNumTimingUnits; ++u)
+      pipeStalls[u] += r.pipeStallCycles[u];
     timing.spans.insert(timing.spans.end(), r.spans.begin(), r.spans.end());
   }
   // The L2 traffic of the grid, from the sampled CTAs' (their L1 misses
@@ -287,5 +320,8 @@ llvm::Expected<KernelTiming> KernelTimer::finish(double tensorFlops) {
   for (unsigned i = 0; i < kNumStalls; ++i)
     timing.stallShare[i] =
         totalStalls ? double(stalls[i]) / double(totalStalls) : 0;
+  for (unsigned u = 0; u < emulator::kNumTimingUnits; ++u)
+    timing.pipeStallShare[u] =
+        totalStalls ? double(pipeStalls[u]) / double(totalStalls) : 0;
   return timing;
 }

@@ -106,6 +106,8 @@ struct Warp {
   uint64_t wake = 0;
   /// The cycle it last issued in.
   uint64_t issuedAt = kNever;
+  /// For a Throughput stall: the unit whose pipe was busy.
+  TimingUnit stallUnit = TimingUnit::Integer;
 };
 
 struct ResidentCta {
@@ -531,6 +533,7 @@ SmResult Sm::run(llvm::ArrayRef<uint64_t> indices, unsigned sm) {
           pipeAt = std::max(pipeAt, memoryPipeFree - kMemoryQueueCycles);
         if (pipeAt > now) {
           w.stall = Stall::Throughput;
+          w.stallUnit = info.unit;
           w.wake = pipeAt;
           return false;
         }
@@ -589,9 +592,11 @@ SmResult Sm::run(llvm::ArrayRef<uint64_t> indices, unsigned sm) {
     // A warp that issued this cycle stalls for the rest of the step (none
     // when the step is one cycle).
     for (const Warp &w : warps)
-      if (w.live && (w.issuedAt != now || next - now > 1))
-        result.stallCycles[unsigned(w.stall)] +=
-            next - now - (w.issuedAt == now ? 1 : 0);
+      if (w.live && w.issuedAt != now) {
+        result.stallCycles[unsigned(w.stall)] += next - now;
+        if (w.stall == Stall::Throughput)
+          result.pipeStallCycles[unsigned(w.stallUnit)] += next - now;
+      }
     now = next;
   }
   for (const ResidentCta &c : residents)

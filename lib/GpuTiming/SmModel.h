@@ -45,6 +45,8 @@ struct SmResult {
   uint64_t memoryPipeBusy = 0, tensorBusy = 0;
   /// Cycles each unit's pipes were busy, summed over schedulers.
   std::array<uint64_t, emulator::kNumTimingUnits> unitBusy{};
+  /// Warp-cycles of Throughput stalls, by the unit whose pipe was busy.
+  std::array<uint64_t, emulator::kNumTimingUnits> pipeStallCycles{};
   /// Bytes this SM moved over its L2 link, and its expected HBM bytes.
   double l2Bytes = 0, hbmBytes = 0;
   std::vector<KernelTiming::CtaSpan> spans;

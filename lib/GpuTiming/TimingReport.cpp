@@ -126,6 +126,11 @@ llvm::json::Value timing::timingJson(const ChipModel &chip,
     llvm::json::Object stalls;
     for (unsigned i = 0; i < kNumStalls; ++i)
       stalls[stallName(Stall(i))] = k.stallShare[i];
+    llvm::json::Object pipes;
+    for (unsigned u = 0; u < emulator::kNumTimingUnits; ++u)
+      if (k.pipeUtilization[u] > 0)
+        pipes[emulator::timingUnitName(emulator::TimingUnit(u))] =
+            k.pipeUtilization[u];
     kernels.push_back(llvm::json::Object{
         {"kernel", k.kernel},
         {"time_us", k.microseconds},
@@ -148,7 +153,8 @@ llvm::json::Value timing::timingJson(const ChipModel &chip,
         {"grid_ctas", int64_t(k.gridCtas)},
         {"simulated_ctas", int64_t(k.simulatedCtas)},
         {"simulated_sms", k.simulatedSMs},
-        {"stalls", std::move(stalls)}});
+        {"stalls", std::move(stalls)},
+        {"pipes", std::move(pipes)}});
   }
   return llvm::json::Object{
       {"label", "simulated"},

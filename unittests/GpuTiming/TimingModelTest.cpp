@@ -179,6 +179,43 @@ TEST(TimingModel, CopyIsBoundByHbm) {
   }
 }
 
+TEST(TimingModel, DataEveryCtaReadsComesFromHbmOnce) {
+  // Every CTA reads the same 4 KiB and writes its own 4 KiB: the L2 keeps
+  // the shared input, so HBM sees it once (and each CTA's output once).
+  const char *broadcast = R"(
+.visible .entry k(.param .u64 src, .param .u64 dst) {
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  .reg .f32 %f<8>;
+  ld.param.u64 %rd1, [src];
+  ld.param.u64 %rd2, [dst];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mad.lo.s32 %r4, %r1, %r2, %r3;
+  mul.wide.u32 %rd3, %r3, 16;
+  mul.wide.s32 %rd6, %r4, 16;
+  add.s64 %rd4, %rd1, %rd3;
+  add.s64 %rd5, %rd2, %rd6;
+  ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4];
+  st.global.v4.f32 [%rd5], {%f1, %f2, %f3, %f4};
+  ret;
+}
+)";
+  ChipModel chip = chipOf("sm_80");
+  DeviceMemory memory;
+  const unsigned ctas = 512;
+  uint64_t src = memory.allocate(4096), dst = memory.allocate(4096 * ctas);
+  memory.markInitialized(src);
+  Timed r = timeKernel(chip, broadcast, {ctas, 1, 1}, {256, 1, 1}, {src, dst},
+                       memory, 2);
+  EXPECT_DOUBLE_EQ(r.timing.hbmBytes, 4096.0 + 4096.0 * ctas);
+  // The L2 sees each CTA's 4 KiB written, and the shared 4 KiB only from
+  // the first CTA on each SM: the SM's L1 keeps it for the next CTAs there.
+  // Scaled from SM 0, which runs 5 of the 512 CTAs (0, 108, ..., 432).
+  EXPECT_DOUBLE_EQ(r.timing.l2Bytes, (4096.0 * 5 + 4096.0) / 5 * ctas);
+}
+
 TEST(TimingModel, ResultDoesNotDependOnHostThreads) {
   ChipModel chip = chipOf("sm_80");
   DeviceMemory memory;

@@ -97,6 +97,12 @@ struct KernelTiming {
   /// tensor pipes, issue slots.
   double hbmUtilization = 0, l2Utilization = 0, sharedUtilization = 0,
          tensorUtilization = 0, issueUtilization = 0;
+  /// Per TimingUnit: the fraction of scheduler-cycles its pipes were busy
+  /// on the slowest sampled SM.
+  std::array<double, emulator::kNumTimingUnits> pipeUtilization{};
+  /// The pipe-busy stalls by the unit whose pipe was busy, as shares of all
+  /// stall cycles (they sum to stallShare[Throughput]).
+  std::array<double, emulator::kNumTimingUnits> pipeStallShare{};
   Bound bound = Bound::Latency;
   /// Warp-cycles of each stall reason over all of them (sums to 1 when a
   /// warp ever stalled).
@@ -163,10 +169,15 @@ private:
   std::mutex mutex;
   /// The traced CTAs of the sampled SMs, by linear index.
   std::vector<std::pair<uint64_t, std::unique_ptr<detail::CtaTrace>>> traces;
-  /// Per sector: how many CTAs touched it (loads), and whether any stored
-  /// it.
+  /// CTAs per wave (SMs x resident CTAs per SM; 0 when a CTA does not
+  /// fit, which finish() reports).
+  uint64_t ctasPerWave = 0;
+  /// Per sector: how many CTAs loaded it, the first and last wave that did
+  /// (order-independent: the result does not depend on which host thread
+  /// finished which CTA first), and whether any CTA stored it.
   struct SectorUse {
     uint32_t ctas = 0;
+    uint32_t firstWave = ~0u, lastWave = 0;
     bool stored = false;
   };
   std::unique_ptr<llvm::DenseMap<uint64_t, SectorUse>> sectors;
