@@ -38,7 +38,7 @@ config.substitutions.append(
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
-    ["mirage-opt", "mirage-run", "mirage-gpu-run"],
+    ["mirage-opt", "mirage-run", "mirage-gpu-run", "mirage-timing-validation"],
     [config.mirage_tools_dir, config.llvm_tools_dir])
 
 # Upstream MLIR's CPU runner and its runtime libraries: the importers'

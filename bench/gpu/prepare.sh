@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prepares the GPU benchmark on this machine, which needs no GPU
-# (bench/gpu/README.md): builds a self-contained mirage-gpu-run (static MLIR
-# and LLVM, which the GPU machine does not have) and compiles every
+# (bench/gpu/README.md): builds a self-contained mirage-gpu-run and
+# mirage-timing-validation (static MLIR and LLVM, which the GPU machine does
+# not have) and compiles every
 # benchmark program with the default schedule and with the search, all into
 # bench/gpu/stage/, the folder that bench/gpu/run.sh needs on the GPU
 # machine.
@@ -82,6 +83,26 @@ status=$?
 set -e
 if [ "$status" != 2 ]; then
   echo "error: $runner without a driver exited with $status, not 2" >&2
+  exit 1
+fi
+# The timing model's validation kernels (bench/timing), measured with CUDA
+# events on the GPU: a static mirage-timing-validation beside the runner.
+validator=$STAGE/mirage-timing-validation
+if [ "$skip_build" = 0 ]; then
+  echo "== building a static mirage-timing-validation in $STATIC_BUILD"
+  cmake --build "$STATIC_BUILD" --target mirage-timing-validation -j "$JOBS"
+  strip -o "$validator" "$STATIC_BUILD/bin/mirage-timing-validation"
+fi
+if ldd "$validator" | grep -Eq 'lib(LLVM|MLIR|z3|zstd)'; then
+  echo "error: $validator still needs shared libraries the GPU machine lacks" >&2
+  exit 1
+fi
+set +e
+"$validator" --device=gpu --cuda-library=/nonexistent/libcuda.so.1 2>/dev/null
+status=$?
+set -e
+if [ "$status" != 2 ]; then
+  echo "error: $validator without a driver exited with $status, not 2" >&2
   exit 1
 fi
 # The runner's own smoke test, run first on the GPU machine.

@@ -4,14 +4,19 @@
 # staged program through mirage-gpu-run (correctness against fp64, time of
 # plain launches and of a CUDA graph), the PyTorch baselines and roofline
 # floors (torch_baselines.py), and one markdown table (report.py), printed
-# and, when $OUT is set, written to $OUT/gpu-bench.md.
+# and, when $OUT is set, written to $OUT/gpu-bench.md. Then the timing
+# model's validation kernels (mirage-timing-validation --device=gpu): their
+# measured table ($RESULTS/validation.md) and the calibration file the
+# timing model reads ($RESULTS/timing-calibration.json, for
+# mirage-gpu-run --timing-calibration).
 #
 # Usage: bench/gpu/run.sh [--filter TEXT] [--skip-ours] [--skip-torch]
-#                         [--no-compile]
+#                         [--no-compile] [--skip-validation]
 #   --filter TEXT   only the programs whose name contains TEXT
 #   --skip-ours     no mirage-gpu-run runs (e.g. when split over calls)
 #   --skip-torch    no PyTorch baselines
 #   --no-compile    PyTorch eager only, no torch.compile
+#   --skip-validation  no timing-model validation kernels
 # Environment: WARMUP (default 10), ITERS (default 100), RESULTS (where the
 # raw results go; default $OUT/gpu-bench-results, else
 # bench/gpu/stage/results).
@@ -28,14 +33,15 @@ else
   RESULTS=${RESULTS:-$STAGE/results}
 fi
 
-filter="" skip_ours=0 skip_torch=0 compile_flag=""
+filter="" skip_ours=0 skip_torch=0 skip_validation=0 compile_flag=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --filter) filter=$2; shift ;;
     --skip-ours) skip_ours=1 ;;
     --skip-torch) skip_torch=1 ;;
     --no-compile) compile_flag=--no-compile ;;
-    *) echo "usage: $0 [--filter TEXT] [--skip-ours] [--skip-torch] [--no-compile]" >&2
+    --skip-validation) skip_validation=1 ;;
+    *) echo "usage: $0 [--filter TEXT] [--skip-ours] [--skip-torch] [--no-compile] [--skip-validation]" >&2
        exit 1 ;;
   esac
   shift
@@ -97,3 +103,16 @@ fi
 echo
 python3 bench/gpu/report.py --stage "$STAGE" --results "$RESULTS" \
   ${OUT:+--out "$OUT/gpu-bench.md"}
+
+VALIDATOR=$STAGE/mirage-timing-validation
+if [ "$skip_validation" = 0 ] && [ -f "$VALIDATOR" ]; then
+  [ -x "$VALIDATOR" ] || chmod +x "$VALIDATOR"
+  echo
+  echo "== timing-model validation kernels (measured with CUDA events)"
+  "$VALIDATOR" --device=gpu --source-dir=. --json="$RESULTS/validation.json" \
+    --calibration="$RESULTS/timing-calibration.json" \
+    >"$RESULTS/validation.md" 2>"$RESULTS/validation.log" ||
+    echo "   mirage-timing-validation failed: $(tail -1 "$RESULTS/validation.log")"
+  cat "$RESULTS/validation.md"
+  [ -n "${OUT:-}" ] && cp "$RESULTS/validation.md" "$RESULTS/timing-calibration.json" "$OUT/" 2>/dev/null
+fi

@@ -9,14 +9,19 @@
 // runs it.
 //
 //   mirage-timing-validation [--chips=sm_80,sm_90] [--quick] [--json=F]
+//   mirage-timing-validation --device=gpu [--calibration=F] [--json=F]
 //
 // --quick shrinks the sizes (STREAM 16x, GEMM 4096 to 1024) for a smoke
-// run; the published comparison is for the full sizes.
+// run; the published comparison is for the full sizes. --device=gpu runs
+// the same kernels on the GPU present through the CUDA driver API, timed
+// with CUDA events (bench/gpu/run.sh), and --calibration then writes what
+// they measured as a calibration file of the timing model.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mirage/GpuEmulator/GpuEmulator.h"
 #include "mirage/GpuTiming/TimingModel.h"
+#include "mirage/Runtime/CudaDriver.h"
 #include "mirage/Runtime/Occupancy.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -28,6 +33,7 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
+#include <map>
 #include <random>
 
 using namespace llvm;
@@ -45,6 +51,28 @@ static cl::list<std::string>
     only("only", cl::desc("Run only these experiments: stream, latency, "
                           "shared, mma, cutlass, softmax, matmul"),
          cl::CommaSeparated);
+static cl::opt<std::string>
+    deviceKind("device",
+               cl::desc("emulator (the timing model, default) or gpu (CUDA "
+                        "events on the GPU present, for bench/gpu)"),
+               cl::init("emulator"));
+static cl::opt<std::string>
+    cudaLibrary("cuda-library",
+                cl::desc("With --device=gpu: the CUDA driver library "
+                         "(default libcuda.so.1)"),
+                cl::init("libcuda.so.1"));
+static cl::opt<std::string> calibrationPath(
+    "calibration",
+    cl::desc("With --device=gpu: write the measured latencies, mma.sync "
+             "fraction and achievable DRAM fraction as a calibration file "
+             "for mirage-gpu-run --timing-calibration"),
+    cl::value_desc("file.json"));
+static cl::opt<std::string>
+    sourceDir("source-dir",
+              cl::desc("The repository root holding bench/timing and "
+                       "unittests/GpuEmulator/Inputs (default: the one this "
+                       "was built from; bench/gpu/run.sh passes its own)"),
+              cl::init(MIRAGE_SOURCE_DIR));
 static cl::opt<std::string> jsonPath("json",
                                      cl::desc("Also write the rows as JSON "
                                               "here"),
@@ -75,13 +103,6 @@ template <typename T> T check(Expected<T> value, StringRef what) {
   return std::move(*value);
 }
 
-emulator::PtxModule readPtx(StringRef path) {
-  auto buffer = MemoryBuffer::getFile(path);
-  if (!buffer)
-    die("cannot read " + path);
-  return check(emulator::parsePtx((*buffer)->getBuffer()), path);
-}
-
 /// Registers per thread of each kernel, from ptxas when it is there.
 StringMap<gpurun::KernelResources> registersOf(StringRef ptxPath,
                                                StringRef arch) {
@@ -100,12 +121,20 @@ StringMap<gpurun::KernelResources> registersOf(StringRef ptxPath,
 }
 
 struct Module {
+  std::string path;
+  std::string text;
   emulator::PtxModule ptx;
   StringMap<gpurun::KernelResources> registers;
 };
 
-Module loadModule(StringRef path, StringRef arch) {
-  return {readPtx(path), registersOf(path, arch)};
+Module loadModule(StringRef path, StringRef arch, bool withRegisters) {
+  auto buffer = MemoryBuffer::getFile(path);
+  if (!buffer)
+    die("cannot read " + path);
+  std::string text = (*buffer)->getBuffer().str();
+  return {path.str(), text, check(emulator::parsePtx(text), path),
+          withRegisters ? registersOf(path, arch)
+                        : StringMap<gpurun::KernelResources>()};
 }
 
 /// Runs `kernel` under the timing model of `chip`; checkers off (the
@@ -175,6 +204,188 @@ double kernelSeconds(const ChipModel &chip, const KernelTiming &t) {
   return double(t.cycles) / (chip.clockGHz() * 1e9);
 }
 
+
+/// Where the experiments run: the emulator under the timing model
+/// (simulated), or a GPU through the CUDA driver API (measured). Buffers
+/// are device addresses; every experiment starts with reset().
+class Device {
+public:
+  virtual ~Device() = default;
+  /// "simulated" or "measured".
+  virtual StringRef label() const = 0;
+  virtual void reset() = 0;
+  virtual uint64_t allocate(uint64_t bytes) = 0;
+  virtual void upload(uint64_t address, ArrayRef<uint8_t> bytes) = 0;
+  /// Fills a buffer the kernel only reads: pseudo-random f16 values in
+  /// [-1, 1) on a GPU (tensor cores draw less power on zeros, Luo et al.
+  /// 2024), marked written on the emulator (the timing does not depend on
+  /// the values).
+  virtual void initialize(uint64_t address, uint64_t bytes) = 0;
+  virtual uint32_t readU32(uint64_t address) = 0;
+  /// The kernel's time in seconds, without its launch overhead.
+  virtual double run(const Module &module, StringRef kernel,
+                     std::array<unsigned, 3> grid,
+                     std::array<unsigned, 3> block, uint64_t dynamicShared,
+                     ArrayRef<uint64_t> args) = 0;
+};
+
+class EmulatorDevice : public Device {
+public:
+  explicit EmulatorDevice(const ChipModel &chip) : chip(chip) {}
+  StringRef label() const override { return "simulated"; }
+  void reset() override { memory = std::make_unique<emulator::DeviceMemory>(); }
+  uint64_t allocate(uint64_t bytes) override {
+    return memory->allocate(bytes);
+  }
+  void upload(uint64_t address, ArrayRef<uint8_t> bytes) override {
+    if (Error e = memory->write(address, bytes))
+      die(toString(std::move(e)));
+  }
+  void initialize(uint64_t address, uint64_t) override {
+    memory->markInitialized(address);
+  }
+  uint32_t readU32(uint64_t address) override {
+    return check(memory->readArray<uint32_t>(address, 1), "read")[0];
+  }
+  double run(const Module &module, StringRef kernel,
+             std::array<unsigned, 3> grid, std::array<unsigned, 3> block,
+             uint64_t dynamicShared, ArrayRef<uint64_t> args) override {
+    return kernelSeconds(chip, timeLaunch(chip, module, kernel, grid, block,
+                                          dynamicShared, args, *memory));
+  }
+
+private:
+  const ChipModel &chip;
+  std::unique_ptr<emulator::DeviceMemory> memory =
+      std::make_unique<emulator::DeviceMemory>();
+};
+
+class GpuDevice : public Device {
+public:
+  GpuDevice(std::unique_ptr<gpurun::CudaDriver> driver,
+            gpurun::CudaDevice device)
+      : driver(std::move(driver)), device(device) {
+    cuda(this->driver->streamCreate(&stream, 0), "cuStreamCreate");
+    cuda(this->driver->eventCreate(&start, gpurun::cu::kEventDefault),
+         "cuEventCreate");
+    cuda(this->driver->eventCreate(&stop, gpurun::cu::kEventDefault),
+         "cuEventCreate");
+  }
+  ~GpuDevice() override {
+    reset();
+    for (auto &entry : modules)
+      (void)driver->moduleUnload(entry.second);
+  }
+  StringRef label() const override { return "measured"; }
+  void reset() override {
+    for (CUdeviceptr p : buffers)
+      (void)driver->memFree(p);
+    buffers.clear();
+  }
+  uint64_t allocate(uint64_t bytes) override {
+    CUdeviceptr p = 0;
+    cuda(driver->memAlloc(&p, std::max<uint64_t>(bytes, 1)), "cuMemAlloc");
+    buffers.push_back(p);
+    sizes[p] = bytes;
+    return p;
+  }
+  void upload(uint64_t address, ArrayRef<uint8_t> bytes) override {
+    cuda(driver->memcpyHtoDAsync(address, bytes.data(), bytes.size(), stream),
+         "cuMemcpyHtoDAsync");
+    cuda(driver->streamSynchronize(stream), "cuStreamSynchronize");
+  }
+  void initialize(uint64_t address, uint64_t bytes) override {
+    std::vector<uint16_t> values(bytes / 2);
+    std::mt19937 rng(7);
+    for (uint16_t &v : values) // sign, exponent 0 to 14, any mantissa
+      v = uint16_t((rng() & 0x8000) | ((rng() % 15) << 10) | (rng() & 0x3ff));
+    upload(address, ArrayRef<uint8_t>(
+                        reinterpret_cast<const uint8_t *>(values.data()),
+                        values.size() * 2));
+  }
+  uint32_t readU32(uint64_t address) override {
+    uint32_t value = 0;
+    cuda(driver->memcpyDtoHAsync(&value, address, 4, stream),
+         "cuMemcpyDtoHAsync");
+    cuda(driver->streamSynchronize(stream), "cuStreamSynchronize");
+    return value;
+  }
+  double run(const Module &module, StringRef kernel,
+             std::array<unsigned, 3> grid, std::array<unsigned, 3> block,
+             uint64_t dynamicShared, ArrayRef<uint64_t> args) override {
+    CUfunction function = functionOf(module, kernel, dynamicShared);
+    // Each argument in its parameter's size (little-endian, as on the
+    // emulator).
+    const emulator::PtxKernel *ptxKernel = nullptr;
+    for (const emulator::PtxKernel &k : module.ptx.kernels)
+      if (k.name == kernel)
+        ptxKernel = &k;
+    if (!ptxKernel || ptxKernel->params.size() != args.size())
+      die("kernel '" + kernel + "': wrong arguments");
+    std::vector<uint64_t> storage(args.begin(), args.end());
+    std::vector<void *> pointers;
+    for (uint64_t &value : storage)
+      pointers.push_back(&value);
+    auto launch = [&] {
+      cuda(driver->launchKernel(function, grid[0], grid[1], grid[2], block[0],
+                                block[1], block[2], unsigned(dynamicShared),
+                                stream, pointers.data(), nullptr),
+           "cuLaunchKernel " + kernel);
+    };
+    // One untimed run, one to size the repetitions, then ~20 ms of them.
+    launch();
+    double once = timed(launch, 1);
+    unsigned reps = unsigned(std::clamp(0.02 / std::max(once, 1e-7), 1.0, 50.0));
+    double seconds = timed(launch, reps);
+    errs() << formatv("  {0,-16} {1,10:f2} us measured ({2} runs)\n", kernel,
+                      seconds * 1e6, reps);
+    return seconds;
+  }
+
+private:
+  void cuda(CUresult result, const Twine &what) {
+    if (Error e = driver->check(result, what))
+      die(toString(std::move(e)));
+  }
+  template <typename F> double timed(F &&launch, unsigned reps) {
+    cuda(driver->eventRecord(start, stream), "cuEventRecord");
+    for (unsigned i = 0; i < reps; ++i)
+      launch();
+    cuda(driver->eventRecord(stop, stream), "cuEventRecord");
+    cuda(driver->eventSynchronize(stop), "cuEventSynchronize");
+    float ms = 0;
+    cuda(driver->eventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
+    return double(ms) * 1e-3 / reps;
+  }
+  CUfunction functionOf(const Module &module, StringRef kernel,
+                        uint64_t dynamicShared) {
+    CUmodule &loaded = modules[module.path];
+    if (!loaded)
+      cuda(driver->moduleLoadData(&loaded, module.text.c_str()),
+           "cuModuleLoadData " + module.path);
+    CUfunction function = nullptr;
+    cuda(driver->moduleGetFunction(&function, loaded,
+                                   std::string(kernel).c_str()),
+         "cuModuleGetFunction " + kernel);
+    if (dynamicShared > 48 * 1024)
+      cuda(driver->funcSetAttribute(
+               function,
+               static_cast<CUfunction_attribute>(
+                   gpurun::cu::kFuncAttributeMaxDynamicSharedSizeBytes),
+               int(dynamicShared)),
+           "cuFuncSetAttribute " + kernel);
+    return function;
+  }
+
+  std::unique_ptr<gpurun::CudaDriver> driver;
+  gpurun::CudaDevice device;
+  CUstream stream = nullptr;
+  CUevent start = nullptr, stop = nullptr;
+  std::vector<CUdeviceptr> buffers;
+  std::map<CUdeviceptr, uint64_t> sizes;
+  std::map<std::string, CUmodule> modules;
+};
+
 void add(StringRef chip, StringRef experiment, StringRef metric,
          double simulated, double published, StringRef publishedText,
          StringRef source) {
@@ -186,24 +397,24 @@ const char *kBabelStream =
     "BabelStream triad on A100-SXM4-80GB, 1774 GB/s (UoB-HPC/BabelStream "
     "issue 137)";
 
-void stream(const ChipModel &chip, const Module &module, StringRef arch) {
+void stream(Device &dev, const ChipModel &chip, const Module &module,
+            StringRef arch) {
   uint64_t n = quick ? uint64_t(1) << 20 : uint64_t(1) << 24; // float4s
   uint64_t bytes = n * 16;
-  emulator::DeviceMemory memory;
-  uint64_t a = memory.allocate(bytes), b = memory.allocate(bytes),
-           c = memory.allocate(bytes);
-  memory.markInitialized(a);
-  memory.markInitialized(b);
-  memory.markInitialized(c);
+  dev.reset();
+  uint64_t a = dev.allocate(bytes), b = dev.allocate(bytes),
+           c = dev.allocate(bytes);
+  dev.initialize(a, bytes);
+  dev.initialize(b, bytes);
+  dev.initialize(c, bytes);
   std::array<unsigned, 3> grid = {unsigned(n / 256), 1, 1};
-  KernelTiming copy = timeLaunch(chip, module, "stream_copy", grid,
-                                 {256, 1, 1}, 0, {a, c, n}, memory);
+  double copy = dev.run(module, "stream_copy", grid, {256, 1, 1}, 0, {a, c, n});
   uint32_t scalarBits = 0x40400000; // 3.0f
-  KernelTiming triad = timeLaunch(chip, module, "stream_triad", grid,
-                                  {256, 1, 1}, 0, {a, b, c, scalarBits, n},
-                                  memory);
-  double copyGBs = 2.0 * bytes / kernelSeconds(chip, copy) / 1e9;
-  double triadGBs = 3.0 * bytes / kernelSeconds(chip, triad) / 1e9;
+  double triad = dev.run(module, "stream_triad", grid, {256, 1, 1}, 0,
+                         {a, b, c, scalarBits, n});
+  double copyGBs = 2.0 * bytes / copy / 1e9;
+  double triadGBs = 3.0 * bytes / triad / 1e9;
+  (void)chip;
   std::string size = formatv("STREAM float4, {0} MiB arrays", bytes >> 20);
   if (arch == "sm_80") {
     add(arch, size + ", copy", "GB/s", copyGBs, 1610, "1610",
@@ -224,7 +435,7 @@ void stream(const ChipModel &chip, const Module &module, StringRef arch) {
 /// Cycles per dependent load of the P-chase over `bytes` with one slot
 /// per `strideBytes`, the slots in a random cycle: two runs that differ by
 /// `steps` loads after the same warm-up.
-double chaseLatency(const ChipModel &chip, const Module &module,
+double chaseLatency(Device &dev, const ChipModel &chip, const Module &module,
                     uint64_t bytes, uint64_t strideBytes, unsigned warm,
                     unsigned steps, bool cached) {
   uint64_t slots = bytes / strideBytes;
@@ -233,32 +444,35 @@ double chaseLatency(const ChipModel &chip, const Module &module,
     order[i] = i;
   std::mt19937_64 rng(1);
   std::shuffle(order.begin() + 1, order.end(), rng);
+  // Cycles at the chip's clock (on a GPU, its measured time at the
+  // database's sustained clock).
   auto cycles = [&](unsigned measured) {
-    emulator::DeviceMemory memory;
-    uint64_t ring = memory.allocate(bytes), out = memory.allocate(8);
+    dev.reset();
+    uint64_t ring = dev.allocate(bytes), out = dev.allocate(8);
     std::vector<uint64_t> words(bytes / 8, 0);
     for (uint64_t i = 0; i < slots; ++i)
       words[order[i] * strideBytes / 8] =
           ring + order[(i + 1) % slots] * strideBytes;
-    if (Error e = memory.writeArray<uint64_t>(ring, words))
-      die(toString(std::move(e)));
-    KernelTiming t = timeLaunch(chip, module, "chase", {1, 1, 1}, {1, 1, 1},
-                                0, {ring, out, warm, measured, cached ? 1u : 0u},
-                                memory);
-    return double(t.cycles);
+    dev.upload(ring, ArrayRef<uint8_t>(
+                         reinterpret_cast<const uint8_t *>(words.data()),
+                         words.size() * 8));
+    return dev.run(module, "chase", {1, 1, 1}, {1, 1, 1}, 0,
+                   {ring, out, warm, measured, cached ? 1u : 0u}) *
+           chip.clockGHz() * 1e9;
   };
   return (cycles(2 * steps) - cycles(steps)) / steps;
 }
 
-void latencies(const ChipModel &chip, const Module &module, StringRef arch) {
+void latencies(Device &dev, const ChipModel &chip, const Module &module,
+               StringRef arch) {
   bool a100 = arch == "sm_80";
   // L1: 16 KiB, 128-byte slots, warmed by one pass.
-  double l1 = chaseLatency(chip, module, 16 << 10, 128, 128, 512, true);
+  double l1 = chaseLatency(dev, chip, module, 16 << 10, 128, 128, 512, true);
   // L2: 4 MiB (beyond L1, within L2) through .cg, warmed by a full pass.
-  double l2 = chaseLatency(chip, module, 4 << 20, 128, 32768, 2048, false);
+  double l2 = chaseLatency(dev, chip, module, 4 << 20, 128, 32768, 2048, false);
   // HBM: 256 MiB in 4 KiB slots, no warm-up: every load of the first pass
   // is a line no one fetched.
-  double hbm = chaseLatency(chip, module, uint64_t(256) << 20, 4096, 0, 4096,
+  double hbm = chaseLatency(dev, chip, module, uint64_t(256) << 20, 4096, 0, 4096,
                             false);
   if (a100) {
     add(arch, "P-chase 16 KiB (L1 hit)", "cycles", l1, 33, "33 (37.9)",
@@ -283,11 +497,11 @@ void latencies(const ChipModel &chip, const Module &module, StringRef arch) {
 
   // Shared memory: one thread, `steps` dependent ld.shared; two runs.
   auto sharedCycles = [&](unsigned steps) {
-    emulator::DeviceMemory memory;
-    uint64_t out = memory.allocate(4);
-    return double(timeLaunch(chip, module, "shared_chase", {1, 1, 1},
-                             {32, 1, 1}, 0, {out, steps}, memory)
-                      .cycles);
+    dev.reset();
+    uint64_t out = dev.allocate(4);
+    return dev.run(module, "shared_chase", {1, 1, 1}, {32, 1, 1}, 0,
+                   {out, steps}) *
+           chip.clockGHz() * 1e9;
   };
   double shared = (sharedCycles(2048) - sharedCycles(1024)) / 1024;
   add(arch, "shared-memory P-chase", "cycles", shared, a100 ? 23 : 29.0,
@@ -296,17 +510,17 @@ void latencies(const ChipModel &chip, const Module &module, StringRef arch) {
            : "Luo 2024 Table IV, H800 PCIe");
 }
 
-void sharedStrides(const ChipModel &chip, const Module &module,
+void sharedStrides(Device &dev, const ChipModel &chip, const Module &module,
                    StringRef arch) {
   // 1024 threads, 8 x 64 loads each, on every SM: bytes per cycle per SM
   // at stride 1, and the slowdown of each power-of-two stride.
   unsigned sms = unsigned(chip.info().numSMs), reps = 64;
   auto cycles = [&](unsigned stride) {
-    emulator::DeviceMemory memory;
-    uint64_t out = memory.allocate(uint64_t(sms) * 1024 * 4);
-    KernelTiming t = timeLaunch(chip, module, "shared_stride", {sms, 1, 1},
-                                {1024, 1, 1}, 0, {out, stride, reps}, memory);
-    return double(t.cycles);
+    dev.reset();
+    uint64_t out = dev.allocate(uint64_t(sms) * 1024 * 4);
+    return dev.run(module, "shared_stride", {sms, 1, 1}, {1024, 1, 1}, 0,
+                   {out, stride, reps}) *
+           chip.clockGHz() * 1e9;
   };
   double base = cycles(1);
   double bytesPerCycle = 1024.0 * 8 * reps * 4 / base;
@@ -322,59 +536,56 @@ void sharedStrides(const ChipModel &chip, const Module &module,
   }
 }
 
-void mma(const ChipModel &chip, const Module &module, StringRef arch) {
+void mma(Device &dev, const ChipModel &chip, const Module &module,
+         StringRef arch) {
   auto run = [&](StringRef kernel, unsigned ctas, unsigned threads,
                  unsigned steps) {
-    emulator::DeviceMemory memory;
-    uint64_t out = memory.allocate(uint64_t(ctas) * threads * 4);
-    return timeLaunch(chip, module, kernel, {ctas, 1, 1}, {threads, 1, 1}, 0,
-                      {out, steps}, memory);
+    dev.reset();
+    uint64_t out = dev.allocate(uint64_t(ctas) * threads * 4);
+    return dev.run(module, kernel, {ctas, 1, 1}, {threads, 1, 1}, 0,
+                   {out, steps});
   };
-  double latency =
-      (double(run("mma_chain", 1, 32, 512).cycles) -
-       double(run("mma_chain", 1, 32, 256).cycles)) /
-      256;
+  double latency = (run("mma_chain", 1, 32, 512) - run("mma_chain", 1, 32, 256)) /
+                   256 * chip.clockGHz() * 1e9;
   bool a100 = arch == "sm_80";
   add(arch, "mma.sync m16n8k16 dependent chain", "cycles", latency,
       a100 ? NAN : 24.0, a100 ? "not published" : "24.0",
       a100 ? "-" : "Luo 2024 Table VII, H800 PCIe");
-  unsigned sms = unsigned(chip.info().numSMs);
-  KernelTiming t = run("mma_throughput", sms, 256, quick ? 256 : 1024);
-  double tflops = t.tensorFlops / kernelSeconds(chip, t) / 1e12;
+  unsigned sms = unsigned(chip.info().numSMs), steps = quick ? 256 : 1024;
+  double seconds = run("mma_throughput", sms, 256, steps);
+  // 8 warps per CTA, 4 chains of `steps` m16n8k16 each.
+  double flops = double(sms) * 8 * 4 * steps * 2 * 16 * 8 * 16;
   double peak = chip.info().getTensorCores(target::MmaType::F16).denseTflops;
   add(arch, "mma.sync m16n8k16 throughput", "% of f16 peak",
-      100 * tflops / peak, a100 ? 99.7 : 64.9,
+      100 * flops / seconds / 1e12 / peak, a100 ? 99.7 : 64.9,
       a100 ? "99.4-100 (310-312 TF)" : "64.9 (490.7 of 756.5 TF)",
       a100 ? "Abdelkhalik 2022 Table III (WMMA, HMMA.16816)"
            : "Luo 2024 Table VII, H800 PCIe");
 }
 
-void cutlassGemm(const ChipModel &chip, StringRef arch) {
+void cutlassGemm(Device &dev, const ChipModel &chip, StringRef arch,
+                 bool withRegisters) {
   // The CUTLASS 2.x GEMM of the emulator's tests (sm_80 code: Ampere's
   // mma.sync and cp.async, what cuBLAS runs on A100).
-  std::string path = MIRAGE_SOURCE_DIR
-      "/unittests/GpuEmulator/Inputs/cutlass_gemm.sm_80.ptx";
-  Module module = loadModule(path, arch);
-  emulator::DeviceMemory memory;
-  uint64_t sizeAddr = memory.allocate(4);
-  emulator::LaunchConfig one;
-  check(emulator::launchKernel(module.ptx, "shared_bytes", one, {sizeAddr},
-                               memory),
-        "shared_bytes");
-  uint32_t sharedBytes = check(memory.readArray<uint32_t>(sizeAddr, 1),
-                               "shared_bytes")[0];
+  std::string path =
+      sourceDir + "/unittests/GpuEmulator/Inputs/cutlass_gemm.sm_80.ptx";
+  Module module = loadModule(path, arch, withRegisters);
+  dev.reset();
+  uint64_t sizeAddr = dev.allocate(4);
+  dev.run(module, "shared_bytes", {1, 1, 1}, {1, 1, 1}, 0, {sizeAddr});
+  uint32_t sharedBytes = dev.readU32(sizeAddr);
   unsigned m = quick ? 1024 : 4096;
-  uint64_t a = memory.allocate(uint64_t(m) * m * 2),
-           b = memory.allocate(uint64_t(m) * m * 2),
-           c = memory.allocate(uint64_t(m) * m * 4);
-  memory.markInitialized(a);
-  memory.markInitialized(b);
-  KernelTiming t =
-      timeLaunch(chip, module, "cutlass_gemm", {m / 128, m / 128, 1},
-                 {128, 1, 1}, sharedBytes, {a, b, c, m, m, m}, memory);
-  double tflops = 2.0 * m * m * m / kernelSeconds(chip, t) / 1e12;
+  uint64_t a = dev.allocate(uint64_t(m) * m * 2),
+           b = dev.allocate(uint64_t(m) * m * 2),
+           c = dev.allocate(uint64_t(m) * m * 4);
+  dev.initialize(a, uint64_t(m) * m * 2);
+  dev.initialize(b, uint64_t(m) * m * 2);
+  double seconds = dev.run(module, "cutlass_gemm", {m / 128, m / 128, 1},
+                           {128, 1, 1}, sharedBytes, {a, b, c, m, m, m});
+  double tflops = 2.0 * m * m * m / seconds / 1e12;
   std::string name =
       formatv("CUTLASS GEMM f16 {0}^3 (128x128x32, 3 stages)", m).str();
+  (void)chip;
   if (arch == "sm_80")
     add(arch, name, "TFLOP/s", tflops, quick ? NAN : 228.0,
         quick ? "-" : "228.0 (cuBLASLt)",
@@ -403,24 +614,26 @@ TritonKernel tritonKernel(const Module &module, StringRef path) {
   return {&k, threads};
 }
 
-void tritonSoftmax(const ChipModel &chip, StringRef arch) {
+void tritonSoftmax(Device &dev, const ChipModel &chip, StringRef arch,
+                   bool withRegisters) {
   // Tutorial 02 at its M = 4096 rows, N = 4096 columns, f32.
   std::string path =
-      MIRAGE_SOURCE_DIR "/bench/timing/triton_tutorial_softmax.sm_80.ptx";
-  Module module = loadModule(path, arch);
+      sourceDir + "/bench/timing/triton_tutorial_softmax.sm_80.ptx";
+  Module module = loadModule(path, arch, withRegisters);
   TritonKernel k = tritonKernel(module, path);
   unsigned rowsCount = quick ? 1024 : 4096, cols = 4096;
-  emulator::DeviceMemory memory;
+  dev.reset();
   uint64_t bytes = uint64_t(rowsCount) * cols * 4;
-  uint64_t in = memory.allocate(bytes), out = memory.allocate(bytes);
-  memory.markInitialized(in);
+  uint64_t in = dev.allocate(bytes), out = dev.allocate(bytes);
+  dev.initialize(in, bytes);
   SmallVector<uint64_t> args = {out, in, cols, cols, cols};
   while (args.size() < k.kernel->params.size())
     args.push_back(0);
   // 64 bytes of dynamic shared memory: the kernel's metadata.shared.
-  KernelTiming t = timeLaunch(chip, module, k.kernel->name, {rowsCount, 1, 1},
-                              {k.threads, 1, 1}, 64, args, memory);
-  double gbs = 2.0 * bytes / kernelSeconds(chip, t) / 1e9;
+  double seconds = dev.run(module, k.kernel->name, {rowsCount, 1, 1},
+                           {k.threads, 1, 1}, 64, args);
+  double gbs = 2.0 * bytes / seconds / 1e9;
+  (void)chip;
   bool published = arch == "sm_80" && !quick;
   add(arch,
       formatv("Triton tutorial softmax {0}x{1} f32", rowsCount, cols).str(),
@@ -430,31 +643,33 @@ void tritonSoftmax(const ChipModel &chip, StringRef arch) {
                       : "-");
 }
 
-void tritonMatmul(const ChipModel &chip, StringRef arch) {
+void tritonMatmul(Device &dev, const ChipModel &chip, StringRef arch,
+                  bool withRegisters) {
   // Tutorial 03 at 4096^3, 96 KiB of shared memory (two stages of A and
   // B tiles: the kernel's metadata.shared). Its sm_80 code: mma.sync,
   // ldmatrix, cp.async;
   // on sm_90 Triton would emit wgmma, which the emulator does not run yet).
   std::string path =
-      MIRAGE_SOURCE_DIR "/bench/timing/triton_tutorial_matmul.sm_80.ptx";
-  Module module = loadModule(path, arch);
+      sourceDir + "/bench/timing/triton_tutorial_matmul.sm_80.ptx";
+  Module module = loadModule(path, arch, withRegisters);
   TritonKernel k = tritonKernel(module, path);
   unsigned m = quick ? 1024 : 4096;
-  emulator::DeviceMemory memory;
-  uint64_t a = memory.allocate(uint64_t(m) * m * 2),
-           b = memory.allocate(uint64_t(m) * m * 2),
-           c = memory.allocate(uint64_t(m) * m * 2);
-  memory.markInitialized(a);
-  memory.markInitialized(b);
+  dev.reset();
+  uint64_t a = dev.allocate(uint64_t(m) * m * 2),
+           b = dev.allocate(uint64_t(m) * m * 2),
+           c = dev.allocate(uint64_t(m) * m * 2);
+  dev.initialize(a, uint64_t(m) * m * 2);
+  dev.initialize(b, uint64_t(m) * m * 2);
   // (a, b, c, M, N, K, stride_am, stride_bk, stride_cm): the unit strides
   // are constants of the specialized kernel.
   SmallVector<uint64_t> args = {a, b, c, m, m, m, m, m, m};
   while (args.size() < k.kernel->params.size())
     args.push_back(0);
   unsigned programs = (m / 128) * (m / 256);
-  KernelTiming t = timeLaunch(chip, module, k.kernel->name, {programs, 1, 1},
-                              {k.threads, 1, 1}, 98304, args, memory);
-  double tflops = 2.0 * m * m * m / kernelSeconds(chip, t) / 1e12;
+  double seconds = dev.run(module, k.kernel->name, {programs, 1, 1},
+                           {k.threads, 1, 1}, 98304, args);
+  double tflops = 2.0 * m * m * m / seconds / 1e12;
+  (void)chip;
   bool published = arch == "sm_80" && !quick;
   add(arch,
       formatv("Triton tutorial matmul f16 {0}^3 (128x256x64, 3 stages)", m)
@@ -466,47 +681,127 @@ void tritonMatmul(const ChipModel &chip, StringRef arch) {
                       : "sm_80 code on the sm_90 model: no published figure");
 }
 
+/// The product a GPU is: its name against the database's, else its arch.
+std::string productOf(const gpurun::CudaDevice &device) {
+  StringRef name = device.name;
+  if (name.contains("H200"))
+    return "H200-SXM-141GB";
+  if (name.contains("H100") || name.contains("H800"))
+    return "H100-SXM5-80GB";
+  if (name.contains("A100"))
+    return "A100-SXM4-80GB";
+  return "sm_" + std::to_string(device.computeCapability);
+}
+
+/// The timing model's parameters that the GPU rows measure, as a
+/// calibration file for mirage-gpu-run --timing-calibration (latencies in
+/// cycles at the database's sustained clock).
+json::Object calibrationOf(const ChipModel &chip) {
+  json::Object out;
+  auto find = [&](StringRef prefix) -> const Row * {
+    for (const Row &r : rows)
+      if (StringRef(r.experiment).starts_with(prefix))
+        return &r;
+    return nullptr;
+  };
+  auto cycles = [&](StringRef prefix, StringRef key) {
+    if (const Row *r = find(prefix))
+      if (r->simulated > 0)
+        out[key] = int64_t(std::lround(r->simulated));
+  };
+  cycles("P-chase 16 KiB", "timing.l1HitLatency");
+  cycles("P-chase 4 MiB", "timing.l2HitLatency");
+  cycles("P-chase 256 MiB", "timing.dramLatency");
+  cycles("shared-memory P-chase", "timing.sharedLatency");
+  cycles("mma.sync m16n8k16 dependent chain", "timing.mmaLatency");
+  if (const Row *r = find("mma.sync m16n8k16 throughput"))
+    out["timing.mmaSyncPeakFraction"] = std::min(1.0, r->simulated / 100);
+  for (const Row &r : rows)
+    if (StringRef(r.experiment).ends_with(", triad"))
+      out["timing.dramAchievableFraction"] =
+          std::min(1.0, r.simulated / chip.info().dramBandwidthGBs);
+  return out;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv,
                               "the timing model against published figures\n");
-  SmallVector<StringRef> chips;
-  StringRef(chipList).split(chips, ',');
-  for (StringRef arch : chips) {
-    ChipModel chip = check(
-        ChipModel::get(check(target::lookupTarget(arch), arch)), arch);
-    errs() << arch << " (" << chip.info().product << "):\n";
-    std::string ptx = (Twine(MIRAGE_SOURCE_DIR) + "/bench/timing/microbenchmarks." +
-                       arch + ".ptx")
-                          .str();
-    Module micro = loadModule(ptx, arch);
-    auto wanted = [&](StringRef name) {
-      return only.empty() || llvm::is_contained(only, name);
-    };
-    if (wanted("stream"))
-      stream(chip, micro, arch);
-    if (wanted("latency"))
-      latencies(chip, micro, arch);
-    if (wanted("shared"))
-      sharedStrides(chip, micro, arch);
-    if (wanted("mma"))
-      mma(chip, micro, arch);
-    if (wanted("cutlass"))
-      cutlassGemm(chip, arch);
-    if (wanted("softmax"))
-      tritonSoftmax(chip, arch);
-    if (wanted("matmul"))
-      tritonMatmul(chip, arch);
+  bool onGpu = deviceKind == "gpu";
+  if (!onGpu && deviceKind != "emulator")
+    die("--device must be emulator or gpu");
+  if (!onGpu && !calibrationPath.empty())
+    die("--calibration needs --device=gpu: it holds measured values");
+
+  // The chips: those asked for on the emulator, the one present on a GPU.
+  SmallVector<std::string> chips;
+  std::unique_ptr<GpuDevice> gpu;
+  std::string gpuName;
+  if (onGpu) {
+    auto driver = gpurun::CudaDriver::load(cudaLibrary);
+    if (!driver) {
+      errs() << "mirage-timing-validation: no CUDA GPU: "
+             << toString(driver.takeError()) << "\n";
+      return 2;
+    }
+    auto device = gpurun::openDevice(**driver, 0);
+    if (!device) {
+      errs() << "mirage-timing-validation: no CUDA GPU: "
+             << toString(device.takeError()) << "\n";
+      return 2;
+    }
+    gpuName = device->name;
+    chips.push_back(productOf(*device));
+    gpu = std::make_unique<GpuDevice>(std::move(*driver), *device);
+  } else {
+    SmallVector<StringRef> names;
+    StringRef(chipList).split(names, ',');
+    for (StringRef n : names)
+      chips.push_back(n.str());
   }
 
-  outs() << "# timing model (simulated) vs published hardware figures"
+  std::optional<ChipModel> lastChip;
+  for (const std::string &name : chips) {
+    const target::TargetInfo &info = check(target::lookupTarget(name), name);
+    ChipModel chip = check(ChipModel::get(info), name);
+    lastChip.emplace(chip);
+    StringRef arch = info.arch;
+    errs() << arch << " (" << info.product << (onGpu ? ", " + gpuName : "")
+           << "):\n";
+    EmulatorDevice emulated(chip);
+    Device &dev = onGpu ? static_cast<Device &>(*gpu) : emulated;
+    std::string ptx =
+        (sourceDir + "/bench/timing/microbenchmarks." + arch + ".ptx").str();
+    Module micro = loadModule(ptx, arch, !onGpu);
+    auto wanted = [&](StringRef experiment) {
+      return only.empty() || llvm::is_contained(only, experiment);
+    };
+    if (wanted("stream"))
+      stream(dev, chip, micro, arch);
+    if (wanted("latency"))
+      latencies(dev, chip, micro, arch);
+    if (wanted("shared"))
+      sharedStrides(dev, chip, micro, arch);
+    if (wanted("mma"))
+      mma(dev, chip, micro, arch);
+    if (wanted("cutlass"))
+      cutlassGemm(dev, chip, arch, !onGpu);
+    if (wanted("softmax"))
+      tritonSoftmax(dev, chip, arch, !onGpu);
+    if (wanted("matmul"))
+      tritonMatmul(dev, chip, arch, !onGpu);
+  }
+
+  StringRef label = onGpu ? "measured" : "simulated";
+  outs() << "# " << (onGpu ? "measured on " + gpuName : std::string("timing model (simulated)"))
+         << " vs published hardware figures"
          << (quick ? " (--quick sizes: not the published ones)" : "")
          << "\n";
   outs() << formatv("| {0} | {1} | {2} | {3} | {4} | {5} | {6} |\n", "chip",
-                    "experiment", "metric", "simulated", "published",
-                    "model / published", "source");
+                    "experiment", "metric", label, "published",
+                    (label + " / published").str(), "source");
   outs() << "|---|---|---|---|---|---|---|\n";
   json::Array array;
   for (const Row &r : rows) {
@@ -521,10 +816,18 @@ int main(int argc, char **argv) {
         {"chip", r.chip},
         {"experiment", r.experiment},
         {"metric", r.metric},
-        {"simulated", r.simulated},
+        {"label", label},
+        {label, r.simulated},
         {"published", std::isnan(r.published) ? json::Value(nullptr)
                                               : json::Value(r.published)},
         {"source", r.source}});
+  }
+  if (onGpu && !calibrationPath.empty() && lastChip) {
+    std::error_code ec;
+    raw_fd_ostream os(calibrationPath, ec);
+    if (ec)
+      die("cannot write " + calibrationPath);
+    os << formatv("{0:2}", json::Value(calibrationOf(*lastChip))) << "\n";
   }
   if (!jsonPath.empty()) {
     std::error_code ec;
