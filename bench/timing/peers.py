@@ -183,10 +183,7 @@ class Composition:
                  num_warps=4 if bm * bn >= 1024 else 1, num_stages=4)
 
     # Warps so that every thread holds distinct elements (Triton's
-    # tutorials' heuristic, capped at 8): with fewer elements than threads,
-    # Triton's cross-warp reductions have lanes of different warps store
-    # different partial values to one shared word, which racecheck reports
-    # (docs/TimingModel.md, "Limits").
+    # tutorials' heuristic, capped at 8): more would only duplicate them.
     def rows(self, fn, x, y, rows, cols):
         block = triton.next_power_of_2(cols)
         warps = max(1, min(8, block // 256))

@@ -409,10 +409,13 @@ private:
                                    uint32_t *unwritten = nullptr);
   /// Checks a shared access (bounds, alignment, initcheck, racecheck);
   /// `unwritten` as for global.
+  /// `stored`, for a write: the bytes it will leave there (a write of what
+  /// the bytes already hold races with no other write).
   llvm::Error checkShared(const DecodedInstruction &inst, unsigned t,
                           uint64_t offset, unsigned size, bool isWrite,
                           unsigned copyLine = 0,
-                          uint32_t *unwritten = nullptr);
+                          uint32_t *unwritten = nullptr,
+                          const uint8_t *stored = nullptr);
   std::string copyNote(unsigned copyLine) const {
     return copyLine ? llvm::formatv(" (the copy of the cp.async at PTX line "
                                     "{0})",
@@ -2298,7 +2301,8 @@ llvm::Expected<uint8_t *> Cta::global(const DecodedInstruction &inst,
 
 llvm::Error Cta::checkShared(const DecodedInstruction &inst, unsigned t,
                              uint64_t offset, unsigned size, bool isWrite,
-                             unsigned copyLine, uint32_t *unwrittenBytes) {
+                             unsigned copyLine, uint32_t *unwrittenBytes,
+                             const uint8_t *stored) {
   auto error = [&](const llvm::Twine &what) {
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -2326,6 +2330,13 @@ llvm::Error Cta::checkShared(const DecodedInstruction &inst, unsigned t,
   }
   if (options.racecheck && conflict && isWrite && conflict->otherWrote &&
       sameStoreThisIssue(inst, t, conflict->otherThread))
+    conflict.reset();
+  // Another thread's write of the very bytes this one stores (Triton's
+  // cross-warp reductions, where warps holding the same elements store the
+  // same partial): in either order memory ends the same, so no later access
+  // can tell; a read of the bytes is still checked on its own.
+  if (options.racecheck && conflict && isWrite && conflict->otherWrote &&
+      stored && std::memcmp(shared.data() + offset, stored, size) == 0)
     conflict.reset();
   if (options.racecheck && conflict) {
     std::string other =
@@ -2562,7 +2573,23 @@ llvm::Error Cta::store(const DecodedInstruction &inst, unsigned t) {
       return data.takeError();
     bytes = *data;
   } else {
-    if (llvm::Error err = checkShared(inst, t, address, total, true))
+    // What the store leaves, for racecheck (a sink keeps the bytes).
+    std::array<uint8_t, 32> after{};
+    if (address + total <= sharedSize && total <= after.size()) {
+      std::memcpy(after.data(), shared.data() + address, total);
+      const Operand &src = inst.operands[1];
+      for (unsigned i = 0; i < inst.vectorWidth; ++i) {
+        const Operand &element = inst.vectorWidth == 1 ? src : src.elements[i];
+        if (element.kind != Operand::Kind::Sink)
+          writeBytes(after.data() + i * elementBytes, value(element, t),
+                     elementBytes);
+      }
+    }
+    if (llvm::Error err = checkShared(
+            inst, t, address, total, true, 0, nullptr,
+            address + total <= sharedSize && total <= after.size()
+                ? after.data()
+                : nullptr))
       return err;
     bytes = shared.data() + address;
   }

@@ -122,10 +122,10 @@ TEST(TritonFormsTest, ALoadedVectorHoldsRegistersOnly) {
       << error;
 }
 
-/// 64 threads store `value` to sm[tid / 32 * 4] with one st.shared (or,
-/// with `again`, lane 1 a second time with another st), then after a
-/// barrier thread 0 copies the two words out.
-std::string sameWord(llvm::StringRef value, bool again = false) {
+/// 64 threads store `value` to sm[tid / 32 * 4] with one st.shared (and,
+/// with `again`, lane 1 a second time, `again` itself, with another st),
+/// then after a barrier thread 0 copies the two words out.
+std::string sameWord(llvm::StringRef value, llvm::StringRef again = "") {
   return std::string(R"(
 .visible .entry k(.param .u64 out) {
   .shared .align 4 .b32 sm[2];
@@ -142,9 +142,10 @@ std::string sameWord(llvm::StringRef value, bool again = false) {
   add.s32 %r6, %r2, 40;
   st.shared.b32 [%r4], )" +
           value.str() + ";\n" +
-          (again ? "  setp.eq.u32 %p1, %r5, 1;\n  @%p1 st.shared.b32 [%r4], "
-                   "%r6;\n"
-                 : "") +
+          (!again.empty() ? "  setp.eq.u32 %p1, %r5, 1;\n  @%p1 st.shared.b32 "
+                            "[%r4], " +
+                                again.str() + ";\n"
+                          : std::string()) +
           R"(  bar.sync 0;
   setp.ne.u32 %p1, %r1, 0;
   @%p1 bra DONE;
@@ -168,9 +169,48 @@ TEST(TritonFormsTest, LanesStoringOneValueToOneWordDoNotRace) {
   std::string error = failure(run(sameWord("%r1"), threads(64), {out}, memory));
   EXPECT_NE(error.find("racecheck: thread 0 wrote"), std::string::npos)
       << error;
-  // The same value, but lane 1 stores again with another instruction.
-  error = failure(run(sameWord("%r6", true), threads(64), {out}, memory));
+  // Lane 1 stores again with another instruction: the same value is no
+  // race either (in either order the word ends the same, as when warps of
+  // Triton's cross-warp reductions store one partial), another value is.
+  EXPECT_EQ(failure(run(sameWord("%r6", "%r6"), threads(64), {out}, memory)),
+            "");
+  error = failure(run(sameWord("%r6", "%r1"), threads(64), {out}, memory));
   EXPECT_NE(error.find("racecheck"), std::string::npos) << error;
+}
+
+TEST(TritonFormsTest, WarpsStoringOneValueToOneWordDoNotRace) {
+  // Both warps store 7 to sm[0] (Triton's reduction when two warps hold
+  // the same elements); then 7 + warp, which differ: a race.
+  auto kernel = [](llvm::StringRef value) {
+    return std::string(R"(
+.visible .entry k(.param .u64 out) {
+  .shared .align 4 .b32 sm[1];
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  shr.u32 %r2, %r1, 5;
+  add.s32 %r3, %r2, 7;
+  mov.u32 %r4, sm;
+  st.shared.b32 [%r4], )") +
+           value.str() + R"(;
+  bar.sync 0;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra DONE;
+  ld.shared.b32 %r5, [sm];
+  st.global.b32 [%rd1], %r5;
+DONE:
+  ret;
+}
+)";
+  };
+  DeviceMemory memory;
+  uint64_t out = memory.allocate(4);
+  ASSERT_EQ(failure(run(kernel("7"), threads(64), {out}, memory)), "");
+  EXPECT_EQ(readBack<uint32_t>(memory, out, 1)[0], 7u);
+  std::string error = failure(run(kernel("%r3"), threads(64), {out}, memory));
+  EXPECT_NE(error.find("racecheck: thread"), std::string::npos) << error;
 }
 
 // Triton divides with div.full.f32 (at most 2 ulp, the whole range): the
