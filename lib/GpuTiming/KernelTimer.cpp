@@ -101,6 +101,8 @@ void KernelTimer::endCta(uint64_t linearIndex,
                          std::unique_ptr<emulator::CtaTracer> tracer) {
   auto *recorder = static_cast<CtaRecorder *>(tracer.get());
   std::lock_guard<std::mutex> lock(mutex);
+  if (sectorLimitHit)
+    return;
   // Counts and flags only: the result does not depend on the order in
   // which worker threads finish CTAs.
   uint32_t wave =
@@ -113,6 +115,15 @@ void KernelTimer::endCta(uint64_t linearIndex,
   }
   for (uint64_t s : recorder->stored)
     (*sectors)[s].stored = true;
+  // The statistics take about 32 bytes of host memory per distinct sector:
+  // past the limit they would rival the emulated memory itself. Whether it
+  // is passed depends only on the grid's footprint, not on the order.
+  if (sectors->size() > kMaxTrackedSectors) {
+    sectorLimitHit = true;
+    sectors->shrink_and_clear();
+    traces.clear();
+    return;
+  }
   ctaSectorLoads += recorder->loaded.size();
   ctaSectorStores += recorder->stored.size();
   if (recorder->trace)
@@ -156,6 +167,12 @@ static OccupancyResult occupancy(const target::TargetInfo &info,
 
 llvm::Expected<KernelTiming> KernelTimer::finish(double tensorFlops) {
   const target::TargetInfo &info = chip.info();
+  if (sectorLimitHit)
+    return llvm::createStringError(llvm::formatv(
+        "kernel '{0}': it touches more than {1} GiB of distinct global "
+        "memory, beyond what the timing model's per-sector statistics keep "
+        "(docs/TimingModel.md, \"Limits\")",
+        kernel.name, (kMaxTrackedSectors * 32) >> 30));
   const target::SmTimingInfo &sm = chip.sm();
   unsigned threads = shape.block[0] * shape.block[1] * shape.block[2];
   unsigned warpsPerCta = (threads + 31) / 32;
