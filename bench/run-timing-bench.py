@@ -29,7 +29,7 @@ Usage: bench/run-timing-bench.py [--build build] [--chips sm_80,sm_90]
        [--no-searched] [--no-eager] [--state-budget 1000000] [--json FILE]
        [programs...]
 """
-import argparse, json, os, pathlib, re, subprocess, sys, tempfile, time
+import argparse, json, math, os, pathlib, re, subprocess, sys, tempfile, time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -224,6 +224,25 @@ def main():
                   f"{k['kernel']} | {fmt(est, 2)} | "
                   f"{k['simulated_us']:.1f} | {ratio} | {k['bound']} | "
                   f"{100 * k['hbm']:.0f}% | {100 * k['tensor']:.0f}% |")
+    print()
+    print("The cost model against the clock, by the simulated bound: the "
+          "estimate / simulated ratio of every kernel of ours (geometric "
+          "mean, range):")
+    print("| schedule | simulated bound | kernels | estimated / simulated | "
+          "range |")
+    print("|---|---|---|---|---|")
+    groups = {}
+    for r in results:
+        if r["schedule"] == "eager":
+            continue
+        for k in r["per_kernel"]:
+            if k["estimated_us"]:
+                groups.setdefault((r["schedule"], k["bound"]), []).append(
+                    k["estimated_us"] / k["simulated_us"])
+    for (schedule, bound), ratios in sorted(groups.items()):
+        mean = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+        print(f"| {schedule} | {bound} | {len(ratios)} | {mean:.2f} | "
+              f"{min(ratios):.2f}-{max(ratios):.2f} |")
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(results, indent=1))
     if not all(r["pass"] for r in results):
