@@ -190,6 +190,7 @@ public:
       : kernel(kernel), config(config), ctaid(ctaid), params(params),
         memory(memory), options(options), report(report),
         globalWrites(globalWrites), tracer(tracer),
+        tracerWantsEveryIssue(tracer && tracer->wantsEveryIssue()),
         numThreads(config.block[0] * config.block[1] * config.block[2]),
         numWarps((numThreads + kWarpSize - 1) / kWarpSize), threads(numThreads),
         threadPc(numThreads, 0), threadState(numThreads, ThreadState::Running),
@@ -391,9 +392,26 @@ private:
                          uint64_t keep);
   /// The warp-level request of the memory instruction `inst` by `lanes`
   /// (none for other instructions), before it executes.
+  /// Without `sharedDetail`, shared accesses get their kind only (no
+  /// wavefronts).
   void describeAccess(const DecodedInstruction &inst,
                       llvm::ArrayRef<unsigned> lanes, unsigned firstThread,
-                      WarpAccess &access);
+                      WarpAccess &access, bool sharedDetail = true);
+  /// Whether `inst` may reach global or local memory (what a tracer that
+  /// does not want every issue is told about).
+  static bool mayTouchGlobal(const DecodedInstruction &inst) {
+    switch (inst.opcode) {
+    case Opcode::Ld:
+    case Opcode::St:
+    case Opcode::Atom:
+    case Opcode::Red:
+      return inst.space != Space::Shared && inst.space != Space::Param;
+    case Opcode::CpAsync:
+      return true;
+    default:
+      return false;
+    }
+  }
   /// Adds it to the profile.
   void profileAccess(const WarpAccess &access);
 
@@ -466,6 +484,7 @@ private:
   KernelReport &report;
   GlobalWrites &globalWrites;
   CtaTracer *tracer;
+  bool tracerWantsEveryIssue;
   unsigned numThreads, numWarps;
   std::vector<Thread> threads;
   std::vector<unsigned> threadPc;
@@ -781,10 +800,12 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
   ++report.profile.instructions[unsigned(classify(inst))];
   if (inst.opcode == Opcode::Mma)
     report.profile.tensorCoreFlops += 2 * kMmaM * kMmaN * inst.mmaK;
-  if (LLVM_UNLIKELY(options.profile || tracer)) {
+  if (LLVM_UNLIKELY(options.profile || tracer) &&
+      (options.profile || tracerWantsEveryIssue || mayTouchGlobal(inst))) {
     WarpAccess access;
     if (!lanes.empty())
-      describeAccess(inst, lanes, first, access);
+      describeAccess(inst, lanes, first, access,
+                     options.profile || tracerWantsEveryIssue);
     if (options.profile)
       profileAccess(access);
     if (tracer)
@@ -2673,7 +2694,7 @@ llvm::Error Cta::waitCopies(const DecodedInstruction &inst, unsigned t,
 
 void Cta::describeAccess(const DecodedInstruction &inst,
                          llvm::ArrayRef<unsigned> lanes, unsigned firstThread,
-                         WarpAccess &access) {
+                         WarpAccess &access, bool sharedDetail) {
   auto addressOf = [&](const Operand &addr, unsigned t) {
     return (addr.baseIsRegister ? reg(t, addr.reg) : 0) + addr.imm;
   };
@@ -2686,6 +2707,8 @@ void Cta::describeAccess(const DecodedInstruction &inst,
       rows.push_back({lane, addressOf(addr, lanes[lane])});
     access.kind = inst.opcode == Opcode::Ldmatrix ? MemoryKind::SharedLoad
                                                   : MemoryKind::SharedStore;
+    if (!sharedDetail)
+      return;
     access.sharedBytes = 16 * rows.size();
     access.wavefronts = sharedWavefronts(rows, 16, access.idealWavefronts);
     return;
@@ -2746,6 +2769,8 @@ void Cta::describeAccess(const DecodedInstruction &inst,
   if (space == Space::Shared) {
     access.kind = isLoad || isAtomic ? MemoryKind::SharedLoad
                                      : MemoryKind::SharedStore;
+    if (!sharedDetail)
+      return;
     access.sharedBytes += uint64_t(size) * accesses.size();
     access.wavefronts =
         sharedWavefronts(accesses, size, access.idealWavefronts);
@@ -2757,7 +2782,7 @@ void Cta::describeAccess(const DecodedInstruction &inst,
                            : MemoryKind::GlobalLoad;
   access.globalBytes = uint64_t(size) * accesses.size();
   globalSectorList(accesses, size, access.sectors);
-  if (isCopy) {
+  if (isCopy && sharedDetail) {
     // The shared side: each lane writes its `size` bytes; the hardware
     // groups them in wavefronts as for a store of that size.
     llvm::SmallVector<LaneAccess, kWarpSize> targets;

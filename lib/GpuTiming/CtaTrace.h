@@ -42,6 +42,7 @@ public:
   /// otherwise only the sectors.
   CtaRecorder(bool detailed, unsigned numWarps);
   void issue(const emulator::WarpIssue &issue) override;
+  bool wantsEveryIssue() const override { return trace != nullptr; }
 
   std::unique_ptr<CtaTrace> trace;
   llvm::DenseSet<uint64_t> loaded, stored;

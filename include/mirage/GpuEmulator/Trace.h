@@ -132,6 +132,12 @@ class CtaTracer {
 public:
   virtual ~CtaTracer();
   virtual void issue(const WarpIssue &issue) = 0;
+  /// False when the tracer needs only the global and local memory issues
+  /// (ld, st, atom, red and cp.async that reach them) and their sectors:
+  /// the emulator then reports nothing else and computes no shared
+  /// wavefronts, which saves most of the tracing cost for the CTAs a timing
+  /// model does not replay.
+  virtual bool wantsEveryIssue() const { return true; }
 };
 
 /// Chooses the CTAs of a launch to trace and receives their traces.
