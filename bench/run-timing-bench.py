@@ -22,6 +22,8 @@ time, their ratio, and the simulated bound (what docs/TimingModel.md's
 
 The eager baseline (bench/timing/peers.py, needs PyPI `triton`, which the
 setup's .venv has): one Triton kernel per op, run and checked the same way;
+for GQA and QKNorm also the attention fused into one FlashAttention-style
+Triton kernel;
 on sm_90 it is Ampere code (mma.sync), since Triton's Hopper tl.dot is
 wgmma, which the emulator does not run yet.
 
@@ -62,8 +64,8 @@ def python_with_triton():
 def measure(build, program, chip, schedule, budget, tmp):
     opt = str(build / "bin" / "mirage-opt")
     tool = str(build / "bin" / "mirage-gpu-run")
-    if schedule == "eager":
-        return measure_eager(build, program, chip, tmp)
+    if schedule in ("eager", "fused"):
+        return measure_eager(build, program, chip, tmp, schedule)
     module = program
     if schedule == "searched":
         module = tmp / f"{program.stem}.{chip}.mlir"
@@ -108,16 +110,18 @@ def measure(build, program, chip, schedule, budget, tmp):
             "pass": report["pass"], "wall_s": wall, "per_kernel": per_kernel}
 
 
-def measure_eager(build, program, chip, tmp):
-    """The eager baseline (bench/timing/peers.py): one Triton kernel per op,
-    with the default schedule's reference and buffers."""
+def measure_eager(build, program, chip, tmp, schedule):
+    """The Triton baselines (bench/timing/peers.py), with the default
+    schedule's reference and buffers: "eager", one Triton kernel per op;
+    "fused", the attention as one FlashAttention-style kernel."""
     tool = str(build / "bin" / "mirage-gpu-run")
     default = tmp / f"{program.stem}.{chip}.default.json"
-    prefix = tmp / f"{program.stem}.{chip}.eager"
+    prefix = tmp / f"{program.stem}.{chip}.{schedule}"
     env = dict(os.environ, TRITON_DEFAULT_FP_FUSION="1")
     proc = subprocess.run([python_with_triton(),
                            str(ROOT / "bench" / "timing" / "peers.py"),
-                           program.stem, str(default), str(prefix)],
+                           program.stem, str(default), str(prefix)] +
+                          (["fused"] if schedule == "fused" else []),
                           capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         sys.exit(f"peers.py failed for {program.stem}:\n{proc.stderr[-4000:]}")
@@ -131,7 +135,7 @@ def measure_eager(build, program, chip, tmp):
         "functions"][0]["buffers"]
     compulsory = sum(b["bytes"] for b in buffers
                      if b.get("role") in ("input", "output"))
-    return {"program": program.stem, "chip": chip, "schedule": "eager",
+    return {"program": program.stem, "chip": chip, "schedule": schedule,
             "kernels": len(timing["kernels"]), "estimated_us": None,
             "simulated_us": timing["total_us"], "floor_us": None,
             "compulsory_bytes": compulsory, "flop": None,
@@ -160,13 +164,16 @@ def main():
                 sorted((ROOT / "bench" / "programs").glob("*.mlir")))
     chips = args.chips.split(",")
     schedules = (["default"] + ([] if args.no_searched else ["searched"]) +
-                 ([] if args.no_eager else ["eager"]))
+                 ([] if args.no_eager else ["eager", "fused"]))
     results = []
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = pathlib.Path(tmpdir)
         for program in programs:
             for chip in chips:
                 for schedule in schedules:
+                    if schedule == "fused" and not re.match(
+                            r"(gqa|qknorm)(_b\d+)?$", program.stem):
+                        continue
                     r = measure(build, program, chip, schedule,
                                 args.state_budget, tmp)
                     results.append(r)
@@ -188,7 +195,9 @@ def main():
     for r in results:
         est, sim = r["estimated_us"], r["simulated_us"]
         floor = floors.get((r["program"], r["chip"]))
-        label = "eager (Triton)" if r["schedule"] == "eager" else r["schedule"]
+        label = {"eager": "eager (Triton)",
+                 "fused": "fused attention (Triton)"}.get(r["schedule"],
+                                                          r["schedule"])
         print(f"| {r['program']} | {r['chip']} | {label} | {r['kernels']} | "
               f"{fmt(est)} | {fmt(sim)} | "
               f"{fmt(est / sim if est else None, 2)} | {fmt(floor)} | "
@@ -199,8 +208,8 @@ def main():
           "(estimated and simulated) and over the eager Triton baseline "
           "(simulated):")
     print("| program | chip | vs default, estimated | vs default, simulated "
-          "| vs eager, simulated |")
-    print("|---|---|---|---|---|")
+          "| vs eager, simulated | vs fused attention, simulated |")
+    print("|---|---|---|---|---|---|")
     by_key = {(r["program"], r["chip"], r["schedule"]): r for r in results}
     for r in results:
         if r["schedule"] != "searched":
@@ -210,7 +219,10 @@ def main():
         est = (f"{d['estimated_us'] / r['estimated_us']:.2f}x" if d else "-")
         sim = (f"{d['simulated_us'] / r['simulated_us']:.2f}x" if d else "-")
         eager = (f"{e['simulated_us'] / r['simulated_us']:.2f}x" if e else "-")
-        print(f"| {r['program']} | {r['chip']} | {est} | {sim} | {eager} |")
+        f = by_key.get((r["program"], r["chip"], "fused"))
+        fused = (f"{f['simulated_us'] / r['simulated_us']:.2f}x" if f else "-")
+        print(f"| {r['program']} | {r['chip']} | {est} | {sim} | {eager} | "
+              f"{fused} |")
     print()
     print("Per kernel (launch overhead included in both):")
     print("| program | chip | schedule | kernel | estimated | simulated | "
@@ -233,7 +245,7 @@ def main():
     print("|---|---|---|---|---|")
     groups = {}
     for r in results:
-        if r["schedule"] == "eager":
+        if r["schedule"] in ("eager", "fused"):
             continue
         for k in r["per_kernel"]:
             if k["estimated_us"]:

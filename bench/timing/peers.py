@@ -18,11 +18,15 @@ Triton's sm_90 code for tl.dot is wgmma, which the emulator does not run
 yet, so on the sm_90 model this baseline is Ampere-style code on Hopper
 (said in the table).
 
-    .venv/bin/python bench/timing/peers.py PROGRAM DEFAULT_MANIFEST OUT_PREFIX
+    .venv/bin/python bench/timing/peers.py PROGRAM DEFAULT_MANIFEST OUT_PREFIX [fused]
 
 PROGRAM is the name of bench/programs/PROGRAM.mlir; DEFAULT_MANIFEST the
 manifest --mirage-to-ptx wrote for its default schedule (its reference and
 buffers are reused); OUT_PREFIX.json and OUT_PREFIX.ptx are written.
+With `fused` (GQA and QKNorm), the attention is one FlashAttention-style
+Triton kernel (the online softmax of Triton's fused-attention tutorial)
+instead of GEMM, softmax, GEMM: what a user of a fused-attention library
+runs.
 """
 
 import json
@@ -132,6 +136,36 @@ def strip_debug(ptx):
     return "\n".join(out) + "\n"
 
 
+@triton.jit
+def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, M: tl.constexpr,
+                     N: tl.constexpr, D: tl.constexpr, BM: tl.constexpr,
+                     BN: tl.constexpr):
+    # softmax(Q K) V for Q [z, M, D], K [z, D, N], V [z, N, D], with the
+    # online softmax over BN-wide blocks of keys (FlashAttention's form, as
+    # in Triton's fused-attention tutorial; no scale: the program has none).
+    pid = tl.program_id(0)
+    z = tl.program_id(1)
+    rm = pid * BM + tl.arange(0, BM)
+    rd = tl.arange(0, D)
+    q = tl.load(q_ptr + z * M * D + rm[:, None] * D + rd[None, :])
+    m_i = tl.full((BM,), -float("inf"), tl.float32)
+    l_i = tl.zeros((BM,), tl.float32)
+    acc = tl.zeros((BM, D), tl.float32)
+    for start in range(0, N, BN):
+        rn = start + tl.arange(0, BN)
+        k = tl.load(k_ptr + z * D * N + rd[:, None] * N + rn[None, :])
+        s = tl.dot(q, k)
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        p = tl.exp(s - m_new[:, None])
+        alpha = tl.exp(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(v_ptr + z * N * D + rn[:, None] * D + rd[None, :])
+        acc = acc * alpha[:, None] + tl.dot(p.to(tl.float16), v)
+        m_i = m_new
+    tl.store(o_ptr + z * M * D + rm[:, None] * D + rd[None, :],
+             (acc / l_i[:, None]).to(tl.float16))
+
+
 class Composition:
     """Kernels, buffers and launches of one eager program."""
 
@@ -211,6 +245,12 @@ class Composition:
         self.add(silu_kernel, {"BLOCK": block}, [x, y], (size // block, 1, 1),
                  num_warps=max(1, min(4, block // 128)))
 
+    def attention(self, q, k, v, o, batch, m, n, d):
+        bm, bn = min(64, m), min(64, n)
+        self.add(attention_kernel,
+                 {"M": m, "N": n, "D": d, "BM": bm, "BN": bn}, [q, k, v, o],
+                 (m // bm, batch, 1), num_warps=4, num_stages=2)
+
     def transpose(self, x, y, batch, r, c):
         self.add(transpose_kernel, {"R": r, "C": c, "TR": 64, "TC": 64},
                  [x, y], (r // 64, c // 64, batch), num_warps=4)
@@ -219,9 +259,10 @@ class Composition:
 ADD, SUB, MUL = 0, 1, 2
 
 
-def compose(program, inputs, output):
+def compose(program, inputs, output, fused=False):
     """The eager kernels of `program`, reading the buffers `inputs` (the
-    function's arguments) and writing `output`."""
+    function's arguments) and writing `output`; with `fused`, attention is
+    one FlashAttention-style kernel."""
     c = Composition()
     shapes = {b["name"]: b["shape"] for b in inputs}
     shapes[output["name"]] = output["shape"]
@@ -270,10 +311,13 @@ def compose(program, inputs, output):
             c.rows(rmsnorm_kernel, kt, ktn, bt * n, d)
             c.transpose(ktn, kn, bt, n, d)
             q, k_ = qn, kn
-        s, p = c.temp([bt, m, n]), c.temp([bt, m, n])
-        c.matmul(q, k_, s, bt, m, n, d)
-        c.rows(softmax_kernel, s, p, bt * m, n)
-        c.matmul(p, v, out, bt, m, d, n)
+        if fused:
+            c.attention(q, k_, v, out, bt, m, n, d)
+        else:
+            s, p = c.temp([bt, m, n]), c.temp([bt, m, n])
+            c.matmul(q, k_, s, bt, m, n, d)
+            c.rows(softmax_kernel, s, p, bt * m, n)
+            c.matmul(p, v, out, bt, m, d, n)
     else:
         sys.exit(f"peers.py: no eager composition for {program}")
     return c
@@ -281,11 +325,14 @@ def compose(program, inputs, output):
 
 def main():
     program, default_manifest, prefix = sys.argv[1:4]
+    fused = sys.argv[4:5] == ["fused"]
+    if fused and re.sub(r"_b\d+$", "", program) not in ("gqa", "qknorm"):
+        sys.exit(f"peers.py: no fused baseline for {program}")
     manifest = json.loads(pathlib.Path(default_manifest).read_text())
     function = manifest["functions"][0]
     inputs = [b for b in function["buffers"] if b["role"] == "input"]
     outputs = [b for b in function["buffers"] if b["role"] == "output"]
-    c = compose(program, inputs, outputs[0])
+    c = compose(program, inputs, outputs[0], fused)
     # One module: the first kernel's header, the others' bodies.
     header = re.compile(r"^\s*\.(version|target|address_size)\b.*$", re.M)
     ptx = c.ptx[0] + "".join(header.sub("", text) for text in c.ptx[1:])
