@@ -286,7 +286,6 @@ public:
     CUdeviceptr p = 0;
     cuda(driver->memAlloc(&p, std::max<uint64_t>(bytes, 1)), "cuMemAlloc");
     buffers.push_back(p);
-    sizes[p] = bytes;
     return p;
   }
   void upload(uint64_t address, ArrayRef<uint8_t> bytes) override {
@@ -382,7 +381,6 @@ private:
   CUstream stream = nullptr;
   CUevent start = nullptr, stop = nullptr;
   std::vector<CUdeviceptr> buffers;
-  std::map<CUdeviceptr, uint64_t> sizes;
   std::map<std::string, CUmodule> modules;
 };
 
@@ -393,12 +391,7 @@ void add(StringRef chip, StringRef experiment, StringRef metric,
                   published, publishedText.str(), source.str()});
 }
 
-const char *kBabelStream =
-    "BabelStream triad on A100-SXM4-80GB, 1774 GB/s (UoB-HPC/BabelStream "
-    "issue 137)";
-
-void stream(Device &dev, const ChipModel &chip, const Module &module,
-            StringRef arch) {
+void stream(Device &dev, const Module &module, StringRef arch) {
   uint64_t n = quick ? uint64_t(1) << 20 : uint64_t(1) << 24; // float4s
   uint64_t bytes = n * 16;
   dev.reset();
@@ -414,7 +407,6 @@ void stream(Device &dev, const ChipModel &chip, const Module &module,
                          {a, b, c, scalarBits, n});
   double copyGBs = 2.0 * bytes / copy / 1e9;
   double triadGBs = 3.0 * bytes / triad / 1e9;
-  (void)chip;
   std::string size = formatv("STREAM float4, {0} MiB arrays", bytes >> 20);
   if (arch == "sm_80") {
     add(arch, size + ", copy", "GB/s", copyGBs, 1610, "1610",
@@ -429,7 +421,6 @@ void stream(Device &dev, const ChipModel &chip, const Module &module,
         "Azure AI-benchmarking-guide, ND H100 v5; the model's achievable "
         "fraction is this figure");
   }
-  (void)kBabelStream;
 }
 
 /// Cycles per dependent load of the P-chase over `bytes` with one slot
@@ -563,8 +554,7 @@ void mma(Device &dev, const ChipModel &chip, const Module &module,
            : "Luo 2024 Table VII, H800 PCIe");
 }
 
-void cutlassGemm(Device &dev, const ChipModel &chip, StringRef arch,
-                 bool withRegisters) {
+void cutlassGemm(Device &dev, StringRef arch, bool withRegisters) {
   // The CUTLASS 2.x GEMM of the emulator's tests (sm_80 code: Ampere's
   // mma.sync and cp.async, what cuBLAS runs on A100).
   std::string path =
@@ -585,7 +575,6 @@ void cutlassGemm(Device &dev, const ChipModel &chip, StringRef arch,
   double tflops = 2.0 * m * m * m / seconds / 1e12;
   std::string name =
       formatv("CUTLASS GEMM f16 {0}^3 (128x128x32, 3 stages)", m).str();
-  (void)chip;
   if (arch == "sm_80")
     add(arch, name, "TFLOP/s", tflops, quick ? NAN : 228.0,
         quick ? "-" : "228.0 (cuBLASLt)",
@@ -614,8 +603,7 @@ TritonKernel tritonKernel(const Module &module, StringRef path) {
   return {&k, threads};
 }
 
-void tritonSoftmax(Device &dev, const ChipModel &chip, StringRef arch,
-                   bool withRegisters) {
+void tritonSoftmax(Device &dev, StringRef arch, bool withRegisters) {
   // Tutorial 02 at its M = 4096 rows, N = 4096 columns, f32.
   std::string path =
       sourceDir + "/bench/timing/triton_tutorial_softmax.sm_80.ptx";
@@ -633,7 +621,6 @@ void tritonSoftmax(Device &dev, const ChipModel &chip, StringRef arch,
   double seconds = dev.run(module, k.kernel->name, {rowsCount, 1, 1},
                            {k.threads, 1, 1}, 64, args);
   double gbs = 2.0 * bytes / seconds / 1e9;
-  (void)chip;
   bool published = arch == "sm_80" && !quick;
   add(arch,
       formatv("Triton tutorial softmax {0}x{1} f32", rowsCount, cols).str(),
@@ -643,8 +630,7 @@ void tritonSoftmax(Device &dev, const ChipModel &chip, StringRef arch,
                       : "-");
 }
 
-void tritonMatmul(Device &dev, const ChipModel &chip, StringRef arch,
-                  bool withRegisters) {
+void tritonMatmul(Device &dev, StringRef arch, bool withRegisters) {
   // Tutorial 03 at 4096^3, 96 KiB of shared memory (two stages of A and
   // B tiles: the kernel's metadata.shared). Its sm_80 code: mma.sync,
   // ldmatrix, cp.async;
@@ -669,7 +655,6 @@ void tritonMatmul(Device &dev, const ChipModel &chip, StringRef arch,
   double seconds = dev.run(module, k.kernel->name, {programs, 1, 1},
                            {k.threads, 1, 1}, 98304, args);
   double tflops = 2.0 * m * m * m / seconds / 1e12;
-  (void)chip;
   bool published = arch == "sm_80" && !quick;
   add(arch,
       formatv("Triton tutorial matmul f16 {0}^3 (128x256x64, 3 stages)", m)
@@ -779,7 +764,7 @@ int main(int argc, char **argv) {
       return only.empty() || llvm::is_contained(only, experiment);
     };
     if (wanted("stream"))
-      stream(dev, chip, micro, arch);
+      stream(dev, micro, arch);
     if (wanted("latency"))
       latencies(dev, chip, micro, arch);
     if (wanted("shared"))
@@ -787,11 +772,11 @@ int main(int argc, char **argv) {
     if (wanted("mma"))
       mma(dev, chip, micro, arch);
     if (wanted("cutlass"))
-      cutlassGemm(dev, chip, arch, !onGpu);
+      cutlassGemm(dev, arch, !onGpu);
     if (wanted("softmax"))
-      tritonSoftmax(dev, chip, arch, !onGpu);
+      tritonSoftmax(dev, arch, !onGpu);
     if (wanted("matmul"))
-      tritonMatmul(dev, chip, arch, !onGpu);
+      tritonMatmul(dev, arch, !onGpu);
   }
 
   StringRef label = onGpu ? "measured" : "simulated";

@@ -295,33 +295,6 @@ private:
   llvm::Error executeStmatrix(const DecodedInstruction &inst,
                               llvm::ArrayRef<unsigned> lanes, unsigned warp,
                               uint32_t executing);
-  /// Whether `other` is a lane of the current st that ran before lane `t`
-  /// and stored the same bytes at the same address: several lanes of one
-  /// store writing one value to one place is no race (CUDA defines the
-  /// result; Triton's reductions store so), while different values, or a
-  /// store by another instruction, are.
-  bool sameStoreThisIssue(const DecodedInstruction &inst, unsigned t,
-                          unsigned other) {
-    if (inst.opcode != Opcode::St || other == kSeveralThreads ||
-        other / kWarpSize != t / kWarpSize || other >= t ||
-        !(issueMask >> (other % kWarpSize) & 1))
-      return false;
-    const Operand &addr = inst.operands[0];
-    auto address = [&](unsigned u) {
-      return (addr.baseIsRegister ? reg(u, addr.reg) : 0) + addr.imm;
-    };
-    if (address(other) != address(t))
-      return false;
-    const Operand &src = inst.operands[1];
-    uint64_t mask = maskBits(~uint64_t(0), bitWidth(inst.type));
-    for (unsigned i = 0; i < inst.vectorWidth; ++i) {
-      const Operand &element = inst.vectorWidth == 1 ? src : src.elements[i];
-      if (element.kind != Operand::Kind::Sink &&
-          ((value(element, other) ^ value(element, t)) & mask))
-        return false;
-    }
-    return true;
-  }
   llvm::Error executeMma(const DecodedInstruction &inst,
                          llvm::ArrayRef<unsigned> lanes, unsigned warp,
                          uint32_t executing);
@@ -510,9 +483,6 @@ private:
   std::vector<uint8_t> taintMasks;
   std::vector<TaintOrigin> taintOrigins;
   uint64_t warpInstructions = 0;
-  /// The lanes (bit per lane of the warp) executing the current warp-level
-  /// issue.
-  uint32_t issueMask = 0;
   /// Per barrier id: threads arrived, and the count they expect.
   std::array<unsigned, 16> arrived{}, expected{};
 };
@@ -794,7 +764,6 @@ llvm::Error Cta::stepWarp(unsigned warp, bool &progressed) {
       !lanes.empty() &&
       waitForCollective(inst, pc, first, last, lanes, executing))
     return llvm::Error::success();
-  issueMask = executing;
   ++report.warpInstructions;
   report.threadInstructions += lanes.size();
   ++report.profile.instructions[unsigned(classify(inst))];
@@ -2349,13 +2318,11 @@ llvm::Error Cta::checkShared(const DecodedInstruction &inst, unsigned t,
       return error("initcheck: reads bytes never written");
     *unwrittenBytes = shadow.unwrittenMask(offset, size);
   }
-  if (options.racecheck && conflict && isWrite && conflict->otherWrote &&
-      sameStoreThisIssue(inst, t, conflict->otherThread))
-    conflict.reset();
-  // Another thread's write of the very bytes this one stores (Triton's
-  // cross-warp reductions, where warps holding the same elements store the
-  // same partial): in either order memory ends the same, so no later access
-  // can tell; a read of the bytes is still checked on its own.
+  // Another thread's write of the very bytes this one stores, by lanes of
+  // one st (CUDA defines the result) or by other warps (Triton's cross-warp
+  // reductions, where warps holding the same elements store the same
+  // partial): in either order memory ends the same, so no later access can
+  // tell; a read of the bytes is still checked on its own.
   if (options.racecheck && conflict && isWrite && conflict->otherWrote &&
       stored && std::memcmp(shared.data() + offset, stored, size) == 0)
     conflict.reset();

@@ -52,70 +52,28 @@ llvm::StringRef mirage::emulator::timingUnitName(TimingUnit unit) {
   llvm_unreachable("unknown timing unit");
 }
 
-static TimingUnit arithmeticUnit(const DecodedInstruction &inst) {
-  switch (inst.type) {
+static TimingUnit floatUnit(ScalarType type) {
+  switch (type) {
   case ScalarType::F32:
     return TimingUnit::Fp32;
-  case ScalarType::F16:
-  case ScalarType::BF16:
-  case ScalarType::F16x2:
-  case ScalarType::BF16x2:
-    return TimingUnit::Fp16;
   case ScalarType::F64:
     return TimingUnit::Fp64;
   default:
-    return TimingUnit::Integer;
+    return TimingUnit::Fp16; // f16, bf16 and their x2 forms
   }
 }
 
+/// The unit, refined from the opcode table's class (PtxOpcodes.def):
+/// only division, the cp.async steps, fences and bar.warp.sync need the
+/// opcode itself.
 static TimingUnit unitOf(const DecodedInstruction &inst) {
   switch (inst.opcode) {
   case Opcode::Div:
   case Opcode::Rem:
-    // div.approx.f32 and div.full.f32 are a few instructions; div.rn and
-    // integer division call a sequence (tens of instructions on the GPU).
+    // div.approx and div.full are a few instructions; div.rn and integer
+    // division call a sequence (tens of instructions on the GPU).
     return inst.approx || inst.fullRange ? TimingUnit::SpecialFunction
                                          : TimingUnit::Divide;
-  case Opcode::Setp:
-  case Opcode::Selp:
-  case Opcode::Mov:
-  case Opcode::Activemask:
-    return TimingUnit::Move;
-  case Opcode::Cvt:
-  case Opcode::Cvta:
-    return TimingUnit::Conversion;
-  case Opcode::Ld:
-  case Opcode::St:
-  case Opcode::Atom:
-  case Opcode::Red:
-  case Opcode::Ldmatrix:
-  case Opcode::Stmatrix:
-    return TimingUnit::Memory;
-  case Opcode::Ex2:
-  case Opcode::Lg2:
-  case Opcode::Sqrt:
-  case Opcode::Rsqrt:
-  case Opcode::Rcp:
-  case Opcode::Sin:
-  case Opcode::Cos:
-  case Opcode::Tanh:
-    // sqrt.rn and rcp.rn on f32 are sequences around MUFU; f64 ones too.
-    return TimingUnit::SpecialFunction;
-  case Opcode::Bra:
-  case Opcode::Ret:
-  case Opcode::Trap:
-    return TimingUnit::Branch;
-  case Opcode::BarSync:
-    return TimingUnit::Barrier;
-  case Opcode::BarWarpSync:
-    return TimingUnit::WarpSync;
-  case Opcode::Shfl:
-  case Opcode::Vote:
-    return TimingUnit::Shuffle;
-  case Opcode::Mma:
-    return TimingUnit::TensorCore;
-  case Opcode::CpAsync:
-    return TimingUnit::AsyncCopy;
   case Opcode::CpAsyncCommit:
     return TimingUnit::AsyncCommit;
   case Opcode::CpAsyncWait:
@@ -124,19 +82,38 @@ static TimingUnit unitOf(const DecodedInstruction &inst) {
   case Opcode::Membar:
   case Opcode::Fence:
     return TimingUnit::Fence;
-  case Opcode::Bfe:
-  case Opcode::Bfi:
-  case Opcode::Lop3:
-  case Opcode::Popc:
-  case Opcode::Clz:
-  case Opcode::Bfind:
-  case Opcode::Brev:
-  case Opcode::Prmt:
-  case Opcode::Shf:
-    return TimingUnit::Integer;
+  case Opcode::BarWarpSync:
+    return TimingUnit::WarpSync;
   default:
-    return arithmeticUnit(inst);
+    break;
   }
+  switch (classify(inst)) {
+  case InstructionClass::IntegerArithmetic:
+    return TimingUnit::Integer;
+  case InstructionClass::FloatArithmetic:
+    return floatUnit(inst.type);
+  case InstructionClass::SpecialFunction:
+    return TimingUnit::SpecialFunction;
+  case InstructionClass::Conversion:
+    return TimingUnit::Conversion;
+  case InstructionClass::Move:
+    return TimingUnit::Move;
+  case InstructionClass::GlobalMemory:
+  case InstructionClass::SharedMemory:
+  case InstructionClass::ParamLoad:
+    return TimingUnit::Memory;
+  case InstructionClass::AsyncCopy:
+    return TimingUnit::AsyncCopy;
+  case InstructionClass::Control:
+    return TimingUnit::Branch;
+  case InstructionClass::Barrier:
+    return TimingUnit::Barrier;
+  case InstructionClass::WarpShuffle:
+    return TimingUnit::Shuffle;
+  case InstructionClass::TensorCore:
+    return TimingUnit::TensorCore;
+  }
+  llvm_unreachable("unknown instruction class");
 }
 
 /// Whether the first operand is written (else every operand is read).
@@ -227,6 +204,7 @@ mirage::emulator::describeKernel(const PtxModule &module,
     }
     if (inst.opcode == Opcode::CpAsyncWait)
       info.keepGroups = unsigned(inst.operands[0].imm);
+    info.waitsForOpenGroup = inst.opcode == Opcode::CpAsyncWaitAll;
     if (inst.opcode == Opcode::CpAsync)
       info.cachesInL1 = inst.copyCachesL1;
     if (inst.opcode == Opcode::Ld)

@@ -124,8 +124,6 @@ void KernelTimer::endCta(uint64_t linearIndex,
     traces.clear();
     return;
   }
-  ctaSectorLoads += recorder->loaded.size();
-  ctaSectorStores += recorder->stored.size();
   if (recorder->trace)
     traces.emplace_back(linearIndex, std::move(recorder->trace));
 }

@@ -300,9 +300,8 @@ bool Sm::canIssue(Warp &w) {
   if (info.unit == TimingUnit::AsyncWait) {
     // The groups beyond the newest `keep` must be complete; wait_all
     // includes the open group.
-    bool all = info.text.find("wait_all") != std::string::npos;
-    size_t keep = all ? 0 : info.keepGroups;
-    uint64_t done = all ? w.openGroup : 0;
+    size_t keep = info.keepGroups;
+    uint64_t done = info.waitsForOpenGroup ? w.openGroup : 0;
     for (size_t i = 0; i + keep < w.groups.size(); ++i)
       done = std::max(done, w.groups[i]);
     if (done > readyAt) {
@@ -436,11 +435,9 @@ void Sm::issue(Warp &w, unsigned scheduler) {
     w.openGroup = 0;
     break;
   case TimingUnit::AsyncWait: {
-    bool all = info.text.find("wait_all") != std::string::npos;
-    size_t keep = all ? 0 : info.keepGroups;
-    while (w.groups.size() > keep)
+    while (w.groups.size() > info.keepGroups)
       w.groups.pop_front();
-    if (all)
+    if (info.waitsForOpenGroup)
       w.openGroup = 0;
     break;
   }

@@ -67,8 +67,9 @@ struct StaticInstruction {
   unsigned mmaMacs = 0;
   unsigned mmaK = 0;
   /// cp.async.wait_group N: N (the groups that may stay in flight);
-  /// wait_all: 0.
+  /// wait_all: 0, and waitsForOpenGroup (it commits the open group first).
   unsigned keepGroups = 0;
+  bool waitsForOpenGroup = false;
   /// Whether a global load keeps its lines in L1: not ld.global.cg or .cv,
   /// not cp.async.cg.
   bool cachesInL1 = true;

@@ -181,9 +181,6 @@ private:
     bool stored = false;
   };
   std::unique_ptr<llvm::DenseMap<uint64_t, SectorUse>> sectors;
-  /// Sectors summed over CTAs (each CTA's distinct ones): the L2 requests,
-  /// had each CTA's L1 caught its own reuse.
-  uint64_t ctaSectorLoads = 0, ctaSectorStores = 0;
   /// The most distinct sectors tracked (4 GiB of data); a kernel touching
   /// more is refused by finish().
   static constexpr uint64_t kMaxTrackedSectors = uint64_t(1) << 27;
